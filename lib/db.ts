@@ -1,0 +1,81 @@
+// The app's one Prisma client. Created on first use, never at import: `next
+// build` imports route modules and must not open a database. Kept on
+// globalThis so Next dev hot reloads reuse it instead of leaking connections.
+//
+// DATABASE_URL (via lib/env.ts) picks the provider: file:<path> → embedded
+// SQLite through better-sqlite3, postgresql://... → PostgreSQL through pg.
+// Both generated clients share one model API, so callers get the SQLite type.
+import fs from "node:fs";
+import path from "node:path";
+import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
+import type { SqlDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import { parseDatabaseUrl, type ParsedDatabaseUrl } from "../scripts/db/url";
+import { databaseUrl } from "./env";
+import { PrismaClient as PostgresPrismaClient } from "./generated/postgres/client";
+import { PrismaClient } from "./generated/sqlite/client";
+
+export type Db = PrismaClient;
+export type DbProvider = ParsedDatabaseUrl["provider"];
+
+// Waiting for a lock beats failing with SQLITE_BUSY when the CLI and the
+// server write at the same time.
+const SQLITE_BUSY_TIMEOUT_MS = 5000;
+
+interface DbState {
+  client: Db;
+  provider: DbProvider;
+}
+
+const holder = globalThis as typeof globalThis & { __cabinDb?: DbState };
+
+/**
+ * better-sqlite3 adapter whose connections run in WAL mode: readers do not
+ * block the writer, which matters with a server and a CLI on one file.
+ */
+function sqliteAdapter(file: string): SqlDriverAdapterFactory {
+  if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
+  const base = new PrismaBetterSqlite3({ url: file, timeout: SQLITE_BUSY_TIMEOUT_MS });
+  return {
+    provider: base.provider,
+    adapterName: base.adapterName,
+    async connect() {
+      const adapter = await base.connect();
+      // synchronous=NORMAL is the recommended (and durable) pairing with WAL.
+      await adapter.executeScript("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
+      return adapter;
+    },
+  };
+}
+
+/** Builds a client for an explicit URL (tests, scripts); the app uses getDb(). */
+export function createDb(url: string): DbState {
+  const parsed = parseDatabaseUrl(url);
+  if (parsed.provider === "sqlite") {
+    return { provider: "sqlite", client: new PrismaClient({ adapter: sqliteAdapter(parsed.file) }) };
+  }
+  const client = new PostgresPrismaClient({ adapter: new PrismaPg({ connectionString: parsed.url }) });
+  // Same models and queries, generated for the other provider.
+  return { provider: "postgresql", client: client as unknown as Db };
+}
+
+function state(): DbState {
+  holder.__cabinDb ??= createDb(databaseUrl());
+  return holder.__cabinDb;
+}
+
+/** The shared Prisma client; connects lazily on its first query. */
+export function getDb(): Db {
+  return state().client;
+}
+
+export function dbProvider(): DbProvider {
+  return holder.__cabinDb?.provider ?? parseDatabaseUrl(databaseUrl()).provider;
+}
+
+/** Closes the shared client (shutdown, tests); the next getDb() reopens. */
+export async function disconnectDb(): Promise<void> {
+  const current = holder.__cabinDb;
+  holder.__cabinDb = undefined;
+  await current?.client.$disconnect();
+}
