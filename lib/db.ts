@@ -10,7 +10,7 @@ import path from "node:path";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlDriverAdapterFactory } from "@prisma/driver-adapter-utils";
-import { parseDatabaseUrl, type ParsedDatabaseUrl } from "../scripts/db/url";
+import { parseDatabaseUrl, type ParsedDatabaseUrl } from "./db-url";
 import { databaseUrl } from "./env";
 import { PrismaClient as PostgresPrismaClient } from "./generated/postgres/client";
 import { PrismaClient } from "./generated/sqlite/client";

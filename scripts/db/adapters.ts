@@ -6,7 +6,7 @@ import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import type { Provider } from "./paths";
-import { parseDatabaseUrl } from "./url";
+import { parseDatabaseUrl } from "../../lib/db-url";
 
 export interface AdapterTarget {
   provider: Provider;

@@ -5,7 +5,7 @@
 //   status          compare DATABASE_URL with its migrations folder
 import { databaseUrl } from "../../lib/env";
 import { checkDrift, createMigration, deployMigrations, status } from "./engine";
-import { redact } from "./url";
+import { redact } from "../../lib/db-url";
 
 const USAGE = "usage: tsx scripts/db/cli.ts deploy | create <name> | check | status";
 

@@ -12,7 +12,7 @@ import { type AdapterTarget, targetFromUrl, throwawayTarget } from "./adapters";
 import { expectedPostgresSchema, writePostgresSchema } from "./derive-postgres";
 import { loadMigrationList, migrationDirName, migrationNames, writeMigration } from "./migrations-fs";
 import { MIGRATIONS_DIR, POSTGRES_SCHEMA, SCHEMA_FILE, type Provider, rel } from "./paths";
-import { parseDatabaseUrl } from "./url";
+import { parseDatabaseUrl } from "../../lib/db-url";
 import { withEngine } from "./wasm-engine";
 
 const PROVIDERS: Provider[] = ["sqlite", "postgresql"];

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { DERIVED_HEADER, derivePostgresSchema, expectedPostgresSchema } from "../../scripts/db/derive-postgres";
 import { lockfileContent, migrationDirName } from "../../scripts/db/migrations-fs";
 import { POSTGRES_SCHEMA } from "../../scripts/db/paths";
-import { parseDatabaseUrl, redact } from "../../scripts/db/url";
+import { parseDatabaseUrl, redact } from "../../lib/db-url";
 
 const SOURCE = `// comment
 generator client {
