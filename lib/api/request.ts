@@ -1,0 +1,59 @@
+// Request helpers shared by every route: request ids and validated bodies.
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+import { AppError } from "@/lib/api/errors";
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The id set by server.ts (or the client), else a fresh one. */
+export function requestIdOf(req: Request): string {
+  const given = req.headers.get("x-request-id");
+  return given && REQUEST_ID.test(given) ? given : `req_${randomBytes(12).toString("hex")}`;
+}
+
+export function fieldPath(path: PropertyKey[]): string {
+  return path.map((p) => (typeof p === "number" ? `[${p}]` : String(p))).join(".").replace(/\.\[/g, "[");
+}
+
+/** Turns the first zod issue into a 400 that names the field. */
+export function validationError(error: z.ZodError): AppError {
+  const issue = error.issues[0];
+  const param = issue ? fieldPath(issue.path) : undefined;
+  const message = issue
+    ? param
+      ? `Invalid value for '${param}': ${issue.message}`
+      : `Invalid request body: ${issue.message}`
+    : "Invalid request";
+  return new AppError("invalid_request", message, { param, detail: "invalid_request" });
+}
+
+export function parseWith<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw validationError(result.error);
+  return result.data;
+}
+
+/**
+ * Reads a JSON body. An empty body counts as `{}` when `optional` (endpoints
+ * whose every field is optional); malformed JSON is a 400.
+ */
+export async function readJson(req: Request, { optional = false } = {}): Promise<unknown> {
+  const text = await req.text();
+  if (text.trim() === "") {
+    if (optional) return {};
+    throw new AppError("invalid_json", "Request body is empty; expected a JSON object", { detail: "invalid_json" });
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError("invalid_json", "Request body is not valid JSON", { detail: "invalid_json" });
+  }
+}
+
+export async function parseBody<T extends z.ZodType>(
+  req: Request,
+  schema: T,
+  options: { optional?: boolean } = {},
+): Promise<z.infer<T>> {
+  return parseWith(schema, await readJson(req, options));
+}

@@ -1,0 +1,110 @@
+// The only module that reads environment variables. Everything is validated
+// once, at first use, and exported typed. Add a variable here (with its
+// default and a comment) and document it in the README's configuration table.
+import path from "node:path";
+import { z } from "zod";
+
+const bool = z
+  .enum(["1", "0", "true", "false", "yes", "no", ""])
+  .transform((v) => v === "1" || v === "true" || v === "yes");
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  CI: bool.default(false),
+
+  // ---- server ----
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  // Public address of the app (links, auth callbacks). Defaults to localhost:PORT.
+  PUBLIC_URL: z.url().optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  // Where the SQLite file, generated secrets, saved states and model files live.
+  DATA_DIR: z.string().default("data"),
+  // Identifies this process's host in the computers table (one host by default).
+  HOST_ID: z.string().min(1).default("local"),
+
+  // ---- database ----
+  // file:<path> (SQLite, default data/cabin.db) or postgresql://...
+  DATABASE_URL: z.string().optional(),
+
+  // ---- auth ----
+  // Secret for login cookies and at-rest encryption. Generated into
+  // DATA_DIR/secret on first start when unset.
+  CABIN_SECRET: z.string().min(32).optional(),
+  // Allow sign-up from the login page (the first account is always allowed).
+  ALLOW_SIGNUP: bool.default(true),
+
+  // ---- browser sessions ----
+  // Path to a Chromium/Chrome binary; otherwise Playwright's install, then the system chromium.
+  CHROMIUM_PATH: z.string().optional(),
+  // Plan maximum session lifetime, the default for timeout_seconds.
+  PLAN_MAX_LIFETIME_SECONDS: z.coerce.number().int().min(10).default(3600),
+  // Upstream for use_advanced_proxy: http://user:pass@host:port
+  ADVANCED_PROXY_URL: z.url().optional(),
+  // Key for saved session state (AES-256-GCM via HKDF); default: derived from the app secret.
+  STATE_ENCRYPTION_KEY: z.string().min(32).optional(),
+  // Persistent sessions also save their state this often while running (a crash loses at most this).
+  STATE_SAVE_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(30),
+  // Saved states larger than this go to files under DATA_DIR/states instead of the database.
+  STATE_INLINE_MAX_BYTES: z.coerce.number().int().min(0).default(1_048_576),
+  // Pre-made contexts (with a blank tab) kept ready so creating a session skips the ~250 ms first page.
+  BROWSER_STANDBY_CONTEXTS: z.coerce.number().int().min(0).max(32).default(2),
+  // Sessions per Chromium process before another process is started.
+  BROWSER_MAX_CONTEXTS_PER_PROCESS: z.coerce.number().int().min(1).default(100),
+  // A Chromium process is replaced after this many sessions (it ends when its last session does).
+  BROWSER_RECYCLE_AFTER_CONTEXTS: z.coerce.number().int().min(1).default(1000),
+
+  // ---- model API ----
+  // The provider prefix of model ids (svc.sm-1, svc.cua-fast).
+  MODEL_PREFIX: z.string().regex(/^[a-z0-9-]+$/).default("svc"),
+  // JSON map of model id -> backend settings (lib/models/config.ts). Unset: the two
+  // default ids run locally on a generated placeholder model.
+  MODELS: z.string().optional(),
+  // CPU threads per local model (1 is fastest on small shared machines).
+  MODEL_THREADS: z.coerce.number().int().min(1).max(256).default(1),
+  // Context size (tokens) of local models unless MODELS sets one.
+  MODEL_CONTEXT_SIZE: z.coerce.number().int().min(128).default(2048),
+  // Requests a local model runs at once (llama.cpp sequences).
+  MODEL_PARALLEL: z.coerce.number().int().min(1).max(64).default(1),
+  // Requests that may wait per local model before new ones get 429.
+  MODEL_QUEUE_SIZE: z.coerce.number().int().min(0).default(64),
+  // Per-organization limits on /v1 inference; 0 turns a limit off.
+  MODEL_RATE_LIMIT_RPM: z.coerce.number().int().min(0).default(3000),
+  MODEL_RATE_LIMIT_TPM: z.coerce.number().int().min(0).default(2_000_000),
+  // Upstream (openai-compatible) wait for response headers and between stream chunks.
+  MODEL_UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  // Load local models at start-up instead of on the first request.
+  MODEL_WARMUP: bool.default(true),
+});
+
+export type Env = z.infer<typeof schema>;
+
+let cached: Env | undefined;
+
+/** Validated environment; throws one readable error naming every bad variable. */
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const parsed = schema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid environment configuration:\n${lines.join("\n")}`);
+  }
+  return parsed.data;
+}
+
+export function getEnv(): Env {
+  cached ??= loadEnv();
+  return cached;
+}
+
+/** Absolute data directory. */
+export function dataDir(env: Env = getEnv()): string {
+  return path.resolve(env.DATA_DIR);
+}
+
+export function databaseUrl(env: Env = getEnv()): string {
+  return env.DATABASE_URL ?? `file:${path.join(dataDir(env), "cabin.db")}`;
+}
+
+export function publicUrl(env: Env = getEnv()): string {
+  return (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, "");
+}
