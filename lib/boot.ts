@@ -53,6 +53,9 @@ export function boot(): Promise<void> {
     g.cabinShutdown = shutdown;
     const starters: [string, () => Promise<unknown>][] = [
       // Domains add their start-up here: ["name", () => import("@/lib/x/start").then((m) => m.start())]
+      ["computers", () => import("@/lib/computers/start").then((m) => m.startComputers())],
+      ["models", () => import("@/lib/models/start").then((m) => m.start())],
+      ["first-run notice", () => import("@/lib/auth/first-run").then((m) => m.announceFirstRun())],
     ];
     for (const [name, start] of starters) {
       try {

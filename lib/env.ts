@@ -33,6 +33,8 @@ const schema = z.object({
   CABIN_SECRET: z.string().min(32).optional(),
   // Allow sign-up from the login page (the first account is always allowed).
   ALLOW_SIGNUP: bool.default(true),
+  // Login/sign-up attempts allowed per client IP per minute (0 turns the limit off).
+  AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(10),
 
   // ---- browser sessions ----
   // Path to a Chromium/Chrome binary; otherwise Playwright's install, then the system chromium.
@@ -82,7 +84,7 @@ export type Env = z.infer<typeof schema>;
 let cached: Env | undefined;
 
 /** Validated environment; throws one readable error naming every bad variable. */
-export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
+export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
   const parsed = schema.safeParse(source);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);

@@ -1,0 +1,16 @@
+import { z } from "zod";
+import { parseBody } from "@/lib/api/request";
+import { withMember } from "@/lib/api/with-member";
+import { createApiKey, listApiKeys } from "@/lib/auth/api-keys";
+
+const CreateKey = z.object({ name: z.string().trim().min(1, "a name is required").max(100) });
+
+export const GET = withMember(async ({ member }) =>
+  Response.json({ data: await listApiKeys({ organizationId: member.organizationId }) }),
+);
+
+export const POST = withMember(async ({ req, member }) => {
+  const { name } = await parseBody(req, CreateKey);
+  const created = await createApiKey({ organizationId: member.organizationId, name, createdById: member.userId });
+  return Response.json(created, { status: 201 });
+});

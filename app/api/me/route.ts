@@ -1,0 +1,4 @@
+import { withMember } from "@/lib/api/with-member";
+import { describeMember } from "@/lib/auth/dashboard";
+
+export const GET = withMember(async ({ member }) => Response.json(await describeMember(member)));

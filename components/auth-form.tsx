@@ -1,0 +1,73 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter, useSearchParams } from "next/navigation";
+import { useState, type FormEvent } from "react";
+import { Button } from "@/components/ui/button";
+import { Alert } from "@/components/ui/card";
+import { TextField } from "@/components/ui/field";
+import { authClient } from "@/lib/auth/client";
+
+/** Where to go after login: a same-site path from ?next=, else the dashboard. */
+function useNextPath(): string {
+  const next = useSearchParams().get("next");
+  return next && next.startsWith("/") && !next.startsWith("//") ? next : "/";
+}
+
+export function AuthForm({ mode }: { mode: "login" | "sign-up" }) {
+  const router = useRouter();
+  const next = useNextPath();
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const email = String(form.get("email"));
+    const password = String(form.get("password"));
+    setPending(true);
+    setError(null);
+    const result =
+      mode === "login"
+        ? await authClient.signIn.email({ email, password })
+        : await authClient.signUp.email({ email, password, name: String(form.get("name")) });
+    setPending(false);
+    if (result.error) {
+      setError(result.error.message ?? "Something went wrong");
+      return;
+    }
+    router.replace(next);
+    router.refresh();
+  }
+
+  const other = mode === "login" ? "/sign-up" : "/login";
+  const query = next !== "/" ? `?next=${encodeURIComponent(next)}` : "";
+  return (
+    <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+      <h1 className="mb-4 text-lg font-semibold">{mode === "login" ? "Log in" : "Create your account"}</h1>
+      <form onSubmit={submit} className="space-y-4">
+        {mode === "sign-up" && <TextField label="Name" name="name" autoComplete="name" required maxLength={100} />}
+        <TextField label="Email" name="email" type="email" autoComplete="email" required />
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete={mode === "login" ? "current-password" : "new-password"}
+          minLength={8}
+          required
+          hint={mode === "sign-up" ? "At least 8 characters." : undefined}
+        />
+        {error && <Alert>{error}</Alert>}
+        <Button type="submit" className="w-full" disabled={pending}>
+          {pending ? "Please wait…" : mode === "login" ? "Log in" : "Sign up"}
+        </Button>
+      </form>
+      <p className="mt-4 text-center text-sm text-slate-600">
+        {mode === "login" ? "New here? " : "Already have an account? "}
+        <Link href={`${other}${query}`} className="font-medium text-brand-600 hover:underline">
+          {mode === "login" ? "Create an account" : "Log in"}
+        </Link>
+      </p>
+    </div>
+  );
+}

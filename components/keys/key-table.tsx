@@ -1,0 +1,61 @@
+"use client";
+
+import { useApiKeys, useRevokeKey, type ApiKeyRow } from "@/components/keys/use-keys";
+import { Button } from "@/components/ui/button";
+import { Alert } from "@/components/ui/card";
+import { formatTime } from "@/components/ui/format";
+
+export function KeyTable() {
+  const keys = useApiKeys();
+  const revoke = useRevokeKey();
+
+  if (keys.isPending) return <p className="text-sm text-slate-500">Loading keys…</p>;
+  if (keys.error) return <Alert>{keys.error.message}</Alert>;
+  if (keys.data.length === 0) return <p className="text-sm text-slate-600">No API keys yet. Create one above.</p>;
+
+  function confirmRevoke(key: ApiKeyRow) {
+    if (window.confirm(`Revoke “${key.name}” (${key.prefix}…)? Clients using it stop working at once.`)) {
+      revoke.mutate(key.id);
+    }
+  }
+
+  return (
+    <div className="overflow-x-auto">
+      {revoke.error && <Alert>{revoke.error.message}</Alert>}
+      <table className="w-full min-w-[640px] text-left text-sm">
+        <thead className="text-xs uppercase tracking-wide text-slate-500">
+          <tr>
+            <th className="py-2 pr-3 font-medium">Name</th>
+            <th className="py-2 pr-3 font-medium">Key</th>
+            <th className="py-2 pr-3 font-medium">Created by</th>
+            <th className="py-2 pr-3 font-medium">Created</th>
+            <th className="py-2 pr-3 font-medium">Last used</th>
+            <th className="py-2 font-medium">
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {keys.data.map((key) => (
+            <tr key={key.id} data-testid="key-row" data-prefix={key.prefix}>
+              <td className="py-2 pr-3 font-medium text-slate-900">{key.name}</td>
+              <td className="py-2 pr-3 font-mono text-xs text-slate-600">{key.prefix}…</td>
+              <td className="py-2 pr-3 text-slate-600">{key.createdBy?.email ?? "operator (CLI)"}</td>
+              <td className="py-2 pr-3 text-slate-600">{formatTime(key.createdAt)}</td>
+              <td className="py-2 pr-3 text-slate-600">{key.lastUsedAt ? formatTime(key.lastUsedAt) : "never"}</td>
+              <td className="py-2 text-right">
+                {key.revokedAt ? (
+                  <span className="rounded bg-slate-100 px-2 py-1 text-xs text-slate-600">Revoked</span>
+                ) : (
+                  <Button variant="danger" onClick={() => confirmRevoke(key)} disabled={revoke.isPending}>
+                    Revoke
+                  </Button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,43 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { fetchJson } from "@/lib/fetch-json";
+
+export interface ApiKeyRow {
+  id: string;
+  name: string;
+  prefix: string;
+  createdBy: { id: string; name: string; email: string } | null;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface CreatedKey {
+  id: string;
+  key: string;
+  prefix: string;
+  name: string;
+}
+
+const KEY = ["api-keys"];
+
+export function useApiKeys() {
+  return useQuery({ queryKey: KEY, queryFn: () => fetchJson<{ data: ApiKeyRow[] }>("/api/keys").then((r) => r.data) });
+}
+
+export function useCreateKey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (name: string) => fetchJson<CreatedKey>("/api/keys", { method: "POST", body: JSON.stringify({ name }) }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: KEY }),
+  });
+}
+
+export function useRevokeKey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => fetchJson(`/api/keys/${id}`, { method: "DELETE" }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: KEY }),
+  });
+}

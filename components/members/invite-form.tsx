@@ -1,0 +1,44 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import { useInvite } from "@/components/members/use-organization";
+import { Button } from "@/components/ui/button";
+import { Alert } from "@/components/ui/card";
+import { SelectField, TextField } from "@/components/ui/field";
+
+export function invitationLink(id: string): string {
+  return `${window.location.origin}/invite/${id}`;
+}
+
+export function InviteForm() {
+  const invite = useInvite();
+  const [sentTo, setSentTo] = useState<string | null>(null);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const data = new FormData(form);
+    const email = String(data.get("email"));
+    await invite.mutateAsync({ email, role: data.get("role") as "admin" | "member" });
+    setSentTo(email);
+    form.reset();
+  }
+
+  return (
+    <div className="space-y-3">
+      <form onSubmit={submit} className="grid gap-3 sm:grid-cols-[1fr_10rem_auto] sm:items-end">
+        <TextField label="Email" name="email" type="email" required placeholder="teammate@example.com" />
+        <SelectField label="Role" name="role" options={["member", "admin"]} defaultValue="member" />
+        <Button type="submit" disabled={invite.isPending}>
+          {invite.isPending ? "Inviting…" : "Invite"}
+        </Button>
+      </form>
+      {invite.error && <Alert>{invite.error.message}</Alert>}
+      {sentTo && (
+        <Alert tone="success">
+          Invitation created for {sentTo}. Copy its link from the pending invitations below and send it to them.
+        </Alert>
+      )}
+    </div>
+  );
+}

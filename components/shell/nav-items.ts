@@ -1,0 +1,8 @@
+export const NAV_ITEMS = [
+  { href: "/sessions", label: "Sessions" },
+  { href: "/playground", label: "Playground" },
+  { href: "/keys", label: "API keys" },
+  { href: "/usage", label: "Usage" },
+  { href: "/members", label: "Members" },
+  { href: "/settings", label: "Settings" },
+] as const;

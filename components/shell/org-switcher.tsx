@@ -1,0 +1,38 @@
+"use client";
+
+import { useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useMe } from "@/components/shell/use-me";
+import { authClient } from "@/lib/auth/client";
+
+export function OrgSwitcher() {
+  const { data } = useMe();
+  const queryClient = useQueryClient();
+  const router = useRouter();
+  if (!data?.organization) return null;
+
+  async function switchTo(organizationId: string) {
+    await authClient.organization.setActive({ organizationId });
+    // Everything cached belongs to the previous organization.
+    await queryClient.invalidateQueries();
+    router.refresh();
+  }
+
+  return (
+    <label className="block min-w-0 text-xs text-slate-500">
+      <span className="sr-only md:not-sr-only md:mb-1 md:block">Organization</span>
+      <select
+        aria-label="Organization"
+        value={data.organization.id}
+        onChange={(e) => void switchTo(e.target.value)}
+        className="w-full max-w-48 truncate rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm text-slate-800"
+      >
+        {data.organizations.map((org) => (
+          <option key={org.id} value={org.id}>
+            {org.name}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

@@ -1,0 +1,15 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { fetchJson } from "@/lib/fetch-json";
+
+export interface Me {
+  user: { id: string; email: string; name: string };
+  organization: { id: string; name: string; slug: string } | null;
+  role: "owner" | "admin" | "member";
+  organizations: { id: string; name: string; slug: string; role: string }[];
+}
+
+export function useMe() {
+  return useQuery({ queryKey: ["me"], queryFn: () => fetchJson<Me>("/api/me") });
+}

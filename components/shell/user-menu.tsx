@@ -1,0 +1,28 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useMe } from "@/components/shell/use-me";
+import { Button } from "@/components/ui/button";
+import { authClient } from "@/lib/auth/client";
+
+export function UserMenu() {
+  const { data } = useMe();
+  const router = useRouter();
+  async function signOut() {
+    await authClient.signOut();
+    router.replace("/login");
+    router.refresh();
+  }
+  return (
+    <div className="flex items-center gap-3 text-sm">
+      {data && (
+        <span className="truncate text-slate-600" data-testid="current-user">
+          {data.user.email} · <span className="capitalize">{data.role}</span>
+        </span>
+      )}
+      <Button variant="ghost" onClick={signOut}>
+        Log out
+      </Button>
+    </div>
+  );
+}

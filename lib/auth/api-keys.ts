@@ -1,0 +1,93 @@
+// API keys belong to an organization. Lookups are by hash; every query is
+// scoped by organization so a foreign id is simply "not found".
+import { randomUUID } from "node:crypto";
+import { AppError } from "@/lib/api/errors";
+import { bearerKey, generateApiKey, hashApiKey } from "@/lib/auth/api-key-format";
+import { getDb } from "@/lib/db";
+
+export interface ApiPrincipal {
+  organizationId: string;
+  apiKeyId: string;
+}
+
+export interface ApiKeySummary {
+  id: string;
+  name: string;
+  prefix: string;
+  createdBy: { id: string; name: string; email: string } | null;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+// lastUsedAt is advisory; writing it at most once a minute keeps the hot path read-only.
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export async function createApiKey(input: { organizationId: string; name: string; createdById?: string | null }) {
+  const generated = generateApiKey();
+  const row = await getDb().apiKey.create({
+    data: {
+      id: randomUUID(),
+      organizationId: input.organizationId,
+      name: input.name,
+      prefix: generated.prefix,
+      hash: generated.hash,
+      createdById: input.createdById ?? null,
+    },
+  });
+  return { id: row.id, key: generated.key, prefix: row.prefix, name: row.name, organizationId: row.organizationId };
+}
+
+export async function listApiKeys({ organizationId }: { organizationId: string }): Promise<ApiKeySummary[]> {
+  const rows = await getDb().apiKey.findMany({
+    where: { organizationId },
+    include: { createdBy: { select: { id: true, name: true, email: true } } },
+    orderBy: { createdAt: "desc" },
+  });
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    prefix: r.prefix,
+    createdBy: r.createdBy,
+    createdAt: r.createdAt.toISOString(),
+    lastUsedAt: r.lastUsedAt?.toISOString() ?? null,
+    revokedAt: r.revokedAt?.toISOString() ?? null,
+  }));
+}
+
+/** Revokes one key of the organization; revoking twice is harmless. */
+export async function revokeApiKey(where: { organizationId: string; id: string } | { prefix: string }) {
+  const db = getDb();
+  const key = "prefix" in where
+    ? await db.apiKey.findUnique({ where: { prefix: where.prefix } })
+    : await db.apiKey.findFirst({ where: { id: where.id, organizationId: where.organizationId } });
+  if (!key) throw new AppError("not_found", "API key not found");
+  if (key.revokedAt) return key;
+  return db.apiKey.update({ where: { id: key.id }, data: { revokedAt: new Date() } });
+}
+
+/** Resolves `Authorization: Bearer …` to its organization, or throws 401. */
+export async function authenticateApiKey(authorization: string | null): Promise<ApiPrincipal> {
+  if (!authorization) {
+    throw unauthorized("Missing API key: send it as 'Authorization: Bearer <API_KEY>'");
+  }
+  const key = bearerKey(authorization);
+  if (!key) throw unauthorized("Malformed API key or Authorization header");
+  const db = getDb();
+  const row = await db.apiKey.findUnique({
+    where: { hash: hashApiKey(key) },
+    select: { id: true, organizationId: true, revokedAt: true, lastUsedAt: true },
+  });
+  if (!row) throw unauthorized("Invalid API key");
+  if (row.revokedAt) throw unauthorized("This API key has been revoked");
+  const now = Date.now();
+  if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+    // Not awaited on purpose: usage bookkeeping must not delay the request.
+    db.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } }).catch(() => {});
+  }
+  return { organizationId: row.organizationId, apiKeyId: row.id };
+}
+
+function unauthorized(message: string) {
+  return new AppError("unauthorized", message, { detail: "invalid_api_key" });
+}

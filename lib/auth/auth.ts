@@ -1,0 +1,89 @@
+// Team login: Better Auth with email + password and organizations, stored
+// through Prisma. Created lazily so `next build` never touches the database.
+import { betterAuth } from "better-auth";
+import { APIError } from "better-auth/api";
+import { prismaAdapter } from "better-auth/adapters/prisma";
+import { organization } from "better-auth/plugins/organization";
+import { countUsers, createOrganization, hasPendingInvitation, resolveMembership } from "@/lib/auth/organizations";
+import { dbProvider, getDb } from "@/lib/db";
+import { getEnv, publicUrl } from "@/lib/env";
+import { getLogger } from "@/lib/logger";
+import { getAppSecret } from "@/lib/secrets";
+
+function createAuth() {
+  const env = getEnv();
+  const base = publicUrl(env);
+  return betterAuth({
+    appName: "Cabin",
+    baseURL: base,
+    secret: getAppSecret(),
+    database: prismaAdapter(getDb(), { provider: dbProvider() }),
+    // Same-origin requests are trusted whatever host name the dashboard is
+    // reached by; Better Auth rejects mutations from any other Origin (CSRF).
+    trustedOrigins: (request) => {
+      const host = request?.headers.get("host");
+      const proto = request?.headers.get("x-forwarded-proto") ?? new URL(base).protocol.replace(":", "");
+      return host ? [base, `${proto}://${host}`] : [base];
+    },
+    emailAndPassword: { enabled: true, autoSignIn: true, minPasswordLength: 8, maxPasswordLength: 128 },
+    session: { expiresIn: 60 * 60 * 24 * 14, updateAge: 60 * 60 * 24 },
+    // Brute-force guard on the credential endpoints; Better Auth keeps the counters in memory.
+    rateLimit: {
+      enabled: env.AUTH_RATE_LIMIT_PER_MINUTE > 0,
+      window: 60,
+      max: 100,
+      customRules: {
+        "/sign-in/email": { window: 60, max: env.AUTH_RATE_LIMIT_PER_MINUTE },
+        "/sign-up/email": { window: 60, max: env.AUTH_RATE_LIMIT_PER_MINUTE },
+      },
+    },
+    advanced: { useSecureCookies: base.startsWith("https://"), cookiePrefix: "cabin" },
+    logger: { disabled: env.NODE_ENV === "test" },
+    plugins: [
+      organization({
+        allowUserToCreateOrganization: true,
+        creatorRole: "owner",
+        invitationExpiresIn: 60 * 60 * 24 * 7,
+        // No mail server: the dashboard shows the invitation link to copy.
+        sendInvitationEmail: async ({ id, email, organization: org }) => {
+          getLogger().info({ invitationId: id, email, organizationId: org.id }, "invitation created");
+        },
+      }),
+    ],
+    databaseHooks: {
+      user: {
+        create: {
+          // With ALLOW_SIGNUP=false only the first account and invited people may sign up.
+          before: async (user, context) => {
+            if (!context?.request || env.ALLOW_SIGNUP) return;
+            if ((await countUsers()) === 0 || (await hasPendingInvitation(user.email))) return;
+            throw new APIError("FORBIDDEN", { message: "Sign-up is closed on this Cabin; ask an admin for an invitation" });
+          },
+          // People who sign up on the web land in a team of their own. Operator
+          // CLI sign-ups (no HTTP request) are placed by the CLI instead.
+          after: async (user, context) => {
+            if (!context?.request) return;
+            await createOrganization({ name: `${user.name}'s team`, ownerId: user.id });
+          },
+        },
+      },
+      session: {
+        create: {
+          before: async (session) => {
+            const membership = await resolveMembership({ userId: session.userId });
+            return { data: { ...session, activeOrganizationId: membership?.organizationId ?? null } };
+          },
+        },
+      },
+    },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+const globalForAuth = globalThis as unknown as { cabinAuth?: Auth };
+
+export function getAuth(): Auth {
+  globalForAuth.cabinAuth ??= createAuth();
+  return globalForAuth.cabinAuth;
+}

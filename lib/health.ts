@@ -1,0 +1,40 @@
+// What /api/health reports: each part's check, and an overall status that is
+// "ok" only when every required check passes.
+import { chromiumHelp, findChromium } from "@/lib/computers/browser/find-chromium";
+import { computersHealth } from "@/lib/computers/health";
+import { getDb } from "@/lib/db";
+
+export interface CheckResult {
+  ok: boolean;
+  /** A failing optional check degrades but does not fail health. */
+  required?: boolean;
+  message?: string;
+  [detail: string]: unknown;
+}
+
+async function checkDatabase(): Promise<CheckResult> {
+  const started = performance.now();
+  try {
+    await getDb().$queryRawUnsafe("SELECT 1");
+    return { ok: true, required: true, latency_ms: Math.round((performance.now() - started) * 10) / 10 };
+  } catch (err) {
+    return { ok: false, required: true, message: `database unreachable: ${(err as Error).message}` };
+  }
+}
+
+function checkBrowser(): CheckResult {
+  const found = findChromium();
+  return found
+    ? { ok: true, required: true, path: found.path, source: found.source }
+    : { ok: false, required: true, message: chromiumHelp() };
+}
+
+export async function healthReport() {
+  const checks: Record<string, CheckResult> = {
+    database: await checkDatabase(),
+    browser: checkBrowser(),
+    sessions: computersHealth(),
+  };
+  const healthy = Object.values(checks).every((c) => c.ok || c.required === false);
+  return { healthy, body: { status: healthy ? "ok" : "error", checks } };
+}

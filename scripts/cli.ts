@@ -1,0 +1,78 @@
+// Operator CLI: npm run cli -- <command>
+import { parseArgs } from "node:util";
+import { revokeApiKey } from "../lib/auth/api-keys";
+import { generatePassword, operatorCreateKey, operatorCreateOrg, operatorCreateUser } from "../lib/auth/operator";
+import { ROLES, type Role } from "../lib/auth/organizations";
+import { disconnectDb } from "../lib/db";
+
+const HELP = `Cabin operator CLI
+
+  npm run cli -- org create NAME
+  npm run cli -- user create EMAIL --org NAME [--role owner|admin|member] [--name NAME] [--password-stdin]
+      Prints a one-time password unless --password-stdin reads one from standard input.
+  npm run cli -- keys create --org NAME [--name KEYNAME] [--json]
+      Prints the new API key (shown once). --json prints {"key":…,"organization_id":…}.
+  npm run cli -- keys revoke PREFIX
+`;
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8").trim();
+}
+
+async function run(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      org: { type: "string" },
+      role: { type: "string", default: "owner" },
+      name: { type: "string" },
+      json: { type: "boolean", default: false },
+      "password-stdin": { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  const [group, action, arg] = positionals;
+  const need = (value: string | undefined, what: string) => {
+    if (!value) throw new Error(`missing ${what}\n\n${HELP}`);
+    return value;
+  };
+  if (values.help || !group) return void console.log(HELP);
+
+  if (group === "org" && action === "create") {
+    const org = await operatorCreateOrg(need(arg, "NAME"));
+    console.log(values.json ? JSON.stringify({ id: org.id, name: org.name, slug: org.slug }) : `created organization ${org.name} (${org.slug}, id ${org.id})`);
+  } else if (group === "user" && action === "create") {
+    const role = values.role as Role;
+    if (!ROLES.includes(role)) throw new Error(`--role must be one of ${ROLES.join(", ")}`);
+    const stdinPassword = values["password-stdin"] ? await readStdin() : null;
+    if (stdinPassword !== null && stdinPassword.length < 8) throw new Error("the password from stdin must have at least 8 characters");
+    const password = stdinPassword ?? generatePassword();
+    const { user, organization } = await operatorCreateUser({
+      email: need(arg, "EMAIL"), password, name: values.name, org: need(values.org, "--org"), role,
+    });
+    console.log(`created user ${user.email} as ${role} of ${organization.name}`);
+    if (stdinPassword === null) console.log(`one-time password: ${password}\n(log in at /login and keep it somewhere safe; it is not shown again)`);
+  } else if (group === "keys" && action === "create") {
+    const key = await operatorCreateKey({ org: need(values.org, "--org"), name: values.name });
+    console.log(values.json ? JSON.stringify({ key: key.key, organization_id: key.organizationId }) : key.key);
+  } else if (group === "keys" && action === "revoke") {
+    const revoked = await revokeApiKey({ prefix: need(arg, "PREFIX") });
+    console.log(`revoked key ${revoked.prefix}… (${revoked.name})`);
+  } else {
+    throw new Error(`unknown command: ${positionals.join(" ")}\n\n${HELP}`);
+  }
+}
+
+run(process.argv.slice(2))
+  .then(async () => {
+    await disconnectDb();
+    process.exit(0);
+  })
+  .catch(async (err: Error) => {
+    console.error(`error: ${err.message}`);
+    await disconnectDb().catch(() => {});
+    process.exit(1);
+  });
