@@ -1,0 +1,68 @@
+// Dashboard API through a real login: keys are per organization, shown once,
+// and another organization's key is simply not found.
+import { describe, expect, inject, it } from "vitest";
+import { call } from "./client";
+import { signUp } from "./session-client";
+
+describe("dashboard API keys", () => {
+  it("requires a login", async () => {
+    const res = await call("GET", "/api/keys", { key: null });
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe("unauthorized");
+  });
+
+  it("puts a new user in a team of their own, as owner", async () => {
+    const alice = await signUp("Alice");
+    const me = await alice.request("GET", "/api/me");
+    expect(me.status).toBe(200);
+    expect(me.body.organization.name).toBe("Alice's team");
+    expect(me.body.role).toBe("owner");
+  });
+
+  it("creates a key shown once, lists it by prefix, and it works on /v1", async () => {
+    const alice = await signUp("Alice");
+    const created = await alice.request("POST", "/api/keys", { name: "ci" });
+    expect(created.status).toBe(201);
+    expect(created.body.key).toMatch(/^cbn_[0-9A-Za-z]{48}$/);
+    const list = await alice.request("GET", "/api/keys");
+    const row = list.body.data.find((k: { id: string }) => k.id === created.body.id);
+    expect(row).toMatchObject({ name: "ci", prefix: created.body.key.slice(0, 12), revokedAt: null });
+    expect(JSON.stringify(list.body)).not.toContain(created.body.key);
+    expect((await call("GET", "/v1/models", { key: created.body.key })).status).toBe(200);
+  });
+
+  it("names the field of a bad body and rejects malformed JSON", async () => {
+    const alice = await signUp();
+    const empty = await alice.request("POST", "/api/keys", { name: "" });
+    expect(empty.status).toBe(400);
+    expect(empty.body.error).toMatchObject({ code: "invalid_request", param: "name" });
+    const res = await call("POST", "/api/keys", {
+      key: null, rawBody: "{", headers: { cookie: alice.cookie, origin: inject("baseUrl") },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe("invalid_json");
+  });
+
+  it("isolates organizations: B neither sees nor revokes A's key", async () => {
+    const alice = await signUp("Alice");
+    const bob = await signUp("Bob");
+    const key = await alice.request("POST", "/api/keys", { name: "alice-only" });
+    const bobList = await bob.request("GET", "/api/keys");
+    expect(bobList.body.data.map((k: { id: string }) => k.id)).not.toContain(key.body.id);
+    const revoke = await bob.request("DELETE", `/api/keys/${key.body.id}`);
+    expect(revoke.status).toBe(404);
+    expect((await call("GET", "/v1/models", { key: key.body.key })).status).toBe(200);
+  });
+
+  it("refuses a cross-origin mutation", async () => {
+    const alice = await signUp();
+    const forged = await call("POST", "/api/keys", {
+      key: null,
+      body: { name: "forged" },
+      headers: { origin: "http://evil.example", cookie: alice.cookie },
+    });
+    expect(forged.status).toBe(403);
+    const list = await alice.request("GET", "/api/keys");
+    expect(list.body.data).toHaveLength(0);
+  });
+});

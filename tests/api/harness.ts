@@ -1,0 +1,179 @@
+// Real servers for API tests: `server.ts` from the production build, on a
+// free loopback port, with its own data directory and a fresh database
+// (SQLite, or a new PostgreSQL database when CABIN_TEST_DATABASE_URL is set).
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { createServer } from "node:net";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const READY_TIMEOUT_MS = 90_000;
+
+export interface TestServer {
+  url: string;
+  port: number;
+  dataDir: string;
+  databaseUrl: string;
+  process: ChildProcess;
+  logFile: string;
+  /** SIGTERM and wait: a clean shutdown. */
+  stop(): Promise<void>;
+  /** Sends a signal (SIGKILL by default) and waits for the exit. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+  /** Starts again on the same port, data directory and database. */
+  restart(): Promise<TestServer>;
+  /** Removes the data directory (and PostgreSQL database) once stopped. */
+  destroy(): Promise<void>;
+}
+
+export interface StartOptions {
+  env?: Record<string, string>;
+  dataDir?: string;
+  databaseUrl?: string;
+  port?: number;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const address = srv.address();
+      srv.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+function nodeTsx(args: string[], env: NodeJS.ProcessEnv) {
+  return spawn(process.execPath, ["--import", "tsx", ...args], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+}
+
+function runToEnd(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = nodeTsx(args, env);
+    let out = "";
+    let err = "";
+    child.stdout!.on("data", (d) => (out += d));
+    child.stderr!.on("data", (d) => (err += d));
+    child.on("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`${args.join(" ")} failed: ${err || out}`))));
+  });
+}
+
+async function freshDatabase(dataDir: string): Promise<string> {
+  const base = process.env.CABIN_TEST_DATABASE_URL;
+  if (!base) return `file:${path.join(dataDir, "cabin.db")}`;
+  const name = `cabin_test_${randomBytes(6).toString("hex")}`;
+  const client = new pg.Client({ connectionString: base });
+  await client.connect();
+  await client.query(`CREATE DATABASE ${name}`);
+  await client.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function dropDatabase(databaseUrl: string) {
+  const base = process.env.CABIN_TEST_DATABASE_URL;
+  if (!base || !databaseUrl.startsWith("postgres")) return;
+  const client = new pg.Client({ connectionString: base });
+  await client.connect();
+  await client.query(`DROP DATABASE IF EXISTS ${new URL(databaseUrl).pathname.slice(1)} WITH (FORCE)`);
+  await client.end();
+}
+
+function baseEnv(o: { port: number; dataDir: string; databaseUrl: string; env: Record<string, string> }): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    LANG: process.env.LANG ?? "C.UTF-8",
+    NODE_ENV: "production",
+    NEXT_TELEMETRY_DISABLED: "1",
+    HOST: "127.0.0.1",
+    PORT: String(o.port),
+    PUBLIC_URL: `http://127.0.0.1:${o.port}`,
+    DATA_DIR: o.dataDir,
+    DATABASE_URL: o.databaseUrl,
+    LOG_LEVEL: "warn",
+    // Tests sign up many users from one address; the limit itself is Better Auth's.
+    AUTH_RATE_LIMIT_PER_MINUTE: "0",
+    ...o.env,
+  };
+}
+
+async function waitUntilReady(url: string, child: ChildProcess, logFile: string) {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}) before it was ready:\n${tail(logFile)}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.status === 200 || res.status === 503) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`server not ready after ${READY_TIMEOUT_MS} ms:\n${tail(logFile)}`);
+}
+
+function tail(file: string): string {
+  return existsSync(file) ? readFileSync(file, "utf8").split("\n").slice(-40).join("\n") : "(no log)";
+}
+
+export async function startServer(options: StartOptions = {}): Promise<TestServer> {
+  if (!existsSync(path.join(root, ".next", "BUILD_ID"))) {
+    throw new Error("No production build: run `npm test` (which builds) or `npm run build` first");
+  }
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), "cabin-test-"));
+  const databaseUrl = options.databaseUrl ?? (await freshDatabase(dataDir));
+  const port = options.port ?? (await freePort());
+  const env = baseEnv({ port, dataDir, databaseUrl, env: options.env ?? {} });
+  await runToEnd(["scripts/db/cli.ts", "deploy"], env);
+
+  const logFile = path.join(dataDir, `server-${port}.log`);
+  const log = createWriteStream(logFile, { flags: "a" });
+  const child = nodeTsx(["server.ts"], env);
+  child.stdout!.pipe(log);
+  child.stderr!.pipe(log);
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilReady(url, child, logFile);
+
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const server: TestServer = {
+    url, port, dataDir, databaseUrl, process: child, logFile,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 45_000);
+      await exited;
+      clearTimeout(timer);
+    },
+    async kill(signal = "SIGKILL") {
+      if (child.exitCode !== null) return;
+      child.kill(signal);
+      await exited;
+    },
+    restart: () => startServer({ ...options, dataDir, databaseUrl, port }),
+    async destroy() {
+      await server.stop();
+      await dropDatabase(databaseUrl).catch(() => {});
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return server;
+}
+
+/** A new organization with one API key, made with the operator CLI against the server's database. */
+export async function createOrgKey(server: Pick<TestServer, "databaseUrl" | "dataDir">, orgName: string): Promise<string> {
+  const env = { ...baseEnv({ port: 0, dataDir: server.dataDir, databaseUrl: server.databaseUrl, env: {} }) };
+  const org = JSON.parse(await runToEnd(["scripts/cli.ts", "org", "create", orgName, "--json"], env)) as { slug: string };
+  const key = JSON.parse(await runToEnd(["scripts/cli.ts", "keys", "create", "--org", org.slug, "--json"], env)) as { key: string };
+  return key.key;
+}
+
+/** Runs the operator CLI against a server's database; resolves with stdout. */
+export function runCli(server: Pick<TestServer, "databaseUrl" | "dataDir">, args: string[]): Promise<string> {
+  return runToEnd(["scripts/cli.ts", ...args], baseEnv({ port: 0, dataDir: server.dataDir, databaseUrl: server.databaseUrl, env: {} }));
+}

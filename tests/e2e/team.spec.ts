@@ -1,0 +1,85 @@
+// A team's first minutes, in a real browser: sign up, create a key and see it
+// once, revoke it, invite a teammate who accepts and lands in the same org.
+import { expect, test, type Page } from "@playwright/test";
+
+const base = () => process.env.CABIN_E2E_URL!;
+const unique = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`;
+
+async function signUp(page: Page, name: string, email: string) {
+  await page.getByLabel("Name").fill(name);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("correct horse battery");
+  await page.getByRole("button", { name: "Sign up" }).click();
+}
+
+test("sign up, create and revoke a key, invite a teammate who joins the same org", async ({ browser }) => {
+  const owner = await browser.newContext({ baseURL: base() });
+  const page = await owner.newPage();
+  const ownerEmail = `owner${unique()}@example.test`;
+
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/login$/);
+  await page.getByRole("link", { name: "Create an account" }).click();
+  await signUp(page, "Olivia", ownerEmail);
+  await expect(page).toHaveURL(/\/sessions$/);
+  await expect(page.getByLabel("Organization").locator("option:checked")).toHaveText("Olivia's team");
+  await expect(page.getByTestId("current-user")).toContainText(ownerEmail);
+
+  // A key is shown once, works, and after revocation stops working.
+  await page.getByRole("link", { name: "API keys" }).click();
+  await page.getByLabel("Key name").fill("e2e key");
+  await page.getByRole("button", { name: "Create key" }).click();
+  const key = (await page.getByTestId("new-key-value").textContent())!.trim();
+  expect(key).toMatch(/^cbn_[0-9A-Za-z]{48}$/);
+  expect((await page.request.get("/v1/models", { headers: { authorization: `Bearer ${key}` } })).status()).toBe(200);
+  await page.getByRole("button", { name: "Done" }).click();
+  await page.reload();
+  const row = page.getByTestId("key-row").filter({ hasText: "e2e key" });
+  await expect(row).toContainText(key.slice(0, 12));
+  expect(await page.content()).not.toContain(key);
+  page.once("dialog", (dialog) => void dialog.accept());
+  await row.getByRole("button", { name: "Revoke" }).click();
+  await expect(row).toContainText("Revoked");
+  expect((await page.request.get("/v1/models", { headers: { authorization: `Bearer ${key}` } })).status()).toBe(401);
+
+  // Invite by link; the invitee signs up through it and accepts.
+  const inviteeEmail = `mate${unique()}@example.test`;
+  await page.getByRole("link", { name: "Members" }).click();
+  await page.getByLabel("Email").fill(inviteeEmail);
+  await page.getByRole("button", { name: "Invite" }).click();
+  const link = (await page.getByTestId("invitation-row").filter({ hasText: inviteeEmail }).getByTestId("invitation-link").textContent())!.trim();
+  expect(link).toMatch(/\/invite\/\S+$/);
+
+  const invitee = await browser.newContext({ baseURL: base() });
+  const mate = await invitee.newPage();
+  await mate.goto(link);
+  await mate.getByRole("link", { name: "Sign up" }).click();
+  await signUp(mate, "Mateo", inviteeEmail);
+  await expect(mate).toHaveURL(/\/invite\//);
+  await expect(mate.getByRole("heading", { name: "Join Olivia's team" })).toBeVisible();
+  await mate.getByRole("button", { name: "Accept invitation" }).click();
+  await expect(mate).toHaveURL(/\/sessions$/);
+  await expect(mate.getByLabel("Organization").locator("option:checked")).toHaveText("Olivia's team");
+  await mate.getByRole("link", { name: "Members" }).click();
+  await expect(mate.getByTestId("member-row").filter({ hasText: ownerEmail })).toBeVisible();
+
+  await page.reload();
+  await expect(page.getByTestId("member-row").filter({ hasText: inviteeEmail })).toContainText("member");
+  await owner.close();
+  await invitee.close();
+});
+
+test("the dashboard fits a 390 px phone screen", async ({ browser }) => {
+  const context = await browser.newContext({ baseURL: base(), viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  await page.goto("/sign-up");
+  await signUp(page, "Phone", `phone${unique()}@example.test`);
+  await expect(page).toHaveURL(/\/sessions$/);
+  for (const path of ["/keys", "/members", "/sessions"]) {
+    await page.goto(path);
+    await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, `horizontal overflow on ${path}`).toBeLessThanOrEqual(0);
+  }
+  await context.close();
+});
