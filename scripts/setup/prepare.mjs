@@ -1,0 +1,76 @@
+// Everything `npm start` and `npm test` need on a fresh clone, each step
+// skipped when already done: npm dependencies, a Chromium, the database
+// client and migrations, and a production build that matches the sources.
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { run, runTsx, step } from "./steps.mjs";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const LOCK_STAMP = path.join(root, "node_modules", ".cabin-lock-hash");
+const BUILD_STAMP = path.join(root, ".next", "cabin-build-hash");
+const BUILD_INPUTS = ["app", "components", "lib", "public", "instrumentation.ts", "next.config.ts",
+  "postcss.config.mjs", "tsconfig.json", "package-lock.json", "prisma/schema.prisma"];
+
+const sha = (data) => createHash("sha256").update(data).digest("hex");
+
+function hashTree(entries) {
+  const hash = createHash("sha256");
+  const visit = (rel) => {
+    const abs = path.join(root, rel);
+    if (!existsSync(abs)) return;
+    const stat = statSync(abs);
+    if (stat.isDirectory()) {
+      for (const name of readdirSync(abs).sort()) visit(path.join(rel, name));
+    } else {
+      hash.update(rel).update("\0").update(readFileSync(abs)).update("\0");
+    }
+  };
+  entries.forEach(visit);
+  return hash.digest("hex");
+}
+
+async function ensureDependencies() {
+  return step("npm dependencies", async () => {
+    const lock = readFileSync(path.join(root, "package-lock.json"));
+    const wanted = sha(lock);
+    if (existsSync(LOCK_STAMP) && readFileSync(LOCK_STAMP, "utf8") === wanted) return "up to date";
+    await run("npm", ["ci", "--no-fund", "--no-audit"], { cwd: root });
+    // npm 11 runs install scripts only for packages allowed in package.json; prove the native one loads.
+    await run(process.execPath, ["-e", "new (require('better-sqlite3'))(':memory:').close()"], { cwd: root });
+    writeFileSync(LOCK_STAMP, wanted);
+    return "installed";
+  });
+}
+
+async function ensureChromium() {
+  return step("Chromium for browser sessions", () => runTsx("scripts/setup/chromium.ts", [], { cwd: root }));
+}
+
+async function ensureDatabase() {
+  await step("database client", () => runTsx("scripts/db/generate-client.ts", [], { cwd: root }));
+  await step("database migrations", () => runTsx("scripts/db/cli.ts", ["deploy"], { cwd: root }));
+}
+
+async function ensureBuild() {
+  return step("production build", async () => {
+    const wanted = hashTree(BUILD_INPUTS);
+    if (existsSync(BUILD_STAMP) && readFileSync(BUILD_STAMP, "utf8") === wanted) return "up to date";
+    await run(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
+      cwd: root,
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
+    });
+    writeFileSync(BUILD_STAMP, wanted);
+    return "built";
+  });
+}
+
+export async function prepare({ build = true, migrate = true } = {}) {
+  const [major, minor] = process.versions.node.split(".").map(Number);
+  if (major < 20 || (major === 20 && minor < 9)) throw new Error(`Node ${process.versions.node} is too old: Cabin needs Node 20.9 or newer`);
+  await ensureDependencies();
+  await ensureChromium();
+  if (migrate) await ensureDatabase();
+  else await step("database client", () => runTsx("scripts/db/generate-client.ts", [], { cwd: root }));
+  if (build) await ensureBuild();
+}

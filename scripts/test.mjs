@@ -1,0 +1,89 @@
+// `npm test`: the same preparation as `npm start`, then every suite — unit,
+// API against SQLite, API against a throwaway PostgreSQL, e2e in Chromium —
+// and one closing line "N passed, N failed".
+//   npm test -- --only unit,api-sqlite    run some phases (unit, drift, api-sqlite, api-postgres, e2e)
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { startPostgres } from "./setup/postgres.mjs";
+import { prepare } from "./setup/prepare.mjs";
+import { run, runTsx, step } from "./setup/steps.mjs";
+
+const root = path.resolve(import.meta.dirname, "..");
+const { values } = parseArgs({ options: { only: { type: "string" } }, allowPositionals: true });
+const only = values.only ? new Set(values.only.split(",")) : null;
+const reports = mkdtempSync(path.join(os.tmpdir(), "cabin-test-reports-"));
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const failures = [];
+
+const bin = (name) => path.join(root, "node_modules", ".bin", name);
+
+function countVitest(file) {
+  if (!existsSync(file)) return false;
+  const r = JSON.parse(readFileSync(file, "utf8"));
+  totals.passed += r.numPassedTests;
+  totals.failed += r.numFailedTests;
+  totals.skipped += r.numPendingTests + (r.numTodoTests ?? 0);
+  return true;
+}
+
+function countPlaywright(file) {
+  if (!existsSync(file)) return false;
+  const { stats } = JSON.parse(readFileSync(file, "utf8"));
+  totals.passed += stats.expected + stats.flaky;
+  totals.failed += stats.unexpected;
+  totals.skipped += stats.skipped;
+  return true;
+}
+
+async function phase(name, fn) {
+  if (only && !only.has(name)) return;
+  try {
+    await step(`tests: ${name}`, fn);
+  } catch (err) {
+    failures.push(name);
+    console.error(`✗ tests: ${name} failed${err.message ? `: ${err.message.split("\n")[0]}` : ""}`);
+  }
+}
+
+function vitest(project, name, env = {}) {
+  const out = path.join(reports, `${name}.json`);
+  return run(bin("vitest"), ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile=${out}`], {
+    cwd: root, env: { ...process.env, ...env },
+  }).finally(() => {
+    if (!countVitest(out)) totals.failed += 1; // the runner itself broke: count it, never hide it
+  });
+}
+
+try {
+  await prepare({ build: true });
+} catch (err) {
+  console.error(`\nSet-up failed: ${err.message}`);
+  process.exit(1);
+}
+
+await phase("drift", () => runTsx("scripts/db/cli.ts", ["check"], { cwd: root }));
+await phase("unit", () => vitest("unit", "unit"));
+await phase("api-sqlite", () => vitest("api", "api-sqlite"));
+await phase("api-postgres", async () => {
+  const pg = await step("PostgreSQL for the API suite", startPostgres);
+  try {
+    await vitest("api", "api-postgres", { CABIN_TEST_DATABASE_URL: pg.url });
+  } finally {
+    await pg.stop();
+  }
+});
+await phase("e2e", () => {
+  const out = path.join(reports, "e2e.json");
+  return run(bin("playwright"), ["test", "--reporter=list,json"], {
+    cwd: root, env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: out },
+  }).finally(() => {
+    if (!countPlaywright(out)) totals.failed += 1;
+  });
+});
+
+rmSync(reports, { recursive: true, force: true });
+console.log(failures.length ? `\nFailed phases: ${failures.join(", ")}` : "\nAll phases passed");
+console.log(`${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}`);
+process.exit(failures.length || totals.failed ? 1 : 0);
