@@ -6,7 +6,7 @@ export async function step(title, fn) {
   const started = Date.now();
   process.stdout.write(`▸ ${title}\n`);
   const result = await fn();
-  const note = typeof result === "string" ? ` — ${result}` : "";
+  const note = typeof result === "string" && result.trim() && !result.includes("\n") ? ` — ${result.trim()}` : "";
   process.stdout.write(`✓ ${title}${note} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
   return result;
 }
