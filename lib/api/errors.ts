@@ -50,8 +50,17 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * Structural, not `instanceof`: Next can bundle this module into several
+ * chunks, and an AppError made by one copy must still render as itself.
+ */
 export function isAppError(value: unknown): value is AppError {
-  return value instanceof AppError;
+  if (value instanceof AppError) return true;
+  const candidate = value as { name?: unknown; code?: unknown } | null;
+  return (
+    typeof candidate === "object" && candidate !== null && candidate.name === "AppError" &&
+    typeof candidate.code === "string" && Object.hasOwn(ERROR_STATUS, candidate.code)
+  );
 }
 
 export const notFound = (what: string) => new AppError("not_found", `${what} not found`);

@@ -45,3 +45,21 @@ describe("error mapping", () => {
     }
   });
 });
+
+describe("isAppError", () => {
+  it("recognises an AppError made by another copy of the module", async () => {
+    const { isAppError } = await import("@/lib/api/errors");
+    class ForeignAppError extends Error {
+      code = "conflict";
+      status = 409;
+      constructor() {
+        super("from another chunk");
+        this.name = "AppError";
+      }
+    }
+    expect(isAppError(new ForeignAppError())).toBe(true);
+    expect(isAppError(Object.assign(new Error("x"), { name: "AppError", code: "not_a_code" }))).toBe(false);
+    expect(isAppError(new Error("plain"))).toBe(false);
+    expect(isAppError(null)).toBe(false);
+  });
+});
