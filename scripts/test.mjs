@@ -57,7 +57,8 @@ function vitest(project, name, env = {}) {
 }
 
 try {
-  await prepare({ build: true });
+  // Desktop tests need the base image wherever desktops can run (Linux, root).
+  await prepare({ build: true, desktops: process.platform === "linux" && process.getuid?.() === 0 ? "required" : "optional" });
 } catch (err) {
   console.error(`\nSet-up failed: ${err.message}`);
   process.exit(1);

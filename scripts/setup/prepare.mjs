@@ -4,6 +4,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { ensureDesktopImage } from "./desktop-image.mjs";
 import { run, runTsx, step } from "./steps.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -67,11 +68,21 @@ async function ensureBuild() {
   });
 }
 
-export async function prepare({ build = true, migrate = true } = {}) {
+/**
+ * `desktops: "required"` fails when the desktop base image cannot be built
+ * (the test suite needs it); "optional" (npm start) warns and serves without.
+ */
+export async function prepare({ build = true, migrate = true, desktops = "optional" } = {}) {
   const [major, minor] = process.versions.node.split(".").map(Number);
   if (major < 20 || (major === 20 && minor < 9)) throw new Error(`Node ${process.versions.node} is too old: Cabin needs Node 20.9 or newer`);
   await ensureDependencies();
   await ensureChromium();
+  try {
+    await ensureDesktopImage({ required: desktops === "required" });
+  } catch (err) {
+    if (desktops === "required") throw err;
+    console.warn(`  WARNING: desktop sessions are unavailable: ${err.message.split("\n")[0]}`);
+  }
   if (migrate) await ensureDatabase();
   else await step("database client", () => runTsx("scripts/db/generate-client.ts", [], { cwd: root }));
   if (build) await ensureBuild();
