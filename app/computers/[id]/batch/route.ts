@@ -1,0 +1,10 @@
+import { withApiKey } from "@/lib/api/handlers";
+import { readJson } from "@/lib/api/request";
+import { executeBatch } from "@/lib/computers/action-service";
+import { actionCall } from "@/lib/computers/route-context";
+
+export const dynamic = "force-dynamic";
+
+export const POST = withApiKey("api", async (ctx) =>
+  Response.json(await executeBatch({ ...actionCall(ctx), body: await readJson(ctx.req) })),
+);

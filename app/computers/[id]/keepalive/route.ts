@@ -1,0 +1,8 @@
+import { withApiKey } from "@/lib/api/handlers";
+import { keepAlive } from "@/lib/computers/service";
+
+export const dynamic = "force-dynamic";
+
+export const POST = withApiKey("api", async ({ principal, params }) =>
+  Response.json(await keepAlive({ principal, id: params.id })),
+);

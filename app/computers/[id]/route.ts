@@ -1,0 +1,13 @@
+import { withApiKey } from "@/lib/api/handlers";
+import { deleteComputer, getComputer } from "@/lib/computers/service";
+
+export const dynamic = "force-dynamic";
+
+export const GET = withApiKey("api", async ({ principal, params }) =>
+  Response.json(await getComputer({ principal, id: params.id })),
+);
+
+export const DELETE = withApiKey("api", async ({ principal, params }) => {
+  await deleteComputer({ principal, id: params.id });
+  return new Response(null, { status: 204 });
+});

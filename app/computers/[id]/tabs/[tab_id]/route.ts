@@ -1,0 +1,9 @@
+import { withApiKey } from "@/lib/api/handlers";
+import { closeTab } from "@/lib/computers/action-service";
+import { actionCall } from "@/lib/computers/route-context";
+
+export const dynamic = "force-dynamic";
+
+export const DELETE = withApiKey("api", async (ctx) =>
+  Response.json(await closeTab({ ...actionCall(ctx), tabId: ctx.params.tab_id })),
+);

@@ -1,0 +1,9 @@
+import { withApiKey } from "@/lib/api/handlers";
+import { switchTab } from "@/lib/computers/action-service";
+import { actionCall } from "@/lib/computers/route-context";
+
+export const dynamic = "force-dynamic";
+
+export const POST = withApiKey("api", async (ctx) =>
+  Response.json(await switchTab({ ...actionCall(ctx), tabId: ctx.params.tab_id })),
+);

@@ -1,0 +1,12 @@
+import { withApiKey } from "@/lib/api/handlers";
+import { readJson } from "@/lib/api/request";
+import { createTab, listTabs } from "@/lib/computers/action-service";
+import { actionCall } from "@/lib/computers/route-context";
+
+export const dynamic = "force-dynamic";
+
+export const GET = withApiKey("api", async (ctx) => Response.json(await listTabs(actionCall(ctx))));
+
+export const POST = withApiKey("api", async (ctx) =>
+  Response.json(await createTab({ ...actionCall(ctx), body: await readJson(ctx.req, { optional: true }) })),
+);

@@ -1,0 +1,13 @@
+import { withApiKey } from "@/lib/api/handlers";
+import { readJson } from "@/lib/api/request";
+import { createComputer, listComputers } from "@/lib/computers/service";
+
+export const dynamic = "force-dynamic";
+
+export const POST = withApiKey("api", async ({ req, principal }) =>
+  Response.json(await createComputer({ principal, body: await readJson(req, { optional: true }) })),
+);
+
+export const GET = withApiKey("api", async ({ req, principal }) =>
+  Response.json(await listComputers({ principal, query: new URL(req.url).searchParams })),
+);

@@ -1,0 +1,164 @@
+// npm run bench:sessions — browser session figures on this machine, through
+// HTTP against a real server (production build, own data dir), printed as a table:
+// create→ready warm and in a burst, tab create/switch/close, 200 idle sessions
+// (errors, memory per session), delete. Needs `npm run build` first.
+//   BENCH_IDLE_SESSIONS=200  BENCH_WARM_CREATES=30  BENCH_TAB_OPS=30
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { createOrgKey, startServer } from "../tests/api/harness";
+
+const IDLE = Number(process.env.BENCH_IDLE_SESSIONS ?? 200);
+const WARM = Number(process.env.BENCH_WARM_CREATES ?? 30);
+const TAB_OPS = Number(process.env.BENCH_TAB_OPS ?? 30);
+
+const server = await startServer({ env: { LOG_LEVEL: "warn" } });
+const key = await createOrgKey(server, "Bench");
+const rows: [string, string, string][] = [];
+const [load1] = (await import("node:os")).loadavg();
+
+async function req(method: string, p: string, body?: unknown) {
+  const started = performance.now();
+  const res = await fetch(`${server.url}${p}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  const ms = performance.now() - started;
+  if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${text}`);
+  return { ms, body: text ? JSON.parse(text) : null };
+}
+
+function pct(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+const fmt = (v: number) => `${v.toFixed(1)} ms`;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function record(name: string, values: number[], target = "") {
+  rows.push([name, `p50 ${fmt(pct(values, 50))}, p95 ${fmt(pct(values, 95))} (n=${values.length})`, target]);
+}
+
+/** PSS (MiB) of every process in the trees of this server's Chromiums. */
+function chromiumPssMiB(): { pss: number; processes: number } {
+  const hash = createHash("sha256").update(`${path.resolve(server.dataDir)}\0local`).digest("hex").slice(0, 16);
+  const marker = `--cabin-owner=${hash}`;
+  const procs: { pid: number; ppid: number; marked: boolean }[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const cmd = readFileSync(`/proc/${name}/cmdline`, "utf8");
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      procs.push({ pid: Number(name), ppid: Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]), marked: cmd.includes(marker) });
+    } catch {
+      // exited
+    }
+  }
+  const tree = new Set(procs.filter((p) => p.marked).map((p) => p.pid));
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const p of procs) if (!tree.has(p.pid) && tree.has(p.ppid)) (tree.add(p.pid), (grew = true));
+  }
+  let kib = 0;
+  for (const pid of tree) {
+    try {
+      const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"));
+      kib += m ? Number(m[1]) : 0;
+    } catch {
+      // exited
+    }
+  }
+  return { pss: kib / 1024, processes: tree.size };
+}
+
+try {
+  await sleep(2000); // let the standby pool fill
+  // 1. create→ready, warm: spaced so the standby pool refills between creates.
+  const warm: number[] = [];
+  const ids: string[] = [];
+  for (let i = 0; i < WARM; i++) {
+    const r = await req("POST", "/computers", {});
+    warm.push(r.ms);
+    ids.push(r.body.id);
+    await sleep(700);
+  }
+  record("create→ready (warm, HTTP round trip)", warm, "≤ 50 ms p50");
+  // The floor under the same conditions: authentication plus one read.
+  const floor: number[] = [];
+  for (let i = 0; i < WARM; i++) floor.push((await req("GET", `/computers/${ids[0]}`)).ms);
+  record("GET /computers/{id} (auth + one read: the floor)", floor);
+  for (const id of ids.splice(0)) await req("DELETE", `/computers/${id}`);
+
+  // 2. create→ready in a burst (standby exhausted after the first few).
+  await sleep(2000);
+  const burst: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    const r = await req("POST", "/computers", {});
+    burst.push(r.ms);
+    ids.push(r.body.id);
+  }
+  record("create→ready (burst of 20, back to back)", burst);
+  const del: number[] = [];
+  for (const id of ids.splice(0)) del.push((await req("DELETE", `/computers/${id}`)).ms);
+  record("delete (non-persistent)", del);
+
+  // 3. tabs in one session.
+  const s = (await req("POST", "/computers", {})).body.id;
+  const made: number[] = [];
+  const switched: number[] = [];
+  const closed: number[] = [];
+  const list: number[] = [];
+  for (let i = 0; i < TAB_OPS; i++) {
+    const r = await req("POST", `/computers/${s}/tabs`, {});
+    made.push(r.ms);
+    switched.push((await req("POST", `/computers/${s}/tabs/tab_main/switch`)).ms);
+    list.push((await req("GET", `/computers/${s}/tabs`)).ms);
+    closed.push((await req("DELETE", `/computers/${s}/tabs/${r.body.result.created_tab_id}`)).ms);
+  }
+  record("tab create (about:blank)", made);
+  record("tab switch", switched, "≤ 30 ms p50");
+  record("tab list (2 tabs)", list);
+  record("tab close", closed, "≤ 30 ms p50");
+  await req("DELETE", `/computers/${s}`);
+
+  // 4. idle sessions.
+  await sleep(3000);
+  const base = chromiumPssMiB();
+  let errors = 0;
+  const idleCreate: number[] = [];
+  const startedAt = performance.now();
+  for (let i = 0; i < IDLE; i++) {
+    try {
+      const r = await req("POST", "/computers", { inactivity_timeout_seconds: 3600 });
+      idleCreate.push(r.ms);
+      ids.push(r.body.id);
+    } catch (err) {
+      errors++;
+      if (errors <= 3) console.error(String(err));
+    }
+  }
+  const total = (performance.now() - startedAt) / 1000;
+  await sleep(5000);
+  const loaded = chromiumPssMiB();
+  const health = (await (await fetch(`${server.url}/api/health`)).json()) as any;
+  const tabsOk = await Promise.all(ids.slice(0, 20).map((id) => req("GET", `/computers/${id}/tabs`).then(() => true, () => false)));
+  rows.push([`${IDLE} idle sessions`, `${ids.length} ready, ${errors} errors, ${total.toFixed(1)} s to create; ${tabsOk.filter(Boolean).length}/20 sampled answer`, "≥ 200 without errors"]);
+  record(`create→ready while filling to ${IDLE}`, idleCreate);
+  rows.push(["Chromium PSS: empty pool → loaded", `${base.pss.toFixed(0)} MiB (${base.processes} procs) → ${loaded.pss.toFixed(0)} MiB (${loaded.processes} procs, ${health.checks.sessions.browser.browsers} browsers)`, ""]);
+  rows.push(["memory per idle session (PSS)", `${((loaded.pss - base.pss) / Math.max(1, ids.length)).toFixed(1)} MiB`, "reported"]);
+  const del2: number[] = [];
+  for (const id of ids.splice(0)) del2.push((await req("DELETE", `/computers/${id}`)).ms);
+  record(`delete ${IDLE} sessions (one by one)`, del2);
+} finally {
+  await server.destroy();
+}
+
+rows.push(["machine load (1-min average at start)", load1.toFixed(2), ""]);
+const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length), ["measure", "result", "target"][i].length));
+const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(" | ")} |`;
+console.log(line(["measure", "result", "target"]));
+console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
+for (const r of rows) console.log(line(r));
+process.exit(0);

@@ -1,0 +1,189 @@
+// Actions on a running session: the generic dispatcher (POST /execute, /batch,
+// the per-action paths of extensions.md), tabs (interface.md §4.4–4.7 with their
+// exact shapes), screenshots and navigation. Every call counts as activity.
+import { z } from "zod";
+import { AppError } from "@/lib/api/errors";
+import { parseWith } from "@/lib/api/request";
+import type { ApiPrincipal } from "@/lib/auth/api-keys";
+import { findOwnedComputer, mapComputerError, reachSession, type Reached } from "@/lib/computers/access";
+import { parseAction, TAB_ACTIONS, type Action, type ActionOf } from "@/lib/computers/actions";
+import type { ActionOutcome } from "@/lib/computers/driver";
+import { readScreenshot, storeScreenshot } from "@/lib/computers/screenshots";
+
+export interface ActionCall {
+  principal: ApiPrincipal;
+  id: string;
+  requestId: string;
+  /** Origin for screenshot URLs (PUBLIC_URL, else the request's). */
+  baseUrl: string;
+}
+
+export type ActionResult = {
+  status: "success" | "error";
+  error_message?: string;
+  request_id: string;
+  executed_tab_id?: string;
+  timestamp: string;
+  result?: Record<string, unknown>;
+  page_context?: unknown;
+};
+
+function success(call: ActionCall, outcome: ActionOutcome): ActionResult {
+  return {
+    status: "success",
+    request_id: call.requestId,
+    ...(outcome.executedTabId ? { executed_tab_id: outcome.executedTabId } : {}),
+    timestamp: new Date().toISOString(),
+    ...(outcome.result ? { result: outcome.result } : {}),
+    ...(outcome.pageContext ? { page_context: outcome.pageContext } : {}),
+  };
+}
+
+function failure(call: ActionCall, message: string): ActionResult {
+  return { status: "error", error_message: message, request_id: call.requestId, timestamp: new Date().toISOString() };
+}
+
+function assertKindAllows(reached: Reached, action: Action) {
+  if (TAB_ACTIONS.has(action.type) && reached.row.kind !== "browser") {
+    throw new AppError("invalid_request", `Tabs are for browser sessions; '${reached.row.id}' is a ${reached.row.kind} session`, {
+      detail: "tabs_browser_only",
+    });
+  }
+}
+
+/** Runs one parsed action on a reached session; failed actions become status "error". */
+async function perform(call: ActionCall, reached: Reached, action: Action): Promise<ActionResult> {
+  assertKindAllows(reached, action);
+  try {
+    if (action.type === "screenshot") {
+      const shot = await reached.handle.screenshot({ format: action.format, quality: action.quality, tabId: action.tab_id });
+      const result: Record<string, unknown> = action.base64
+        ? { screenshot: shot.data.toString("base64"), mime_type: shot.mime }
+        : { screenshot_url: `${call.baseUrl}/computers/${call.id}/screenshots/${await storeScreenshot(call.id, shot.data, shot.mime)}`, mime_type: shot.mime };
+      return success(call, { result, executedTabId: shot.executedTabId, pageContext: shot.pageContext });
+    }
+    return success(call, await reached.handle.act(action));
+  } catch (err) {
+    const mapped = mapComputerError(err, reached.live);
+    if (mapped instanceof AppError) throw mapped;
+    return failure(call, mapped.actionFailed);
+  }
+}
+
+const executeBody = z.object({ action: z.unknown() }).passthrough();
+
+/** POST /computers/{id}/execute: `{action: {type, …}}` (a bare action object is accepted too). */
+export async function executeAction(call: ActionCall & { body: unknown }): Promise<ActionResult> {
+  const body = parseWith(executeBody, call.body);
+  const action = parseAction(body.action ?? (typeof body.type === "string" ? body : undefined));
+  return perform(call, await reachSession(call.principal, call.id), action);
+}
+
+/** POST /computers/{id}/batch: runs in order, stops at the first failure. */
+export async function executeBatch(call: ActionCall & { body: unknown }) {
+  const { actions } = parseWith(z.object({ actions: z.array(z.unknown()).min(1).max(100) }), call.body);
+  const parsed = actions.map((a, i) => parseAction(a, `actions[${i}]`));
+  const reached = await reachSession(call.principal, call.id);
+  const results: ActionResult[] = [];
+  for (const action of parsed) {
+    const result = await perform(call, reached, action);
+    results.push(result);
+    if (result.status === "error") break;
+  }
+  const failed = results.find((r) => r.status === "error");
+  return {
+    status: failed ? "error" : "success",
+    ...(failed ? { error_message: failed.error_message } : {}),
+    request_id: call.requestId,
+    timestamp: new Date().toISOString(),
+    results,
+  };
+}
+
+// The per-action paths of extensions.md → action types (the body is the action's fields).
+const NAMED_ACTIONS: Record<string, Action["type"]> = {
+  click: "click", "double-click": "double_click", "right-click": "right_click", drag: "drag",
+  "mouse-down": "mouse_down", "mouse-up": "mouse_up", type: "type", hotkey: "keypress",
+  "key-down": "key_down", "key-up": "key_up", scroll: "scroll", html: "get_html_content", viewport: "set_viewport",
+  screenshot: "screenshot", navigate: "go_to_url",
+};
+
+export function isNamedAction(name: string): boolean {
+  return Object.hasOwn(NAMED_ACTIONS, name);
+}
+
+/** POST /computers/{id}/{click|type|…}: same as /execute with that action type. */
+export async function runNamedAction(call: ActionCall & { name: string; body: unknown }): Promise<ActionResult> {
+  const type = NAMED_ACTIONS[call.name];
+  const fields = typeof call.body === "object" && call.body !== null ? call.body : {};
+  const action = parseAction({ ...fields, type }, "");
+  return perform(call, await reachSession(call.principal, call.id), action);
+}
+
+/** Tab calls keep interface.md's exact shapes; not-found tabs are 404 here, not status "error". */
+async function tabAction<K extends "list_tabs" | "new_tab" | "switch_tab" | "close_tab">(
+  call: ActionCall,
+  action: ActionOf<K>,
+): Promise<Record<string, unknown>> {
+  const reached = await reachSession(call.principal, call.id);
+  assertKindAllows(reached, action);
+  try {
+    return (await reached.handle.act(action)).result ?? {};
+  } catch (err) {
+    const mapped = mapComputerError(err, reached.live);
+    if (mapped instanceof AppError) throw mapped;
+    if (mapped.reason === "tab_not_found") {
+      throw new AppError("not_found", mapped.actionFailed, { param: "tab_id", detail: "tab_not_found" });
+    }
+    throw new AppError("upstream_error", mapped.actionFailed, { detail: "action_failed" });
+  }
+}
+
+const stamp = (call: ActionCall) => ({ request_id: call.requestId, timestamp: new Date().toISOString() });
+
+export async function listTabs(call: ActionCall) {
+  const result = await tabAction(call, { type: "list_tabs" });
+  return { status: "success", result: { tabs: result.tabs }, ...stamp(call) };
+}
+
+export async function createTab(call: ActionCall & { body: unknown }) {
+  const { url } = parseWith(z.object({ url: z.string().optional() }), call.body);
+  const action = parseAction({ type: "new_tab", ...(url !== undefined ? { url } : {}) }, "") as ActionOf<"new_tab">;
+  const result = await tabAction(call, action);
+  return { status: "success", result, ...stamp(call) };
+}
+
+export async function switchTab(call: ActionCall & { tabId: string }) {
+  await tabAction(call, { type: "switch_tab", tab_id: call.tabId });
+  return { status: "success", active_tab: call.tabId, ...stamp(call) };
+}
+
+export async function closeTab(call: ActionCall & { tabId: string }) {
+  await tabAction(call, { type: "close_tab", tab_id: call.tabId });
+  return { status: "success", closed_tab: call.tabId, ...stamp(call) };
+}
+
+/** GET /computers/{id}/screenshots/{name}: a screenshot taken with base64: false (a read; not activity). */
+export async function getScreenshotFile(input: { principal: ApiPrincipal; id: string; name: string }) {
+  await findOwnedComputer(input.principal, input.id);
+  const file = await readScreenshot(input.id, input.name);
+  if (!file) throw new AppError("not_found", `Screenshot '${input.name}' not found (screenshots are kept for 15 minutes)`);
+  return file;
+}
+
+// Paths of extensions.md that need parts not built yet (desktop exec, live view).
+const NOT_YET = new Set(["exec", "exec/sync", "screencast"]);
+
+/** /computers/{id}/<anything else>: the per-action paths, else a JSON 404. */
+export async function routeUnknownPath(call: ActionCall & { method: string; path: string; readBody: () => Promise<unknown> }) {
+  if (isNamedAction(call.path)) {
+    if (call.method !== "POST") {
+      throw new AppError("method_not_allowed", `Use POST for /computers/{id}/${call.path}`, { headers: { allow: "POST" } });
+    }
+    return runNamedAction({ ...call, name: call.path, body: await call.readBody() });
+  }
+  if (NOT_YET.has(call.path)) {
+    throw new AppError("not_implemented", `/computers/{id}/${call.path} is not available on this server yet`);
+  }
+  throw new AppError("not_found", `No such endpoint: ${call.method} /computers/${call.id}/${call.path}`, { detail: "unknown_endpoint" });
+}

@@ -1,0 +1,152 @@
+// The generic action vocabulary of POST /computers/{id}/execute (extensions.md),
+// shared by every kind of computer. Parsing normalizes the aliases clients send
+// (CUA-style `scroll_x`, a single `key`, `path` for drags) so drivers see one shape.
+import { z } from "zod";
+import { AppError } from "@/lib/api/errors";
+import { parseWith } from "@/lib/api/request";
+
+const coord = z.number().finite().min(0).max(100_000);
+const tabId = z.string().min(1).max(64);
+const button = z.enum(["left", "right", "middle", "back", "forward", "wheel"]);
+
+/** http(s) or about:blank only: file:, chrome: and javascript: would reach the host or the browser itself. */
+export const navigableUrl = z
+  .string()
+  .min(1)
+  .max(8192)
+  .refine((value) => {
+    if (value === "about:blank") return true;
+    try {
+      const { protocol } = new URL(value);
+      return protocol === "http:" || protocol === "https:";
+    } catch {
+      return false;
+    }
+  }, "must be an absolute http(s) URL or about:blank");
+
+const target = { tab_id: tabId.optional() };
+
+const click = z.object({ type: z.literal("click"), x: coord, y: coord, button: button.default("left"), ...target });
+const doubleClick = z.object({ type: z.literal("double_click"), x: coord, y: coord, ...target });
+const rightClick = z.object({ type: z.literal("right_click"), x: coord, y: coord, ...target });
+const drag = z
+  .object({
+    type: z.literal("drag"),
+    x1: coord.optional(),
+    y1: coord.optional(),
+    x2: coord.optional(),
+    y2: coord.optional(),
+    path: z.array(z.object({ x: coord, y: coord })).min(2).max(1000).optional(),
+    ...target,
+  })
+  .transform((a, ctx) => {
+    const path = a.path ?? (a.x1 !== undefined && a.y1 !== undefined && a.x2 !== undefined && a.y2 !== undefined
+      ? [{ x: a.x1, y: a.y1 }, { x: a.x2, y: a.y2 }]
+      : undefined);
+    if (!path) {
+      ctx.addIssue({ code: "custom", message: "give x1, y1, x2, y2 or a path of at least two points", path: ["x1"] });
+      return z.NEVER;
+    }
+    return { type: "drag" as const, path, tab_id: a.tab_id };
+  });
+const typeText = z.object({ type: z.literal("type"), text: z.string().max(100_000), ...target });
+const keypress = z
+  .object({ type: z.literal("keypress"), keys: z.array(z.string().min(1).max(32)).min(1).max(8).optional(), key: z.string().min(1).max(32).optional(), ...target })
+  .transform((a, ctx) => {
+    const keys = a.keys ?? (a.key ? [a.key] : undefined);
+    if (!keys) {
+      ctx.addIssue({ code: "custom", message: "give keys (an array, pressed together) or key", path: ["keys"] });
+      return z.NEVER;
+    }
+    return { type: "keypress" as const, keys, tab_id: a.tab_id };
+  });
+const keyDown = z.object({ type: z.literal("key_down"), key: z.string().min(1).max(32), ...target });
+const keyUp = z.object({ type: z.literal("key_up"), key: z.string().min(1).max(32), ...target });
+const mouseDown = z.object({ type: z.literal("mouse_down"), x: coord.optional(), y: coord.optional(), button: button.default("left"), ...target });
+const mouseUp = z.object({ type: z.literal("mouse_up"), x: coord.optional(), y: coord.optional(), button: button.default("left"), ...target });
+const scroll = z
+  .object({
+    type: z.literal("scroll"),
+    dx: z.number().finite().optional(),
+    dy: z.number().finite().optional(),
+    scroll_x: z.number().finite().optional(),
+    scroll_y: z.number().finite().optional(),
+    x: coord.optional(),
+    y: coord.optional(),
+    ...target,
+  })
+  .transform((a) => ({
+    type: "scroll" as const,
+    dx: a.dx ?? a.scroll_x ?? 0,
+    dy: a.dy ?? a.scroll_y ?? 0,
+    x: a.x,
+    y: a.y,
+    tab_id: a.tab_id,
+  }));
+const wait = z
+  .object({ type: z.literal("wait"), ms: z.number().int().min(0).max(60_000).optional(), duration_ms: z.number().int().min(0).max(60_000).optional() })
+  .transform((a) => ({ type: "wait" as const, ms: a.ms ?? a.duration_ms ?? 1000 }));
+const screenshot = z.object({
+  type: z.literal("screenshot"),
+  base64: z.boolean().default(false),
+  format: z.enum(["png", "jpeg"]).default("png"),
+  quality: z.number().int().min(1).max(100).optional(),
+  ...target,
+});
+const goToUrl = z.object({ type: z.literal("go_to_url"), url: navigableUrl, ...target });
+const getHtml = z.object({ type: z.literal("get_html_content"), ...target });
+const setViewport = z.object({
+  type: z.literal("set_viewport"),
+  width: z.number().int().min(320).max(3840),
+  height: z.number().int().min(240).max(2160),
+  scale_factor: z.number().min(0.5).max(4).optional(),
+});
+const listTabs = z.object({ type: z.literal("list_tabs") });
+const newTab = z.object({ type: z.literal("new_tab"), url: navigableUrl.optional() });
+const switchTab = z.object({ type: z.literal("switch_tab"), tab_id: tabId });
+const closeTab = z.object({ type: z.literal("close_tab"), tab_id: tabId });
+
+const SCHEMAS = {
+  click, double_click: doubleClick, right_click: rightClick, drag, type: typeText, keypress,
+  key_down: keyDown, key_up: keyUp, mouse_down: mouseDown, mouse_up: mouseUp, scroll, wait,
+  screenshot, go_to_url: goToUrl, get_html_content: getHtml, set_viewport: setViewport,
+  list_tabs: listTabs, new_tab: newTab, switch_tab: switchTab, close_tab: closeTab,
+} as const;
+
+export type ActionType = keyof typeof SCHEMAS;
+export const ACTION_TYPES = Object.keys(SCHEMAS) as ActionType[];
+export type Action = { [K in ActionType]: z.output<(typeof SCHEMAS)[K]> }[ActionType];
+export type ActionOf<K extends ActionType> = Extract<Action, { type: K }>;
+
+/** Tab actions exist only for browser sessions. */
+export const TAB_ACTIONS: ReadonlySet<ActionType> = new Set(["list_tabs", "new_tab", "switch_tab", "close_tab"]);
+
+function isActionType(value: unknown): value is ActionType {
+  return typeof value === "string" && Object.hasOwn(SCHEMAS, value);
+}
+
+/** Parses one action object; field errors are 400s naming `<prefix>.<field>` (just `<field>` when prefix is ""). */
+export function parseAction(value: unknown, prefix = "action"): Action {
+  const name = (field: string) => (prefix ? `${prefix}.${field}` : field);
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new AppError("invalid_request", `'${prefix || "body"}' must be an object with a 'type'`, { param: prefix || undefined });
+  }
+  const type = (value as { type?: unknown }).type;
+  if (!isActionType(type)) {
+    throw new AppError(
+      "invalid_request",
+      `Unknown action type ${JSON.stringify(type ?? null)}; known types: ${ACTION_TYPES.join(", ")}`,
+      { param: name("type") },
+    );
+  }
+  try {
+    return parseWith(SCHEMAS[type] as z.ZodType<Action>, value);
+  } catch (err) {
+    if (prefix && err instanceof AppError && err.param) {
+      throw new AppError("invalid_request", err.message.replace(`'${err.param}'`, `'${prefix}.${err.param}'`), {
+        param: `${prefix}.${err.param}`,
+      });
+    }
+    throw err;
+  }
+}

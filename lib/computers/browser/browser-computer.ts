@@ -1,0 +1,250 @@
+// One browser session: a BrowserContext leased from the pool, its tabs, and
+// the actions on them. Actions and screenshots of a session run one at a time
+// (a click then a screenshot must see the click); stop() does not wait for them.
+import type { BrowserContextOptions, Page } from "playwright-core";
+import { ActionError, isActionError } from "@/lib/computers/action-error";
+import type { Action } from "@/lib/computers/actions";
+import type {
+  ActionOutcome, ComputerEvents, ComputerHandle, PageContext, SavedState, Screenshot, ScreenshotOptions, StartSpec, Viewport,
+} from "@/lib/computers/driver";
+import { DEFAULT_VIEWPORT, type BrowserPool, type Lease } from "@/lib/computers/browser/pool";
+import { runPageAction, type PageAction } from "@/lib/computers/browser/page-actions";
+import { TabSet } from "@/lib/computers/browser/tabs";
+
+const ACTION_TIMEOUT_MS = 60_000;
+const TITLE_TIMEOUT_MS = 500;
+// Hides the most common automation tell; `stealth` is otherwise a stored flag for now.
+const STEALTH_SCRIPT = "Object.defineProperty(Navigator.prototype, 'webdriver', { get: () => false, configurable: true });";
+
+export class BrowserComputer implements ComputerHandle {
+  readonly kind = "browser" as const;
+  private readonly tabs = new TabSet<Page>();
+  private stopping: Promise<SavedState | null> | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+  private reopening: Promise<unknown> | null = null;
+
+  private constructor(
+    readonly id: string,
+    private readonly pool: BrowserPool,
+    private readonly lease: Lease,
+    private viewport: Viewport,
+    /** The viewport new pages get from the context; others are resized on arrival. */
+    private readonly contextViewport: { width: number; height: number },
+  ) {}
+
+  static async open(pool: BrowserPool, spec: StartSpec, events: ComputerEvents): Promise<BrowserComputer> {
+    const size = { width: spec.viewport.width, height: spec.viewport.height };
+    const options: BrowserContextOptions = { viewport: size, deviceScaleFactor: spec.viewport.scale };
+    if (spec.proxy) options.proxy = { ...spec.proxy };
+    if (spec.restore) options.storageState = JSON.parse(spec.restore.data.toString("utf8"));
+    // A standby context was made with the defaults; only the viewport can change afterwards.
+    const canUseStandby = !spec.proxy && !spec.restore && spec.viewport.scale === 1;
+    const lease = await pool.acquire(options, canUseStandby);
+    try {
+      const computer = new BrowserComputer(spec.id, pool, lease, spec.viewport, lease.fromStandby ? DEFAULT_VIEWPORT : size);
+      await computer.init(spec, events);
+      return computer;
+    } catch (err) {
+      await pool.release(lease);
+      throw err;
+    }
+  }
+
+  private async init(spec: StartSpec, events: ComputerEvents) {
+    const { context, page } = this.lease;
+    if (spec.stealth) await context.addInitScript(STEALTH_SCRIPT);
+    context.on("page", (p) => this.adopt(p));
+    this.adopt(page);
+    if (this.needsResize()) await page.setViewportSize({ width: this.viewport.width, height: this.viewport.height });
+    this.pool.watch(this.lease, () => events.onExit("the Chromium process running this session died"));
+  }
+
+  private needsResize(): boolean {
+    return this.viewport.width !== this.contextViewport.width || this.viewport.height !== this.contextViewport.height;
+  }
+
+  /** Every page of the context becomes a tab, including popups and target=_blank. */
+  private adopt(page: Page) {
+    if (this.stopping || this.tabs.idFor(page)) return;
+    this.tabs.add(page);
+    page.on("close", () => this.onPageClosed(page));
+    if (this.needsResize()) {
+      page.setViewportSize({ width: this.viewport.width, height: this.viewport.height }).catch(() => {});
+    }
+  }
+
+  private onPageClosed(page: Page) {
+    this.tabs.remove(page);
+    // The page closed itself (window.close()): keep the session usable with a blank tab.
+    if (this.tabs.size === 0 && !this.stopping && !this.reopening) {
+      this.reopening = this.lease.context.newPage().catch(() => {}).finally(() => (this.reopening = null));
+    }
+  }
+
+  private async mainPage(tabId?: string): Promise<{ id: string; page: Page }> {
+    if (tabId) {
+      const page = this.tabs.get(tabId);
+      if (!page) throw new ActionError("tab_not_found", `Tab '${tabId}' not found in this session`, { param: "tab_id" });
+      return { id: tabId, page };
+    }
+    if (!this.tabs.size && this.reopening) await this.reopening;
+    const main = this.tabs.main();
+    if (!main) throw new ActionError("failed", "This session has no open tab");
+    return main;
+  }
+
+  private async pageContext(id: string, page: Page): Promise<PageContext> {
+    const size = page.viewportSize() ?? { width: this.viewport.width, height: this.viewport.height };
+    return {
+      url: page.url(),
+      title: await titleOf(page),
+      tab_id: id,
+      is_main_tab: id === this.tabs.mainId(),
+      viewport_w: size.width,
+      viewport_h: size.height,
+    };
+  }
+
+  /** Runs `fn` after the session's previous action, with a timeout, mapping Playwright errors to ActionError("failed"). */
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(async () => {
+      if (this.stopping) throw new ActionError("failed", "The session is ending");
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        return await Promise.race([
+          fn(),
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(new ActionError("failed", `Action timed out after ${ACTION_TIMEOUT_MS / 1000} s`)), ACTION_TIMEOUT_MS);
+          }),
+        ]);
+      } catch (err) {
+        if (isActionError(err)) throw err;
+        throw new ActionError("failed", firstLine(err), { cause: err });
+      } finally {
+        clearTimeout(timer);
+      }
+    });
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  act(action: Action): Promise<ActionOutcome> {
+    return this.serial(() => this.dispatch(action));
+  }
+
+  private async dispatch(action: Action): Promise<ActionOutcome> {
+    switch (action.type) {
+      case "list_tabs":
+        return { result: { tabs: await this.listTabs() } };
+      case "new_tab":
+        return this.newTab(action.url);
+      case "switch_tab": {
+        const page = this.tabs.activate(action.tab_id);
+        if (!page) throw new ActionError("tab_not_found", `Tab '${action.tab_id}' not found in this session`, { param: "tab_id" });
+        await page.bringToFront();
+        return { result: { active_tab: action.tab_id }, executedTabId: action.tab_id, pageContext: await this.pageContext(action.tab_id, page) };
+      }
+      case "close_tab": {
+        const page = this.tabs.get(action.tab_id);
+        if (!page) throw new ActionError("tab_not_found", `Tab '${action.tab_id}' not found in this session`, { param: "tab_id" });
+        if (this.tabs.size <= 1) {
+          throw new ActionError("last_tab", `Tab '${action.tab_id}' is the last open tab of this session; open another tab before closing it, or end the session with DELETE /computers/${this.id}`);
+        }
+        await page.close();
+        const active = this.tabs.remove(page);
+        return { result: { closed_tab: action.tab_id, active_tab: active ?? null } };
+      }
+      case "set_viewport":
+        return this.setViewport(action.width, action.height, action.scale_factor);
+      case "wait":
+        await new Promise((resolve) => setTimeout(resolve, action.ms));
+        return {};
+      case "screenshot":
+        throw new ActionError("invalid", "Screenshots go through ComputerHandle.screenshot");
+      default: {
+        const { id, page } = await this.mainPage(action.tab_id);
+        const result = await runPageAction(page, action as PageAction);
+        return { result, executedTabId: id, pageContext: await this.pageContext(id, page) };
+      }
+    }
+  }
+
+  private async listTabs() {
+    return Promise.all(this.tabs.list().map(async ({ id, page, isMain }) => ({
+      tab_id: id, url: page.url(), is_main: isMain, title: await titleOf(page),
+    })));
+  }
+
+  private async newTab(url?: string): Promise<ActionOutcome> {
+    const page = await this.lease.context.newPage();
+    const id = this.tabs.add(page); // usually already adopted through the context's "page" event
+    this.tabs.activate(id);
+    const result: Record<string, unknown> = { created_tab_id: id };
+    if (url) {
+      try {
+        await page.goto(url, { waitUntil: "load", timeout: 30_000 });
+      } catch (err) {
+        result.navigation_error = firstLine(err);
+      }
+    }
+    return { result, executedTabId: id, pageContext: await this.pageContext(id, page) };
+  }
+
+  private async setViewport(width: number, height: number, scale?: number): Promise<ActionOutcome> {
+    if (scale !== undefined && scale !== this.viewport.scale) {
+      throw new ActionError("not_supported", "scale_factor of a browser session is fixed at creation (display.scale)", { param: "scale_factor" });
+    }
+    this.viewport = { ...this.viewport, width, height };
+    await Promise.all(this.tabs.list().map(({ page }) => page.setViewportSize({ width, height })));
+    const main = await this.mainPage();
+    return { result: { width, height, scale_factor: this.viewport.scale }, executedTabId: main.id, pageContext: await this.pageContext(main.id, main.page) };
+  }
+
+  screenshot(options: ScreenshotOptions): Promise<Screenshot> {
+    return this.serial(async () => {
+      const { id, page } = await this.mainPage(options.tabId);
+      const data = await page.screenshot({
+        type: options.format,
+        quality: options.format === "jpeg" ? (options.quality ?? 80) : undefined,
+        timeout: 15_000,
+      });
+      return {
+        data,
+        mime: options.format === "jpeg" ? "image/jpeg" : "image/png",
+        executedTabId: id,
+        pageContext: await this.pageContext(id, page),
+      };
+    });
+  }
+
+  async snapshot(): Promise<SavedState> {
+    const state = await this.lease.context.storageState({ indexedDB: true });
+    return { kind: "browser", data: Buffer.from(JSON.stringify(state), "utf8") };
+  }
+
+  stop(options: { saveState: boolean }): Promise<SavedState | null> {
+    this.stopping ??= (async () => {
+      let state: SavedState | null = null;
+      if (options.saveState) state = await this.snapshot();
+      return state;
+    })().finally(() => this.pool.release(this.lease));
+    return this.stopping;
+  }
+
+  resources() {
+    return { contexts: 1, pages: this.lease.context.pages().length };
+  }
+}
+
+async function titleOf(page: Page): Promise<string> {
+  return Promise.race([
+    page.title().catch(() => ""),
+    new Promise<string>((resolve) => setTimeout(() => resolve(""), TITLE_TIMEOUT_MS).unref()),
+  ]);
+}
+
+function firstLine(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  // Playwright appends call logs after the first line; they can be long and name internals.
+  return message.split("\n")[0].replace(/^[a-zA-Z.]+: /, "").slice(0, 500);
+}

@@ -1,0 +1,50 @@
+// The browser implementation of ComputerDriver: sessions are contexts in the
+// process-wide BrowserPool (kept on globalThis: one owner per process, even
+// when Next loads this module from more than one bundle).
+import type { ComputerDriver, ComputerEvents, StartSpec } from "@/lib/computers/driver";
+import { BrowserComputer } from "@/lib/computers/browser/browser-computer";
+import { findChromium } from "@/lib/computers/browser/find-chromium";
+import { BrowserPool } from "@/lib/computers/browser/pool";
+import { getLogger } from "@/lib/logger";
+
+const g = globalThis as unknown as { cabinBrowserPool?: BrowserPool };
+
+export function getBrowserPool(): BrowserPool {
+  g.cabinBrowserPool ??= new BrowserPool();
+  return g.cabinBrowserPool;
+}
+
+export const browserDriver: ComputerDriver = {
+  kind: "browser",
+
+  validate() {
+    // Every create option applies to browsers; bounds are checked by the create schema.
+  },
+
+  start(spec: StartSpec, events: ComputerEvents) {
+    return BrowserComputer.open(getBrowserPool(), spec, events);
+  },
+
+  async warm() {
+    try {
+      await getBrowserPool().warm();
+    } catch (err) {
+      getLogger().error({ err }, "could not warm up the browser pool; sessions will retry on demand");
+    }
+  },
+
+  shutdown() {
+    return getBrowserPool().shutdown();
+  },
+
+  health() {
+    const found = findChromium();
+    const pool = getBrowserPool();
+    return {
+      ok: found !== null && pool.lastLaunchError === null,
+      ...(pool.lastLaunchError ? { message: pool.lastLaunchError } : {}),
+      chromium: found,
+      ...pool.stats(),
+    };
+  },
+};

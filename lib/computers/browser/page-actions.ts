@@ -1,0 +1,76 @@
+// Input and page actions on one Playwright page. Tab actions live in the
+// session (they need the tab set); screenshots go through ComputerHandle.screenshot.
+import type { Page } from "playwright-core";
+import { ActionError } from "@/lib/computers/action-error";
+import type { ActionOf } from "@/lib/computers/actions";
+import { toChord, toPlaywrightKey } from "@/lib/computers/browser/keys";
+
+const NAVIGATION_TIMEOUT_MS = 30_000;
+
+type MouseButton = "left" | "right" | "middle";
+
+function mouseButton(button: string): MouseButton {
+  if (button === "left" || button === "right" || button === "middle") return button;
+  if (button === "wheel") return "middle";
+  throw new ActionError("not_supported", `Mouse button '${button}' is not supported in browser sessions`, { param: "button" });
+}
+
+export type PageAction = ActionOf<
+  | "click" | "double_click" | "right_click" | "drag" | "type" | "keypress" | "key_down" | "key_up"
+  | "mouse_down" | "mouse_up" | "scroll" | "go_to_url" | "get_html_content"
+>;
+
+/** Runs one action; returns the `result` object of the ActionResult (may be empty). */
+export async function runPageAction(page: Page, action: PageAction): Promise<Record<string, unknown>> {
+  switch (action.type) {
+    case "click":
+      await page.mouse.click(action.x, action.y, { button: mouseButton(action.button) });
+      return {};
+    case "double_click":
+      await page.mouse.dblclick(action.x, action.y);
+      return {};
+    case "right_click":
+      await page.mouse.click(action.x, action.y, { button: "right" });
+      return {};
+    case "drag": {
+      const [first, ...rest] = action.path;
+      await page.mouse.move(first.x, first.y);
+      await page.mouse.down();
+      for (const p of rest) await page.mouse.move(p.x, p.y, { steps: 5 });
+      await page.mouse.up();
+      return {};
+    }
+    case "type":
+      await page.keyboard.type(action.text);
+      return {};
+    case "keypress":
+      await page.keyboard.press(toChord(action.keys));
+      return {};
+    case "key_down":
+      await page.keyboard.down(toPlaywrightKey(action.key));
+      return {};
+    case "key_up":
+      await page.keyboard.up(toPlaywrightKey(action.key));
+      return {};
+    case "mouse_down":
+    case "mouse_up": {
+      if (action.x !== undefined && action.y !== undefined) await page.mouse.move(action.x, action.y);
+      const button = mouseButton(action.button);
+      await (action.type === "mouse_down" ? page.mouse.down({ button }) : page.mouse.up({ button }));
+      return {};
+    }
+    case "scroll": {
+      // The wheel goes to whatever is under the pointer, so put it over the page first.
+      const size = page.viewportSize();
+      await page.mouse.move(action.x ?? (size ? size.width / 2 : 0), action.y ?? (size ? size.height / 2 : 0));
+      await page.mouse.wheel(action.dx, action.dy);
+      return {};
+    }
+    case "go_to_url": {
+      const response = await page.goto(action.url, { waitUntil: "load", timeout: NAVIGATION_TIMEOUT_MS });
+      return { url: page.url(), http_status: response?.status() ?? null };
+    }
+    case "get_html_content":
+      return { html_content: await page.content() };
+  }
+}

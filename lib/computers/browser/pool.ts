@@ -1,0 +1,286 @@
+// The browser pool: a few long-lived Chromium processes, one BrowserContext per
+// session (~63 MiB each, against ~390 MiB for a browser per session), plus a few
+// standby contexts with a blank page already open, because a context's first page
+// costs ~250 ms and creating a session must not. Standby contexts are handed out
+// when a session's options can be applied after creation (viewport: yes; proxy,
+// device scale, saved state: no → a fresh context).
+//
+// A process is retired after BROWSER_RECYCLE_AFTER_CONTEXTS sessions (it takes no
+// new ones and closes with its last), and its sessions are told when it crashes.
+import { randomBytes } from "node:crypto";
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "playwright-core";
+import { getEnv } from "@/lib/env";
+import { getLogger } from "@/lib/logger";
+import { chromiumHelp, findChromium } from "@/lib/computers/browser/find-chromium";
+import { killLaunch, killMarked, launchMarker, processTreeCount } from "@/lib/computers/browser/processes";
+
+export const CHROMIUM_FLAGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+export const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
+const CLOSE_TIMEOUT_MS = 5_000;
+
+export interface Slot {
+  launchId: string;
+  browser: Browser;
+  /** Sessions handed out over the slot's life (recycling). */
+  handedOut: number;
+  /** Live session contexts → crash callback. */
+  sessions: Map<BrowserContext, () => void>;
+  retired: boolean;
+  closing: boolean;
+}
+
+export interface Lease {
+  slot: Slot;
+  context: BrowserContext;
+  page: Page;
+  /** True when it came from standby (then only the viewport may still differ). */
+  fromStandby: boolean;
+}
+
+interface Standby {
+  slot: Slot;
+  context: BrowserContext;
+  page: Page;
+}
+
+export class BrowserPool {
+  private slots: Slot[] = [];
+  private standby: Standby[] = [];
+  private launching: Promise<Slot> | null = null;
+  private refilling: Promise<void> | null = null;
+  private stopped = false;
+  lastLaunchError: string | null = null;
+
+  private get settings() {
+    const env = getEnv();
+    return {
+      standby: env.BROWSER_STANDBY_CONTEXTS,
+      maxPerProcess: env.BROWSER_MAX_CONTEXTS_PER_PROCESS,
+      recycleAfter: env.BROWSER_RECYCLE_AFTER_CONTEXTS,
+    };
+  }
+
+  /** Boot: reap a previous process's browsers, launch one, fill the standby. */
+  async warm(): Promise<void> {
+    const reaped = killMarked();
+    if (reaped) getLogger().warn({ reaped }, "killed Chromium processes left by a previous server process");
+    await this.slotWithRoom();
+    await this.refill();
+  }
+
+  /** A context (and its first page) for a new session. */
+  async acquire(options: BrowserContextOptions, canUseStandby: boolean): Promise<Lease> {
+    if (this.stopped) throw new Error("The browser pool is shut down");
+    if (canUseStandby) {
+      const ready = this.takeStandby();
+      if (ready) {
+        this.hold(ready.slot, ready.context);
+        void this.refill();
+        return { ...ready, fromStandby: true };
+      }
+    }
+    const slot = await this.slotWithRoom();
+    let context: BrowserContext | null = null;
+    try {
+      context = await slot.browser.newContext(options);
+      this.hold(slot, context);
+      const page = await context.newPage();
+      void this.refill();
+      return { slot, context, page, fromStandby: false };
+    } catch (err) {
+      if (context) slot.sessions.delete(context);
+      await context?.close().catch(() => {});
+      this.afterRelease(slot);
+      throw err;
+    }
+  }
+
+  /** Counts a context as a session of its slot before anything can retire and close that slot. */
+  private hold(slot: Slot, context: BrowserContext) {
+    slot.sessions.set(context, () => {});
+    slot.handedOut++;
+    if (slot.handedOut >= this.settings.recycleAfter && !slot.retired) this.retire(slot);
+  }
+
+  /** Registers the callback run if the slot's browser dies while `context` is live. */
+  watch(lease: Lease, onCrash: () => void): void {
+    lease.slot.sessions.set(lease.context, onCrash);
+  }
+
+  /** Closes a session's context; the slot closes too when it is retired and empty. */
+  async release(lease: Lease): Promise<void> {
+    lease.slot.sessions.delete(lease.context);
+    await withTimeout(lease.context.close(), CLOSE_TIMEOUT_MS).catch(() => {});
+    this.afterRelease(lease.slot);
+  }
+
+  async shutdown(): Promise<void> {
+    this.stopped = true;
+    await this.refilling?.catch(() => {});
+    const slots = [...this.slots];
+    this.slots = [];
+    this.standby = [];
+    await Promise.all(slots.map((s) => this.closeSlot(s)));
+    killMarked();
+  }
+
+  stats() {
+    const live = this.slots.filter((s) => s.browser.isConnected());
+    const contexts = live.reduce((n, s) => n + s.browser.contexts().length, 0);
+    const pages = live.reduce((n, s) => n + s.browser.contexts().reduce((m, c) => m + c.pages().length, 0), 0);
+    return {
+      browsers: live.length,
+      contexts,
+      session_contexts: live.reduce((n, s) => n + s.sessions.size, 0),
+      standby_contexts: this.standby.length,
+      pages,
+      chromium_processes: processTreeCount(),
+    };
+  }
+
+  private takeStandby(): Standby | undefined {
+    while (this.standby.length) {
+      const s = this.standby.shift()!;
+      if (!s.slot.retired && s.slot.browser.isConnected() && !s.page.isClosed()) return s;
+      void s.context.close().catch(() => {});
+    }
+    return undefined;
+  }
+
+  /** Keeps `standby` blank contexts ready, one at a time, in the background. */
+  private refill(): Promise<void> {
+    if (this.refilling || this.stopped) return this.refilling ?? Promise.resolve();
+    // Cleared in a .finally (always asynchronous), so a loop that finds nothing to do
+    // cannot clear the field before it is set and leave it set forever.
+    const run = this.fillStandby().finally(() => {
+      if (this.refilling === run) this.refilling = null;
+    });
+    this.refilling = run;
+    return run;
+  }
+
+  private async fillStandby(): Promise<void> {
+    try {
+      while (!this.stopped && this.standby.length < this.settings.standby) {
+        const slot = await this.slotWithRoom();
+        const context = await slot.browser.newContext({ viewport: DEFAULT_VIEWPORT });
+        const page = await context.newPage();
+        if (this.stopped || slot.retired) {
+          await context.close().catch(() => {});
+          continue;
+        }
+        this.standby.push({ slot, context, page });
+      }
+    } catch (err) {
+      getLogger().warn({ err }, "could not refill the standby browser contexts; retrying in 5 s");
+      setTimeout(() => void this.refill(), 5_000).unref();
+    }
+  }
+
+  private hasRoom(slot: Slot): boolean {
+    return !slot.retired && !slot.closing && slot.browser.isConnected() &&
+      slot.browser.contexts().length < this.settings.maxPerProcess;
+  }
+
+  private async slotWithRoom(): Promise<Slot> {
+    for (;;) {
+      const slot = this.slots.find((s) => this.hasRoom(s));
+      if (slot) return slot;
+      if (this.stopped) throw new Error("The browser pool is shut down");
+      this.launching ??= this.launch().finally(() => (this.launching = null));
+      await this.launching;
+    }
+  }
+
+  private async launch(): Promise<Slot> {
+    const found = findChromium();
+    if (!found) {
+      this.lastLaunchError = chromiumHelp();
+      throw new Error(this.lastLaunchError);
+    }
+    const launchId = randomBytes(4).toString("hex");
+    const started = performance.now();
+    try {
+      const browser = await chromium.launch({
+        executablePath: found.path,
+        args: [...CHROMIUM_FLAGS, launchMarker(launchId)],
+        // Our shutdown hook ends sessions (saving state) first, then closes browsers.
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+      });
+      const slot: Slot = { launchId, browser, handedOut: 0, sessions: new Map(), retired: false, closing: false };
+      browser.on("disconnected", () => this.onDisconnected(slot));
+      this.slots.push(slot);
+      this.lastLaunchError = null;
+      getLogger().info({ launchId, ms: Math.round(performance.now() - started), chromium: found.path }, "Chromium launched");
+      return slot;
+    } catch (err) {
+      this.lastLaunchError = `Chromium failed to start (${found.path}): ${(err as Error).message.split("\n")[0]}`;
+      throw new Error(this.lastLaunchError, { cause: err });
+    }
+  }
+
+  private retire(slot: Slot) {
+    slot.retired = true;
+    getLogger().info({ launchId: slot.launchId, handedOut: slot.handedOut }, "retiring Chromium process");
+    this.standby = this.standby.filter((s) => {
+      if (s.slot !== slot) return true;
+      void s.context.close().catch(() => {});
+      return false;
+    });
+    this.afterRelease(slot);
+    this.keepWarm();
+  }
+
+  /** After a retirement or crash: a browser with room ready before the next session asks. */
+  private keepWarm() {
+    if (this.stopped) return;
+    void this.slotWithRoom()
+      .then(() => this.refill())
+      .catch((err) => getLogger().warn({ err }, "could not start a replacement Chromium process"));
+  }
+
+  private afterRelease(slot: Slot) {
+    if (slot.retired && slot.sessions.size === 0 && !this.standby.some((s) => s.slot === slot)) {
+      void this.closeSlot(slot);
+    }
+  }
+
+  private async closeSlot(slot: Slot) {
+    if (slot.closing) return;
+    slot.closing = true;
+    this.slots = this.slots.filter((s) => s !== slot);
+    await withTimeout(slot.browser.close(), CLOSE_TIMEOUT_MS).catch(() => {});
+    killLaunch(slot.launchId); // a hung browser
+  }
+
+  private onDisconnected(slot: Slot) {
+    if (slot.closing) return;
+    slot.closing = true;
+    getLogger().error({ launchId: slot.launchId, sessions: slot.sessions.size }, "Chromium process died");
+    this.slots = this.slots.filter((s) => s !== slot);
+    this.standby = this.standby.filter((s) => s.slot !== slot);
+    const crashed = [...slot.sessions.values()];
+    slot.sessions.clear();
+    for (const notify of crashed) notify();
+    killLaunch(slot.launchId);
+    this.keepWarm();
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return Promise.race([
+    promise,
+    new Promise<T>((_, reject) => setTimeout(() => reject(new Error("timed out")), ms).unref()),
+  ]);
+}

@@ -1,0 +1,21 @@
+// computersHealth(): what /api/health reports for sessions. Counts only, no ids:
+// live sessions, and for browsers the pool's processes, contexts and pages, so
+// operators (and leak tests) can see that ended sessions left nothing behind.
+import { describeProxy } from "@/lib/computers/proxy";
+import { getSessionManager } from "@/lib/computers/registry";
+import { getEnv } from "@/lib/env";
+
+export function computersHealth() {
+  const manager = getSessionManager();
+  const browser = manager.driverFor("browser")?.health() ?? { ok: false, message: "browser driver missing" };
+  const desktop = manager.driverFor("desktop")?.health() ?? null;
+  return {
+    ok: browser.ok,
+    required: true,
+    ...(browser.message ? { message: browser.message } : {}),
+    live_sessions: manager.liveCount,
+    advanced_proxy: describeProxy(getEnv().ADVANCED_PROXY_URL) !== null,
+    browser,
+    ...(desktop ? { desktop } : {}),
+  };
+}

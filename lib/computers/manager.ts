@@ -1,0 +1,246 @@
+// The SessionManager: the one owner of every running computer in this process,
+// whatever its kind. It starts computers through their driver, keeps their
+// deadlines in memory (the reaper checks them every REAPER_TICK_MS), saves the
+// state of persistent sessions periodically and at the end, and writes every
+// lifecycle change to the database. Drivers (lib/computers/driver.ts) know
+// nothing of rows, deadlines or persistence.
+//
+// Errors thrown here are plain (SessionUnavailableError by name); the HTTP
+// mapping lives in lib/computers/service.ts.
+import { createHash } from "node:crypto";
+import { getEnv } from "@/lib/env";
+import { getLogger } from "@/lib/logger";
+import type { CreateOptions } from "@/lib/computers/create-options";
+import type { ComputerDriver, ComputerHandle, ComputerKind, ProxyConfig, SavedState } from "@/lib/computers/driver";
+import { dueReason, initialDeadlines, idleDeadlineAfter, type TerminationReason } from "@/lib/computers/lifecycle";
+import { sweepScreenshots } from "@/lib/computers/screenshots";
+import { saveState } from "@/lib/computers/state-store";
+import * as store from "@/lib/computers/store";
+
+const REAPER_TICK_MS = 500;
+const SWEEP_EVERY_MS = 60_000;
+
+export class SessionUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SessionUnavailableError";
+  }
+}
+
+export interface LiveSession {
+  id: string;
+  organizationId: string;
+  kind: ComputerKind;
+  /** Save state at the end and periodically (persistent: true). */
+  persistent: boolean;
+  autoKill: boolean;
+  inactivityTimeoutSeconds: number;
+  expiresAt: Date;
+  idleExpiresAt: Date;
+  handle: ComputerHandle | null;
+  started: Promise<ComputerHandle>;
+  ending: Promise<void> | null;
+  nextSaveAt: number;
+  saving: Promise<void> | null;
+  savedDigest: string | null;
+}
+
+export interface StartInput {
+  organizationId: string;
+  apiKeyId: string | null;
+  options: CreateOptions;
+  restore?: SavedState;
+  proxy?: ProxyConfig;
+}
+
+export class SessionManager {
+  private readonly sessions = new Map<string, LiveSession>();
+  private readonly drivers = new Map<ComputerKind, ComputerDriver>();
+  private timer: NodeJS.Timeout | null = null;
+  private lastSweep = Date.now();
+  private shuttingDown = false;
+
+  get hostId(): string {
+    return getEnv().HOST_ID;
+  }
+
+  registerDriver(driver: ComputerDriver) {
+    this.drivers.set(driver.kind, driver);
+  }
+
+  driverFor(kind: ComputerKind): ComputerDriver | undefined {
+    return this.drivers.get(kind);
+  }
+
+  get(id: string): LiveSession | undefined {
+    return this.sessions.get(id);
+  }
+
+  get liveCount(): number {
+    return this.sessions.size;
+  }
+
+  /** Inserts the row, starts the computer; on failure the row ends as provision_failed and nothing is left running. */
+  async start(input: StartInput): Promise<store.ComputerRow> {
+    if (this.shuttingDown) throw new SessionUnavailableError("The server is shutting down; no new sessions");
+    const { options } = input;
+    const driver = this.drivers.get(options.kind);
+    if (!driver) throw new SessionUnavailableError(`No driver for ${options.kind} sessions`);
+    const id = store.newComputerId();
+    const createdAt = new Date();
+    const deadlines = initialDeadlines({ createdAt, ...options });
+    let resolveStarted!: (h: ComputerHandle) => void;
+    let rejectStarted!: (e: unknown) => void;
+    const started = new Promise<ComputerHandle>((resolve, reject) => ((resolveStarted = resolve), (rejectStarted = reject)));
+    started.catch(() => {}); // observed by end() only when a termination races the start
+    const live: LiveSession = {
+      id, organizationId: input.organizationId, kind: options.kind, persistent: options.persistent,
+      autoKill: options.autoKill, inactivityTimeoutSeconds: options.inactivityTimeoutSeconds,
+      expiresAt: deadlines.expiresAt, idleExpiresAt: deadlines.idleExpiresAt,
+      handle: null, started, ending: null,
+      nextSaveAt: Date.now() + getEnv().STATE_SAVE_INTERVAL_SECONDS * 1000, saving: null, savedDigest: null,
+    };
+    this.sessions.set(id, live);
+    let row: store.ComputerRow;
+    try {
+      row = await store.insertComputer({
+        id, organizationId: input.organizationId, apiKeyId: input.apiKeyId, hostId: this.hostId, options, createdAt, deadlines,
+      });
+    } catch (err) {
+      this.sessions.delete(id);
+      rejectStarted(err);
+      throw err;
+    }
+    try {
+      const handle = await driver.start(
+        { id, viewport: options.display, stealth: options.stealth, proxy: input.proxy, restore: input.restore },
+        { onExit: (detail) => this.onExit(id, detail) },
+      );
+      live.handle = handle;
+      resolveStarted(handle);
+    } catch (err) {
+      rejectStarted(err);
+      this.sessions.delete(id);
+      await store.markTerminated(id, "provision_failed").catch((e) => getLogger().error({ err: e, id }, "could not mark a failed session"));
+      throw err;
+    }
+    return row;
+  }
+
+  /** Activity: moves the idle deadline (memory and row) and ready → running. */
+  async touch(live: LiveSession): Promise<void> {
+    const at = new Date();
+    const idleExpiresAt = idleDeadlineAfter(at, live.inactivityTimeoutSeconds);
+    live.idleExpiresAt = idleExpiresAt;
+    const stillLive = await store.recordActivity({ id: live.id, at, idleExpiresAt });
+    if (!stillLive) throw new SessionUnavailableError("The session has ended");
+  }
+
+  /** Ends a session once, whoever asks; resolves when it is terminated in the database. */
+  terminate(id: string, reason: TerminationReason): Promise<void> {
+    const live = this.sessions.get(id);
+    if (!live) return store.markTerminated(id, reason);
+    live.ending ??= this.end(live, reason);
+    return live.ending;
+  }
+
+  isEnding(live: LiveSession): boolean {
+    return live.ending !== null;
+  }
+
+  private onExit(id: string, detail: string) {
+    getLogger().error({ id, detail }, "session computer died");
+    void this.terminate(id, "crashed").catch((err) => getLogger().error({ err, id }, "could not end a crashed session"));
+  }
+
+  private async end(live: LiveSession, reason: TerminationReason): Promise<void> {
+    const log = getLogger();
+    try {
+      const handle = await live.started.catch(() => null);
+      if (!handle) return; // start() failed and recorded provision_failed itself
+      await live.saving?.catch(() => {});
+      // A crashed computer has nothing left to save; its last periodic save stands.
+      const save = live.persistent && reason !== "crashed";
+      let state: SavedState | null = null;
+      try {
+        state = await handle.stop({ saveState: save });
+      } catch (err) {
+        log.warn({ err, id: live.id }, "stopping a session failed; its resources were released anyway");
+      }
+      if (state) {
+        try {
+          const bytes = await saveState({ computerId: live.id, organizationId: live.organizationId, state });
+          log.info({ id: live.id, bytes }, "saved session state");
+        } catch (err) {
+          log.error({ err, id: live.id }, "could not save session state at the end");
+        }
+      }
+      await store.markTerminated(live.id, reason);
+      log.info({ id: live.id, reason }, "session terminated");
+    } finally {
+      this.sessions.delete(live.id);
+    }
+  }
+
+  /** Periodic save of a persistent session; skips the write when nothing changed. */
+  private async save(live: LiveSession): Promise<void> {
+    if (!live.handle || live.ending) return;
+    const state = await live.handle.snapshot();
+    const digest = createHash("sha256").update(state.data).digest("hex");
+    if (digest === live.savedDigest || live.ending) return;
+    await saveState({ computerId: live.id, organizationId: live.organizationId, state });
+    live.savedDigest = digest;
+  }
+
+  private tick() {
+    const now = new Date();
+    for (const live of this.sessions.values()) {
+      if (live.ending || !live.handle) continue;
+      const reason = dueReason(live, now);
+      if (reason) {
+        void this.terminate(live.id, reason).catch((err) => getLogger().error({ err, id: live.id }, "reaper could not end a session"));
+      } else if (live.persistent && !live.saving && now.getTime() >= live.nextSaveAt) {
+        live.nextSaveAt = now.getTime() + getEnv().STATE_SAVE_INTERVAL_SECONDS * 1000;
+        live.saving = this.save(live)
+          .catch((err) => getLogger().warn({ err, id: live.id }, "periodic state save failed"))
+          .finally(() => (live.saving = null));
+      }
+    }
+    if (now.getTime() - this.lastSweep >= SWEEP_EVERY_MS) {
+      this.lastSweep = now.getTime();
+      void this.sweep(now);
+    }
+  }
+
+  /** Safety net: rows of this host that claim to be live but have no computer here. */
+  private async sweep(now: Date) {
+    try {
+      await sweepScreenshots();
+      const count = await store.terminateLeftovers({
+        hostId: this.hostId, exceptIds: [...this.sessions.keys()], createdBefore: new Date(now.getTime() - SWEEP_EVERY_MS),
+      });
+      if (count) getLogger().warn({ count }, "marked live rows without a running computer as crashed");
+    } catch (err) {
+      getLogger().warn({ err }, "session sweep failed");
+    }
+  }
+
+  /** Start-up: reconcile rows of a previous process, warm the drivers, start the reaper. */
+  async boot(): Promise<void> {
+    const bootedAt = new Date();
+    const count = await store.terminateLeftovers({ hostId: this.hostId, createdBefore: bootedAt });
+    if (count) getLogger().warn({ count, hostId: this.hostId }, "sessions of a previous server process marked crashed");
+    for (const driver of this.drivers.values()) await driver.warm();
+    this.timer ??= setInterval(() => this.tick(), REAPER_TICK_MS);
+    this.timer.unref();
+  }
+
+  /** SIGTERM/SIGINT: end every session (saving persistent state), then release the drivers. */
+  async shutdown(): Promise<void> {
+    this.shuttingDown = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await Promise.all([...this.sessions.keys()].map((id) => this.terminate(id, "server_shutdown").catch(() => {})));
+    for (const driver of this.drivers.values()) await driver.shutdown().catch(() => {});
+  }
+}

@@ -1,0 +1,133 @@
+// The session API (interface.md §4.1–4.3, extensions.md lifecycle endpoints):
+// one function per route, each scoped to the caller's organization.
+import { z } from "zod";
+import { AppError } from "@/lib/api/errors";
+import { parseWith } from "@/lib/api/request";
+import type { ApiPrincipal } from "@/lib/auth/api-keys";
+import { getEnv } from "@/lib/env";
+import { getLogger } from "@/lib/logger";
+import { assertServedHere, findOwnedComputer, mapComputerError, reachSession, scrubSecrets } from "@/lib/computers/access";
+import { isActionError } from "@/lib/computers/action-error";
+import { parseCreateOptions } from "@/lib/computers/create-options";
+import type { ComputerKind, ProxyConfig, SavedState } from "@/lib/computers/driver";
+import { toSession, toSessionListItem, type SessionObject } from "@/lib/computers/lifecycle";
+import { parseProxyUrl } from "@/lib/computers/proxy";
+import { getSessionManager } from "@/lib/computers/registry";
+import { loadState } from "@/lib/computers/state-store";
+import * as store from "@/lib/computers/store";
+
+export async function createComputer(input: { principal: ApiPrincipal; body: unknown }): Promise<SessionObject> {
+  const env = getEnv();
+  const options = parseCreateOptions(input.body, env.PLAN_MAX_LIFETIME_SECONDS);
+  const manager = getSessionManager();
+  const driver = manager.driverFor(options.kind);
+  if (!driver) {
+    throw new AppError(
+      "not_implemented",
+      `${options.kind} sessions are not available on this server yet; create a browser session (kind: "browser")`,
+      { param: "kind", detail: "kind_not_available" },
+    );
+  }
+  let proxy: ProxyConfig | undefined;
+  if (options.useAdvancedProxy) {
+    if (!env.ADVANCED_PROXY_URL) {
+      throw new AppError(
+        "invalid_request",
+        "use_advanced_proxy: the operator of this server has not configured an advanced proxy (ADVANCED_PROXY_URL)",
+        { param: "use_advanced_proxy", detail: "proxy_not_configured" },
+      );
+    }
+    proxy = parseProxyUrl(env.ADVANCED_PROXY_URL);
+  }
+  try {
+    driver.validate({ viewport: options.display, stealth: options.stealth, proxy });
+  } catch (err) {
+    if (isActionError(err)) {
+      const mapped = mapComputerError(err);
+      throw mapped instanceof AppError ? mapped : new AppError("invalid_request", mapped.actionFailed, { param: err.param });
+    }
+    throw err;
+  }
+  const restore = options.environmentId
+    ? await loadEnvironment(input.principal.organizationId, options.environmentId, options.kind)
+    : undefined;
+  try {
+    const row = await manager.start({
+      organizationId: input.principal.organizationId,
+      apiKeyId: input.principal.apiKeyId,
+      options,
+      proxy,
+      restore,
+    });
+    return toSession(row);
+  } catch (err) {
+    const mapped = mapComputerError(err);
+    if (mapped instanceof AppError && mapped.code !== "internal") throw mapped;
+    const message = scrubSecrets(err instanceof Error ? err.message.split("\n")[0] : String(err));
+    getLogger().error({ err: scrubSecrets(String(err)) }, "session provisioning failed");
+    throw new AppError("unavailable", `Could not start the ${options.kind} session: ${message}`, { detail: "provision_failed" });
+  }
+}
+
+/** environment_id: a persistent session of the same organization and kind that has saved state. */
+async function loadEnvironment(organizationId: string, environmentId: string, kind: ComputerKind): Promise<SavedState> {
+  const param = "environment_id";
+  const source = await store.findComputer({ id: environmentId, organizationId });
+  if (!source) {
+    throw new AppError("not_found", `environment_id '${environmentId}' does not name a session of your organization`, {
+      param, detail: "environment_not_found",
+    });
+  }
+  if (!source.persistent) {
+    throw new AppError("invalid_request", `environment_id '${environmentId}' was not created with persistent: true, so it has no saved state`, {
+      param, detail: "environment_not_persistent",
+    });
+  }
+  if (source.kind !== kind) {
+    throw new AppError("invalid_request", `environment_id '${environmentId}' is a ${source.kind} session; it cannot start a ${kind} session`, {
+      param, detail: "environment_kind_mismatch",
+    });
+  }
+  let state: SavedState | null;
+  try {
+    state = await loadState({ computerId: environmentId, organizationId });
+  } catch (err) {
+    getLogger().error({ err, environmentId }, "saved state unreadable");
+    throw new AppError("internal", `The saved state of '${environmentId}' cannot be read: ${(err as Error).message}`);
+  }
+  if (!state) {
+    throw new AppError(
+      "invalid_request",
+      `environment_id '${environmentId}' has no saved state yet: state is saved when the session ends and every ${getEnv().STATE_SAVE_INTERVAL_SECONDS} s while it runs`,
+      { param, detail: "environment_has_no_state" },
+    );
+  }
+  return state;
+}
+
+const listQuery = z.object({ type: z.enum(["live", "persistent"]).optional() });
+
+export async function listComputers(input: { principal: ApiPrincipal; query: URLSearchParams }) {
+  const { type } = parseWith(listQuery, Object.fromEntries(input.query));
+  const rows = await store.listComputers({ organizationId: input.principal.organizationId, filter: type ?? "all" });
+  return rows.map(toSessionListItem);
+}
+
+/** GET /computers/{id} and /status: a read, not activity (polling must not keep a session alive). */
+export async function getComputer(input: { principal: ApiPrincipal; id: string }): Promise<SessionObject> {
+  return toSession(await findOwnedComputer(input.principal, input.id));
+}
+
+export async function keepAlive(input: { principal: ApiPrincipal; id: string }): Promise<SessionObject> {
+  const { row, live } = await reachSession(input.principal, input.id);
+  const fresh = await store.findComputerById(row.id);
+  return toSession(fresh ?? { ...row, status: "running", idleExpiresAt: live.idleExpiresAt });
+}
+
+/** DELETE: ends the session (saving state when persistent); a terminated session is already done. */
+export async function deleteComputer(input: { principal: ApiPrincipal; id: string }): Promise<void> {
+  const row = await findOwnedComputer(input.principal, input.id);
+  if (row.status === "terminated") return;
+  assertServedHere(row);
+  await getSessionManager().terminate(row.id, "deleted");
+}

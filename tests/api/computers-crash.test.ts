@@ -1,0 +1,131 @@
+// Crashes and restarts on servers of our own: a SIGKILLed server leaves no
+// Chromium behind, its sessions come back terminated/crashed and the state
+// saved before the kill is usable; SIGTERM ends sessions cleanly (saving state);
+// a Chromium that dies ends its sessions as crashed and the pool recovers.
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createOrgKey, startServer, type TestServer } from "./harness";
+import {
+  api, chromiumPidsOf, createSession, poolStats, readBrowserState, setBrowserState, sleep, startSite, waitFor, type Site, type Target,
+} from "./computers-fixtures";
+
+let site: Site;
+const servers: TestServer[] = [];
+
+beforeAll(async () => {
+  site = await startSite();
+});
+afterAll(async () => {
+  for (const s of servers) await s.destroy().catch(() => {});
+  await site?.close();
+});
+
+async function ownServer(env: Record<string, string> = {}) {
+  const server = await startServer({ env });
+  servers.push(server);
+  return server;
+}
+
+/** Running (a zombie waiting for its reaper counts as gone). */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+describe("crash and restart", () => {
+  it("SIGKILL mid-session: Chromium dies with the server; after restart the row is crashed and the saved state works", async () => {
+    let server = await ownServer({ STATE_SAVE_INTERVAL_SECONDS: "1" });
+    const target: Target = { base: server.url, key: await createOrgKey(server, "Crash Org") };
+    const s = await createSession({ persistent: true }, target);
+    await setBrowserState(s.id, site, "beforekill", target);
+    await sleep(2500); // at least one periodic save
+    const pids = chromiumPidsOf(server.dataDir);
+    expect(pids.length).toBeGreaterThan(0);
+
+    await server.kill("SIGKILL");
+    await waitFor("Chromium gone", async () => pids.filter(alive), (left) => left.length === 0, 10_000);
+
+    server = await server.restart();
+    servers.push(server);
+    const row = await api("GET", `/computers/${s.id}`, undefined, target);
+    expect(row.body).toMatchObject({ status: "terminated", termination_reason: "crashed" });
+    expect((await api("POST", `/computers/${s.id}/keepalive`, undefined, target)).status).toBe(409);
+
+    const restored = await createSession({ environment_id: s.id }, target);
+    expect(await readBrowserState(restored.id, site, target)).toBe("beforekill|beforekill|beforekill");
+  });
+
+  it("SIGTERM ends every session cleanly, saving persistent state", async () => {
+    let server = await ownServer({ STATE_SAVE_INTERVAL_SECONDS: "3600" });
+    const target: Target = { base: server.url, key: await createOrgKey(server, "Shutdown Org") };
+    const s = await createSession({ persistent: true }, target);
+    const plain = await createSession({}, target);
+    await setBrowserState(s.id, site, "atshutdown", target);
+    const pids = chromiumPidsOf(server.dataDir);
+
+    await server.stop();
+    expect(pids.filter(alive)).toEqual([]);
+
+    server = await server.restart();
+    servers.push(server);
+    for (const id of [s.id, plain.id]) {
+      const row = await api("GET", `/computers/${id}`, undefined, target);
+      expect(row.body).toMatchObject({ status: "terminated", termination_reason: "server_shutdown" });
+    }
+    const restored = await createSession({ environment_id: s.id }, target);
+    expect(await readBrowserState(restored.id, site, target)).toBe("atshutdown|atshutdown|atshutdown");
+  });
+
+  it("a Chromium that dies ends its sessions as crashed; new sessions get a new browser", async () => {
+    const server = await ownServer();
+    const target: Target = { base: server.url, key: await createOrgKey(server, "Chromium Crash Org") };
+    const a = await createSession({}, target);
+    const b = await createSession({}, target);
+    for (const pid of chromiumPidsOf(server.dataDir)) process.kill(pid, "SIGKILL");
+    for (const id of [a.id, b.id]) {
+      const ended = await waitFor(`${id} crashed`, async () => (await api("GET", `/computers/${id}`, undefined, target)).body,
+        (row) => row.status === "terminated", 10_000);
+      expect(ended.termination_reason).toBe("crashed");
+    }
+    const next = await createSession({}, target);
+    expect((await api("GET", `/computers/${next.id}/tabs`, undefined, target)).status).toBe(200);
+    const stats = await poolStats(server.url);
+    expect(stats.browsers).toBe(1);
+    expect(stats.session_contexts).toBe(1);
+  });
+
+  it("a browser is replaced after BROWSER_RECYCLE_AFTER_CONTEXTS sessions and closes with its last session", async () => {
+    const server = await ownServer({ BROWSER_RECYCLE_AFTER_CONTEXTS: "3", BROWSER_STANDBY_CONTEXTS: "1" });
+    const target: Target = { base: server.url, key: await createOrgKey(server, "Recycle Org") };
+    const first = chromiumPidsOf(server.dataDir);
+    expect(first).toHaveLength(1);
+    const sessions = [];
+    for (let i = 0; i < 4; i++) sessions.push(await createSession({}, target));
+    const during = chromiumPidsOf(server.dataDir);
+    expect(during.length).toBe(2); // the retired one still runs its sessions
+    for (const s of sessions) expect((await api("GET", `/computers/${s.id}/tabs`, undefined, target)).status).toBe(200);
+    for (const s of sessions) await api("DELETE", `/computers/${s.id}`, undefined, target);
+    const after = await waitFor("retired browser closed", async () => chromiumPidsOf(server.dataDir), (p) => p.length === 1, 10_000);
+    expect(first.every((pid) => !after.includes(pid))).toBe(true);
+  });
+
+  it("a session that cannot start leaves a terminated provision_failed row and a clear message", async () => {
+    const server = await ownServer({ CHROMIUM_PATH: "/nonexistent/chromium" });
+    const target: Target = { base: server.url, key: await createOrgKey(server, "No Chromium Org") };
+    const health = await fetch(`${server.url}/api/health`);
+    expect(health.status).toBe(503);
+    expect(((await health.json()) as any).checks.sessions.message).toMatch(/CHROMIUM_PATH/);
+    const res = await api("POST", "/computers", {}, target);
+    expect(res.status).toBe(503);
+    expect(res.body.error.message).toMatch(/CHROMIUM_PATH is set to '\/nonexistent\/chromium'/);
+    const rows = (await api("GET", "/computers", undefined, target)).body;
+    expect(rows).toHaveLength(1);
+    expect(rows[0].status).toBe("terminated");
+    expect((await api("GET", `/computers/${rows[0].id}`, undefined, target)).body.termination_reason).toBe("provision_failed");
+    expect((await api("GET", "/computers?type=live", undefined, target)).body).toEqual([]);
+  });
+});

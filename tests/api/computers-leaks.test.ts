@@ -1,0 +1,25 @@
+// 100 create/delete cycles leave no extra Chromium process, context or page.
+import { describe, expect, it } from "vitest";
+import { api, createSession, poolStats, waitFor } from "./computers-fixtures";
+
+describe("no leaks", () => {
+  it("100 create/delete cycles return the pool to where it was", { timeout: 300_000 }, async () => {
+    const settled = (p: Awaited<ReturnType<typeof poolStats>>) => p.standby_contexts === p.contexts - p.session_contexts;
+    const before = await waitFor("pool settled", () => poolStats(), settled);
+    for (let i = 0; i < 100; i++) {
+      const s = await createSession();
+      if (i % 10 === 0) expect((await api("GET", `/computers/${s.id}/tabs`)).status).toBe(200);
+      expect((await api("DELETE", `/computers/${s.id}`)).status).toBe(204);
+    }
+    const after = await waitFor(
+      "pool back to its size",
+      () => poolStats(),
+      (p) => p.browsers === before.browsers && p.contexts === before.contexts && p.pages === before.pages &&
+        p.session_contexts === before.session_contexts && p.chromium_processes <= before.chromium_processes,
+      30_000,
+      500,
+    );
+    expect(after.live_sessions).toBe(before.live_sessions);
+    expect(after.chromium_processes).toBeLessThanOrEqual(before.chromium_processes);
+  });
+});

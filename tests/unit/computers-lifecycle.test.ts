@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { dueReason, idleDeadlineAfter, initialDeadlines, msUntilDue, toSession, toSessionListItem } from "@/lib/computers/lifecycle";
+
+const t0 = new Date("2026-01-01T00:00:00.000Z");
+const at = (s: number) => new Date(t0.getTime() + s * 1000);
+
+describe("deadlines", () => {
+  it("sets expires_at and idle_expires_at from the configured lifetimes", () => {
+    expect(initialDeadlines({ createdAt: t0, maxLifetimeSeconds: 3600, inactivityTimeoutSeconds: 120 })).toEqual({
+      expiresAt: at(3600), idleExpiresAt: at(120), lastActivityAt: t0,
+    });
+    expect(idleDeadlineAfter(at(50), 120)).toEqual(at(170));
+  });
+
+  it("ends for lifetime always, for inactivity only with auto_kill", () => {
+    const s = { expiresAt: at(100), idleExpiresAt: at(10), autoKill: true };
+    expect(dueReason(s, at(9))).toBeNull();
+    expect(dueReason(s, at(10))).toBe("inactivity");
+    expect(dueReason({ ...s, autoKill: false }, at(50))).toBeNull();
+    expect(dueReason({ ...s, autoKill: false }, at(100))).toBe("max_lifetime");
+    expect(dueReason(s, at(100))).toBe("max_lifetime");
+    expect(msUntilDue(s, at(5))).toBe(5000);
+    expect(msUntilDue({ ...s, autoKill: false }, at(5))).toBe(95_000);
+    expect(msUntilDue(s, at(500))).toBe(0);
+  });
+});
+
+describe("toSession", () => {
+  const row = {
+    id: "comp_abc", kind: "browser", status: "ready", createdAt: t0, expiresAt: at(3600), idleExpiresAt: at(120),
+    lastActivityAt: t0, terminatedAt: null, terminationReason: null, maxLifetimeSeconds: 3600, inactivityTimeoutSeconds: 120,
+    autoKill: true, persistent: false, environmentId: null, useAdvancedProxy: false, stealth: false, contextId: null,
+    displayWidth: 1280, displayHeight: 720, displayScale: 1,
+  };
+
+  it("has every field of §2.1 with ISO timestamps", () => {
+    const s = toSession(row);
+    expect(s).toMatchObject({
+      id: "comp_abc", kind: "browser", status: "ready", created_at: "2026-01-01T00:00:00.000Z",
+      expires_at: "2026-01-01T01:00:00.000Z", idle_expires_at: "2026-01-01T00:02:00.000Z",
+      last_activity_at: "2026-01-01T00:00:00.000Z", max_lifetime_seconds: 3600, inactivity_timeout_seconds: 120, auto_kill: true,
+      display: { width: 1280, height: 720, scale: 1 }, stealth: false, termination_reason: null,
+    });
+  });
+
+  it("lists only id, kind, status, created_at", () => {
+    expect(toSessionListItem(row)).toEqual({ id: "comp_abc", kind: "browser", status: "ready", created_at: "2026-01-01T00:00:00.000Z" });
+  });
+});
