@@ -1,0 +1,6 @@
+// GET /v1/models/{id} — one model; ids may contain "/" (upstream names), hence the catch-all.
+import { getModelRoute } from "@/lib/models/routes";
+
+export const dynamic = "force-dynamic";
+
+export const GET = getModelRoute;

@@ -1,0 +1,200 @@
+// npm run bench:models — what the model gateway costs, printed as a table:
+//  1. added latency of Cabin's openai-compatible backend over calling the
+//     upstream directly (a tiny OpenAI-wire server started here), non-streamed
+//     and time to the first content chunk streamed, p50/p99;
+//  2. local tokens/s through Cabin's HTTP API vs raw node-llama-cpp on the same
+//     generated model with the same settings.
+// Needs a production build (npm run build). Figures only, no assertions.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { getLlama, LlamaCompletion, LlamaLogLevel } from "node-llama-cpp";
+import { ensureEmbeddedModel } from "@/lib/models/local/embedded-model";
+import { createOrgKey, startServer } from "../tests/api/harness";
+
+const LATENCY_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 400);
+const WARMUP = 50;
+const GEN_TOKENS = 1024;
+const GEN_RUNS = 7;
+const PROMPT = "Once upon a time, the water of the sea was good";
+
+// ---- a minimal upstream speaking the OpenAI wire format, answering at once ----
+// It runs in a child process of its own, as a real upstream would: both paths
+// then cross a process boundary, and only Cabin's hop is the difference.
+const UPSTREAM_SOURCE = `
+import { createServer } from "node:http";
+const completion = JSON.stringify({
+  id: "chatcmpl-up", object: "chat.completion", created: 1, model: "up",
+  choices: [{ index: 0, message: { role: "assistant", content: "hello from upstream" }, finish_reason: "stop" }],
+  usage: { prompt_tokens: 12, completion_tokens: 4, total_tokens: 16 },
+});
+const chunk = (delta, finish = null) =>
+  "data: " + JSON.stringify({ id: "chatcmpl-up", object: "chat.completion.chunk", created: 1, model: "up", choices: [{ index: 0, delta, finish_reason: finish }] }) + "\\n\\n";
+const streamBody =
+  chunk({ role: "assistant", content: "" }) +
+  ["hello", " from", " the", " upstream", " in", " eight", " small", " chunks"].map((t) => chunk({ content: t })).join("") +
+  chunk({}, "stop") +
+  "data: " + JSON.stringify({ id: "chatcmpl-up", object: "chat.completion.chunk", created: 1, model: "up", choices: [], usage: { prompt_tokens: 12, completion_tokens: 8, total_tokens: 20 } }) + "\\n\\n" +
+  "data: [DONE]\\n\\n";
+const server = createServer((req, res) => {
+  let raw = "";
+  req.on("data", (d) => (raw += d));
+  req.on("end", () => {
+    if (raw.includes('"stream":true')) {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.end(streamBody);
+    } else {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(completion);
+    }
+  });
+});
+server.keepAliveTimeout = 65000;
+server.listen(0, "127.0.0.1", () => console.log(server.address().port));
+`;
+
+async function startUpstream(): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ["--input-type=module", "-e", UPSTREAM_SOURCE], { stdio: ["ignore", "pipe", "inherit"] });
+  const port = await new Promise<string>((resolve, reject) => {
+    child.stdout!.once("data", (d) => resolve(String(d).trim()));
+    child.once("exit", (code) => reject(new Error(`upstream exited (${code})`)));
+  });
+  return { url: `http://127.0.0.1:${port}/v1`, child };
+}
+
+// ---- measurement helpers ----
+const body = (stream: boolean, model: string) =>
+  JSON.stringify({ model, messages: [{ role: "user", content: "hi" }], max_tokens: 8, stream, ...(stream ? { stream_options: { include_usage: true } } : {}) });
+
+async function timeRequest(url: string, key: string | undefined, payload: string, stream: boolean): Promise<number> {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (key) headers.authorization = `Bearer ${key}`;
+  const started = performance.now();
+  const res = await fetch(url, { method: "POST", headers, body: payload });
+  if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${await res.text()}`);
+  if (!stream) {
+    await res.arrayBuffer();
+    return performance.now() - started;
+  }
+  // Time to the first chunk that carries content, then drain the rest.
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let seen = "";
+  let first = 0;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    if (!first) {
+      seen += decoder.decode(value, { stream: true });
+      if (/"content":"[^"]/.test(seen)) first = performance.now() - started;
+    }
+  }
+  return first;
+}
+
+const pct = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
+
+async function latency(direct: string, gateway: string, key: string, stream: boolean) {
+  const d: number[] = [];
+  const g: number[] = [];
+  for (let i = 0; i < WARMUP + LATENCY_ROUNDS; i++) {
+    // Interleaved, so drift on a shared machine hits both sides alike.
+    const a = await timeRequest(direct, undefined, body(stream, "up"), stream);
+    const b = await timeRequest(gateway, key, body(stream, "bench.up"), stream);
+    if (i >= WARMUP) {
+      d.push(a);
+      g.push(b);
+    }
+  }
+  d.sort((x, y) => x - y);
+  g.sort((x, y) => x - y);
+  return { p50: [pct(d, 0.5), pct(g, 0.5)], p99: [pct(d, 0.99), pct(g, 0.99)] };
+}
+
+/** Median tokens/s of GEN_RUNS runs each way, interleaved so machine load hits both alike. */
+async function tokensPerSecond(url: string, key: string) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "cabin-bench-"));
+  const file = await ensureEmbeddedModel(dir);
+  const llama = await getLlama({ gpu: false, build: "never", maxThreads: 1, logLevel: LlamaLogLevel.error });
+  const model = await llama.loadModel({ modelPath: file });
+  const context = await model.createContext({ contextSize: 2048, threads: 1, sequences: 1 });
+  const raw = async () => {
+    const completion = new LlamaCompletion({ contextSequence: context.getSequence() });
+    let tokens = 0;
+    const started = performance.now();
+    await completion.generateCompletion(PROMPT, { maxTokens: GEN_TOKENS, temperature: 0, onToken: (t) => (tokens += t.length) });
+    const rate = tokens / ((performance.now() - started) / 1000);
+    completion.dispose({ disposeSequence: true });
+    return rate;
+  };
+  const viaCabin = async () => {
+    const started = performance.now();
+    const res = await fetch(`${url}/v1/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+      body: JSON.stringify({ model: "svc.sm-1", prompt: PROMPT, max_tokens: GEN_TOKENS, temperature: 0 }),
+    });
+    const json = (await res.json()) as { usage: { completion_tokens: number } };
+    return json.usage.completion_tokens / ((performance.now() - started) / 1000);
+  };
+  const r: number[] = [];
+  const c: number[] = [];
+  await raw();
+  await viaCabin();
+  for (let i = 0; i < GEN_RUNS; i++) {
+    r.push(await raw());
+    c.push(await viaCabin());
+  }
+  await llama.dispose();
+  rmSync(dir, { recursive: true, force: true });
+  const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  return { raw: median(r), viaCabin: median(c) };
+}
+
+// ---- run ----
+const upstream = await startUpstream();
+const upstreamUrl = upstream.url;
+
+console.log("starting a Cabin server (production build)…");
+const cabin = await startServer({
+  env: {
+    LOG_LEVEL: "error",
+    MODEL_RATE_LIMIT_RPM: "0",
+    MODEL_RATE_LIMIT_TPM: "0",
+    MODELS: JSON.stringify({ "bench.up": { backend: "openai-compatible", url: upstreamUrl }, "svc.sm-1": { backend: "local" } }),
+  },
+});
+try {
+  const key = await createOrgKey(cabin, "Bench");
+  console.log(`latency: ${LATENCY_ROUNDS} interleaved requests per mode after ${WARMUP} warm-up…`);
+  const plain = await latency(`${upstreamUrl}/chat/completions`, `${cabin.url}/v1/chat/completions`, key, false);
+  const streamed = await latency(`${upstreamUrl}/chat/completions`, `${cabin.url}/v1/chat/completions`, key, true);
+  console.log(`tokens/s: ${GEN_RUNS} interleaved runs of ${GEN_TOKENS} tokens each way (median)…`);
+  const { raw, viaCabin } = await tokensPerSecond(cabin.url, key);
+  // Next's router marks its responses with `vary: rsc, …`; the custom server's /v1 fast path does not.
+  const probe = await fetch(`${cabin.url}/v1/models`, { headers: { authorization: `Bearer ${key}` } });
+  const route = probe.headers.get("vary")?.includes("rsc") ? "Next router (app/v1 route files)" : "custom server fast path";
+
+  const rows = [
+    ["non-streamed, p50", fmt(plain.p50[0]!), fmt(plain.p50[1]!), fmt(plain.p50[1]! - plain.p50[0]!), "≤ 2 ms"],
+    ["non-streamed, p99", fmt(plain.p99[0]!), fmt(plain.p99[1]!), fmt(plain.p99[1]! - plain.p99[0]!), ""],
+    ["streamed first chunk, p50", fmt(streamed.p50[0]!), fmt(streamed.p50[1]!), fmt(streamed.p50[1]! - streamed.p50[0]!), "≤ 3 ms"],
+    ["streamed first chunk, p99", fmt(streamed.p99[0]!), fmt(streamed.p99[1]!), fmt(streamed.p99[1]! - streamed.p99[0]!), ""],
+  ];
+  console.log(`\nGateway latency (openai-compatible backend vs the upstream directly), /v1 served by: ${route}`);
+  console.table(rows.map(([what, direct, gateway, added, target]) => ({ what, direct, "via Cabin": gateway, added, target })));
+  console.log(`\nLocal generation, ${GEN_TOKENS} tokens, temperature 0, threads 1, generated placeholder model`);
+  console.table([
+    {
+      "raw node-llama-cpp": `${raw.toFixed(0)} tok/s`,
+      "via Cabin /v1/completions": `${viaCabin.toFixed(0)} tok/s`,
+      ratio: (viaCabin / raw).toFixed(2),
+      target: "≥ 0.9",
+    },
+  ]);
+} finally {
+  await cabin.destroy();
+  upstream.child.kill();
+}

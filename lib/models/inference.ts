@@ -1,0 +1,151 @@
+// The model API's operations: chat completions, legacy completions and
+// embeddings, from a validated body to the Response (JSON or SSE). Every
+// request that reached a backend is metered (usage row + token rate limit).
+import { isAppError } from "@/lib/api/errors";
+import { errorBody, toAppError } from "@/lib/api/render";
+import { getLogger } from "@/lib/logger";
+import { getRateLimiter, type ModelRequest } from "@/lib/models/http";
+import { getModel } from "@/lib/models/registry";
+import {
+  toMessages,
+  toSampling,
+  type ChatCompletionRequest,
+  type CompletionRequest,
+  type EmbeddingRequest,
+} from "@/lib/models/schemas";
+import type { Generation, GenerationInput, ResolvedModel, SamplingParams } from "@/lib/models/types";
+import { recordUsage, type UsageEndpoint } from "@/lib/models/usage";
+import {
+  ChunkEncoder,
+  completionBody,
+  embeddingsBody,
+  newCompletionId,
+  SSE_HEADERS,
+  usageOf,
+  type TextEndpoint,
+} from "@/lib/models/wire";
+
+/** Status recorded when the client left before the end (nginx's "client closed request"). */
+const CLIENT_CLOSED = 499;
+
+function meter(ctx: ModelRequest, model: ResolvedModel, endpoint: UsageEndpoint, stream: boolean) {
+  const started = performance.now();
+  let settled = false;
+  return (status: number, inputTokens: number, outputTokens: number) => {
+    if (settled) return;
+    settled = true;
+    getRateLimiter().debitTokens(ctx.principal.organizationId, inputTokens + outputTokens);
+    recordUsage({
+      organizationId: ctx.principal.organizationId,
+      apiKeyId: ctx.principal.apiKeyId,
+      requestId: ctx.requestId,
+      endpoint,
+      model: model.id,
+      inputTokens,
+      outputTokens,
+      prices: model.prices,
+      latencyMs: performance.now() - started,
+      status,
+      stream,
+    });
+  };
+}
+
+const statusOf = (err: unknown, signal: AbortSignal) => (signal.aborted ? CLIENT_CLOSED : isAppError(err) ? err.status : 500);
+
+async function runText(ctx: ModelRequest, endpoint: TextEndpoint, modelId: string, input: GenerationInput, params: SamplingParams, includeUsage: boolean) {
+  const model = getModel(modelId);
+  const settle = meter(ctx, model, endpoint, params.stream);
+  let generation: Generation;
+  try {
+    generation = await model.backend.generate(input, params, ctx.signal);
+  } catch (err) {
+    // Refusals before any work (queue full, bad input, upstream said no) cost nothing but are on record when the backend failed.
+    if (statusOf(err, ctx.signal) >= 500) settle(statusOf(err, ctx.signal), 0, 0);
+    throw err;
+  }
+  const meta = { id: newCompletionId(endpoint), created: Math.floor(Date.now() / 1000), model: model.id };
+
+  if (!params.stream) {
+    const parts: string[] = [];
+    try {
+      for await (const text of generation) parts.push(text);
+    } catch (err) {
+      settle(statusOf(err, ctx.signal), generation.promptTokens, generation.completionTokens);
+      throw err;
+    }
+    if (!generation.finishReason) {
+      // Ended without a reason: the client went away mid-generation.
+      settle(CLIENT_CLOSED, generation.promptTokens, generation.completionTokens);
+      return new Response(null, { status: CLIENT_CLOSED });
+    }
+    settle(200, generation.promptTokens, generation.completionTokens);
+    const usage = usageOf(generation.promptTokens, generation.completionTokens);
+    return Response.json(completionBody(endpoint, meta, parts.join(""), generation.finishReason, usage));
+  }
+
+  const encoder = new ChunkEncoder(endpoint, meta, includeUsage);
+  const deltas = generation[Symbol.asyncIterator]();
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const opening = encoder.opening();
+      if (opening) controller.enqueue(opening);
+    },
+    async pull(controller) {
+      try {
+        const next = await deltas.next();
+        if (!next.done) return controller.enqueue(encoder.delta(next.value));
+        if (!generation.finishReason) {
+          settle(CLIENT_CLOSED, generation.promptTokens, generation.completionTokens);
+          return controller.close();
+        }
+        controller.enqueue(encoder.finish(generation.finishReason));
+        if (includeUsage) controller.enqueue(encoder.usage(usageOf(generation.promptTokens, generation.completionTokens)));
+        controller.enqueue(encoder.done());
+        controller.close();
+        settle(200, generation.promptTokens, generation.completionTokens);
+      } catch (err) {
+        // The 200 is already sent: report the failure in-band, as the reference API does.
+        const appError = toAppError(err, ctx.requestId);
+        settle(statusOf(err, ctx.signal), generation.promptTokens, generation.completionTokens);
+        const envelope = errorBody(appError, "openai") as { error: { message: string; type: string; code: string } };
+        controller.enqueue(encoder.error(envelope.error));
+        controller.close();
+      }
+    },
+    cancel() {
+      // The client disconnected: stop generating now, so the queue frees.
+      generation.cancel();
+      void deltas.return?.(undefined);
+      // Metered once the backend stopped, so the row counts every token it produced.
+      void generation.ended.then(() => settle(CLIENT_CLOSED, generation.promptTokens, generation.completionTokens));
+    },
+  });
+  return new Response(body, { headers: SSE_HEADERS });
+}
+
+export function createChatCompletion(ctx: ModelRequest, body: ChatCompletionRequest): Promise<Response> {
+  const input: GenerationInput = { kind: "chat", messages: toMessages(body) };
+  return runText(ctx, "chat.completions", body.model, input, toSampling(body), body.stream_options?.include_usage === true);
+}
+
+export function createCompletion(ctx: ModelRequest, body: CompletionRequest): Promise<Response> {
+  const prompt = typeof body.prompt === "string" ? body.prompt : body.prompt[0];
+  return runText(ctx, "completions", body.model, { kind: "completion", prompt }, toSampling(body), body.stream_options?.include_usage === true);
+}
+
+export async function createEmbeddings(ctx: ModelRequest, body: EmbeddingRequest): Promise<Response> {
+  const model = getModel(body.model);
+  const settle = meter(ctx, model, "embeddings", false);
+  const inputs = typeof body.input === "string" ? [body.input] : body.input;
+  try {
+    const result = await model.backend.embed(inputs, ctx.signal);
+    settle(200, result.promptTokens, 0);
+    return Response.json(embeddingsBody(model.id, result.vectors, body.encoding_format ?? "float", result.promptTokens));
+  } catch (err) {
+    const status = statusOf(err, ctx.signal);
+    if (status >= 500) settle(status, 0, 0);
+    if (status === CLIENT_CLOSED) getLogger().debug({ requestId: ctx.requestId }, "embedding request abandoned by the client");
+    throw err;
+  }
+}

@@ -1,0 +1,133 @@
+// The one owner of node-llama-cpp in this process: the Llama binding, each
+// loaded GGUF with its context, chat wrapper and queue. Kept on globalThis so a
+// dev reload never loads a model twice. Model ids with the same file and
+// settings share one entry (both default ids use the same placeholder model).
+import type { ChatWrapper, Llama, LlamaContext, LlamaEmbeddingContext, LlamaModel } from "node-llama-cpp";
+import { getLogger } from "@/lib/logger";
+import { BoundedQueue } from "@/lib/models/queue";
+
+export interface LocalModelSpec {
+  key: string;
+  label: string;
+  /** Resolves the GGUF path (the placeholder is generated on first use). */
+  path: () => Promise<string>;
+  embeddingPath?: string;
+  contextSize: number;
+  threads: number;
+  parallel: number;
+  queueSize: number;
+}
+
+export interface LoadedModel {
+  model: LlamaModel;
+  context: LlamaContext;
+  chatWrapper: ChatWrapper;
+  contextSize: number;
+  embeddingContext(): Promise<LlamaEmbeddingContext>;
+}
+
+export interface RuntimeEntry {
+  spec: LocalModelSpec;
+  queue: BoundedQueue;
+  load(): Promise<LoadedModel>;
+}
+
+interface RuntimeState {
+  llama?: Promise<Llama>;
+  maxThreads: number;
+  entries: Map<string, RuntimeEntry>;
+}
+
+const g = globalThis as unknown as { cabinLlamaRuntime?: RuntimeState };
+const state: RuntimeState = (g.cabinLlamaRuntime ??= { maxThreads: 1, entries: new Map() });
+
+function getLlamaBinding(threads: number): Promise<Llama> {
+  state.maxThreads = Math.max(state.maxThreads, threads);
+  state.llama ??= import("node-llama-cpp").then(({ getLlama, LlamaLogLevel }) =>
+    getLlama({
+      // CPU only, prebuilt binaries only: a GPU probe or a source build would
+      // download and compile at first request.
+      gpu: false,
+      build: "never",
+      maxThreads: state.maxThreads,
+      logLevel: LlamaLogLevel.warn,
+      logger: (level, message) => {
+        const text = message.trim();
+        if (text) getLogger().debug({ part: "llama.cpp", level }, text);
+      },
+    }),
+  );
+  state.llama.catch(() => (state.llama = undefined));
+  return state.llama;
+}
+
+async function loadModel(spec: LocalModelSpec): Promise<LoadedModel> {
+  const started = performance.now();
+  const { resolveChatWrapper } = await import("node-llama-cpp");
+  const llama = await getLlamaBinding(spec.threads);
+  const modelPath = await spec.path();
+  const model = await llama.loadModel({ modelPath, gpuLayers: 0 });
+  const context = await model.createContext({
+    contextSize: Math.min(spec.contextSize, model.trainContextSize),
+    sequences: spec.parallel,
+    threads: spec.threads,
+  });
+  // Resolving the template costs ~300 ms (Jinja matching): once per model, never per request.
+  const chatWrapper = resolveChatWrapper(model);
+  if (!chatWrapper) throw new Error(`no chat template could be resolved for ${modelPath}`);
+
+  let embedding: Promise<LlamaEmbeddingContext> | undefined;
+  const embeddingContext = () => {
+    embedding ??= (async () => {
+      const source = spec.embeddingPath ? await llama.loadModel({ modelPath: spec.embeddingPath, gpuLayers: 0 }) : model;
+      return source.createEmbeddingContext({
+        contextSize: Math.min(spec.contextSize, source.trainContextSize),
+        threads: spec.threads,
+      });
+    })();
+    embedding.catch(() => (embedding = undefined));
+    return embedding;
+  };
+
+  getLogger().info(
+    {
+      part: "models",
+      model: spec.label,
+      path: modelPath,
+      contextSize: context.contextSize,
+      threads: spec.threads,
+      parallel: spec.parallel,
+      chatWrapper: chatWrapper.wrapperName,
+      ms: Math.round(performance.now() - started),
+    },
+    "local model loaded",
+  );
+  return { model, context, chatWrapper, contextSize: context.contextSize, embeddingContext };
+}
+
+/** The shared entry for a spec; loading starts on the first `load()`. */
+export function runtimeEntry(spec: LocalModelSpec): RuntimeEntry {
+  const existing = state.entries.get(spec.key);
+  if (existing) return existing;
+  let loading: Promise<LoadedModel> | undefined;
+  const entry: RuntimeEntry = {
+    spec,
+    queue: new BoundedQueue(spec.label, spec.parallel, spec.queueSize),
+    load() {
+      loading ??= loadModel(spec);
+      // A failed load is retried by the next request rather than cached forever.
+      loading.catch(() => (loading = undefined));
+      return loading;
+    },
+  };
+  state.entries.set(spec.key, entry);
+  return entry;
+}
+
+/** Frees every context, model and the binding (shutdown). */
+export async function disposeLocalRuntime(): Promise<void> {
+  const llama = state.llama;
+  state.entries.clear();
+  state.llama = undefined;
+  if (llama) await (await llama).dispose();
+}

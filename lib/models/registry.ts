@@ -1,0 +1,104 @@
+// getModel(id): the one way to reach a model. Which backend serves an id is
+// configuration (MODELS), read once per process.
+import path from "node:path";
+import { AppError } from "@/lib/api/errors";
+import { dataDir, getEnv } from "@/lib/env";
+import { getLogger } from "@/lib/logger";
+import { localModelKey, parseModelsConfig, type ModelConfig } from "@/lib/models/config";
+import { LocalBackend } from "@/lib/models/local/backend";
+import { ensureEmbeddedModel, PLACEHOLDER_NOTICE } from "@/lib/models/local/embedded-model";
+import type { ModelInfo, ResolvedModel } from "@/lib/models/types";
+import { UpstreamBackend } from "@/lib/models/upstream/backend";
+
+interface Registry {
+  byId: Map<string, ResolvedModel>;
+}
+
+const g = globalThis as unknown as { cabinModelRegistry?: Registry };
+
+function resolve(config: ModelConfig, created: number, labels: Map<string, string>): ResolvedModel {
+  if (config.backend === "openai-compatible") {
+    const info: ModelInfo = {
+      id: config.id,
+      object: "model",
+      created,
+      owned_by: config.ownedBy ?? new URL(config.url).host,
+      metadata: { backend: config.backend, prices: config.prices },
+    };
+    return { id: config.id, info, prices: config.prices, backend: new UpstreamBackend(config) };
+  }
+  const placeholder = config.path === undefined;
+  const file = placeholder ? "placeholder" : path.resolve(config.path!);
+  const key = `${localModelKey(config, file)}|embedding=${config.embeddingPath ?? ""}`;
+  // Ids sharing one loaded model are named after the first of them in queue messages.
+  if (!labels.has(key)) labels.set(key, config.id);
+  const backend = new LocalBackend({
+    key,
+    label: labels.get(key)!,
+    path: placeholder ? () => ensureEmbeddedModel(dataDir()) : async () => file,
+    embeddingPath: config.embeddingPath && path.resolve(config.embeddingPath),
+    contextSize: config.contextSize,
+    threads: config.threads,
+    parallel: config.parallel,
+    queueSize: config.queueSize,
+  });
+  const info: ModelInfo = {
+    id: config.id,
+    object: "model",
+    created,
+    owned_by: config.ownedBy ?? (placeholder ? "cabin-placeholder (outputs not meaningful)" : "cabin"),
+    metadata: placeholder
+      ? { backend: "local", prices: config.prices, placeholder: true, notice: PLACEHOLDER_NOTICE }
+      : { backend: "local", prices: config.prices },
+  };
+  return { id: config.id, info, prices: config.prices, backend };
+}
+
+function buildRegistry(): Registry {
+  const env = getEnv();
+  const configs = parseModelsConfig(env.MODELS, {
+    prefix: env.MODEL_PREFIX,
+    threads: env.MODEL_THREADS,
+    contextSize: env.MODEL_CONTEXT_SIZE,
+    parallel: env.MODEL_PARALLEL,
+    queueSize: env.MODEL_QUEUE_SIZE,
+    upstreamTimeoutMs: env.MODEL_UPSTREAM_TIMEOUT_MS,
+  });
+  const created = Math.floor(Date.now() / 1000);
+  const labels = new Map<string, string>();
+  const byId = new Map(configs.map((c) => [c.id, resolve(c, created, labels)] as const));
+  const log = getLogger();
+  const placeholders = [...byId.values()].filter((m) => m.info.metadata.placeholder).map((m) => m.id);
+  if (placeholders.length) log.warn({ part: "models", models: placeholders }, `Placeholder model in use. ${PLACEHOLDER_NOTICE}`);
+  log.info(
+    { part: "models", models: [...byId.values()].map((m) => ({ id: m.id, backend: m.backend.kind })) },
+    "model registry ready",
+  );
+  return { byId };
+}
+
+function registry(): Registry {
+  g.cabinModelRegistry ??= buildRegistry();
+  return g.cabinModelRegistry;
+}
+
+export function listModels(): ModelInfo[] {
+  return [...registry().byId.values()].map((m) => m.info);
+}
+
+/** The model behind an id, or a 404 `model_not_found` in the OpenAI envelope. */
+export function getModel(id: string): ResolvedModel {
+  const model = registry().byId.get(id);
+  if (!model) {
+    throw new AppError("not_found", `The model '${id}' does not exist. GET /v1/models lists the models of this server.`, {
+      param: "model",
+      detail: "model_not_found",
+    });
+  }
+  return model;
+}
+
+/** Loads every local model now, so the first request does not wait ~2 s for it. */
+export async function warmUpModels(): Promise<void> {
+  await Promise.all([...registry().byId.values()].map((m) => m.backend.warmUp?.()));
+}

@@ -1,0 +1,80 @@
+// The shapes every backend speaks. Routes and the wire encoder only see these;
+// which backend serves a model id is configuration (lib/models/config.ts).
+
+export type FinishReason = "stop" | "length";
+
+export interface ChatMessage {
+  role: "system" | "user" | "assistant";
+  content: string;
+}
+
+export type GenerationInput =
+  | { kind: "chat"; messages: ChatMessage[] }
+  | { kind: "completion"; prompt: string };
+
+export interface SamplingParams {
+  temperature: number;
+  topP?: number;
+  seed?: number;
+  /** Upper bound on generated tokens; the backend also caps it by the context left. */
+  maxTokens?: number;
+  stop: string[];
+  /** True when the client asked for a stream (upstreams are asked to stream too). */
+  stream: boolean;
+}
+
+/**
+ * A running generation: iterate it for text deltas. The counters are live, so
+ * usage is known even when the client leaves half-way. Breaking out of the
+ * iteration (or `cancel()`) stops the backend's work.
+ */
+export interface Generation extends AsyncIterable<string> {
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  /** Set once the generation ended normally. */
+  readonly finishReason: FinishReason | undefined;
+  /** Resolves once the backend has stopped working on it (its slot is free by then). */
+  readonly ended: Promise<void>;
+  cancel(): void;
+}
+
+export interface EmbeddingResult {
+  vectors: number[][];
+  promptTokens: number;
+}
+
+export interface ModelBackend {
+  readonly kind: "local" | "openai-compatible";
+  /**
+   * Starts a generation. Resolves once the request was accepted (holds a slot
+   * in the local queue, or the upstream answered 200); rejects with an
+   * AppError before that (queue full, prompt too long, upstream error).
+   */
+  generate(input: GenerationInput, params: SamplingParams, signal: AbortSignal): Promise<Generation>;
+  embed(inputs: string[], signal: AbortSignal): Promise<EmbeddingResult>;
+  /** Loads what the first request would otherwise wait for. */
+  warmUp?(): Promise<void>;
+}
+
+export interface Prices {
+  /** USD per million input tokens. */
+  input: number;
+  /** USD per million output tokens. */
+  output: number;
+}
+
+export interface ModelInfo {
+  id: string;
+  object: "model";
+  created: number;
+  owned_by: string;
+  /** Cabin additions: which backend serves it, and a warning when outputs are not meaningful. */
+  metadata: { backend: ModelBackend["kind"]; prices: Prices; placeholder?: boolean; notice?: string };
+}
+
+export interface ResolvedModel {
+  id: string;
+  info: ModelInfo;
+  prices: Prices;
+  backend: ModelBackend;
+}

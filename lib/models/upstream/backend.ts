@@ -1,0 +1,174 @@
+// The openai-compatible backend: forwards to an upstream /v1 (vLLM, llama.cpp
+// server, Ollama, a hosted provider, another Cabin). Streams are relayed chunk
+// by chunk as they arrive; usage comes from the upstream (asked for with
+// include_usage), else is estimated with gpt-tokenizer. Every wait on the
+// upstream is bounded by the configured timeout.
+import { AppError } from "@/lib/api/errors";
+import type { UpstreamModelConfig } from "@/lib/models/config";
+import { PushGeneration } from "@/lib/models/generation";
+import { estimatePromptTokens, estimateTokens } from "@/lib/models/upstream/estimate-tokens";
+import { upstreamHttpError, upstreamNetworkError, upstreamTimeout } from "@/lib/models/upstream/errors";
+import { postJson } from "@/lib/models/upstream/http-client";
+import { readSseData } from "@/lib/models/upstream/sse";
+import type { EmbeddingResult, FinishReason, Generation, GenerationInput, ModelBackend, SamplingParams } from "@/lib/models/types";
+
+interface UpstreamUsage {
+  prompt_tokens?: number;
+  completion_tokens?: number;
+}
+
+interface UpstreamChoice {
+  text?: string;
+  message?: { content?: string | null };
+  delta?: { content?: string | null };
+  finish_reason?: string | null;
+}
+
+interface UpstreamBody {
+  choices?: UpstreamChoice[];
+  usage?: UpstreamUsage | null;
+  error?: { message?: string };
+}
+
+const finishReasonOf = (value: string | null | undefined): FinishReason | undefined =>
+  value ? (value === "length" ? "length" : "stop") : undefined;
+
+export class UpstreamBackend implements ModelBackend {
+  readonly kind = "openai-compatible" as const;
+
+  /** Parsed once: URL parsing is a measurable share of a ~1 ms gateway budget. */
+  private readonly urls = new Map<string, URL>();
+
+  constructor(private readonly config: UpstreamModelConfig) {}
+
+  private urlFor(path: string): URL {
+    let url = this.urls.get(path);
+    if (!url) this.urls.set(path, (url = new URL(`${this.config.url}${path}`)));
+    return url;
+  }
+
+  /** POSTs to the upstream with a deadline for the response headers; aborts with the client. */
+  private async post(path: string, body: unknown, signal: AbortSignal, stream: boolean) {
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, this.config.timeoutMs);
+    const headers: Record<string, string> = { accept: stream ? "text/event-stream" : "application/json" };
+    if (this.config.apiKey) headers.authorization = `Bearer ${this.config.apiKey}`;
+    try {
+      const res = await postJson(this.urlFor(path), body, headers, controller.signal);
+      if (res.status < 200 || res.status >= 300) throw await upstreamHttpError(res, this.config.id);
+      return { res, controller, timer, done: () => signal.removeEventListener("abort", onAbort), timedOut: () => timedOut };
+    } catch (err) {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+      if (err instanceof AppError) throw err;
+      if (timedOut) throw upstreamTimeout(this.config.id, this.config.timeoutMs);
+      if (signal.aborted) throw signal.reason;
+      throw upstreamNetworkError(this.config.id, err);
+    }
+  }
+
+  async generate(input: GenerationInput, params: SamplingParams, signal: AbortSignal): Promise<Generation> {
+    const path = input.kind === "chat" ? "/chat/completions" : "/completions";
+    const body = {
+      model: this.config.upstreamModel,
+      ...(input.kind === "chat" ? { messages: input.messages } : { prompt: input.prompt }),
+      temperature: params.temperature,
+      top_p: params.topP,
+      seed: params.seed,
+      max_tokens: params.maxTokens,
+      stop: params.stop.length ? params.stop : undefined,
+      stream: params.stream,
+      stream_options: params.stream ? { include_usage: true } : undefined,
+    };
+    const call = await this.post(path, body, signal, params.stream);
+
+    if (!params.stream) {
+      try {
+        const json = JSON.parse(await call.res.text()) as UpstreamBody;
+        const choice = json.choices?.[0];
+        const text = (input.kind === "chat" ? choice?.message?.content : choice?.text) ?? "";
+        const generation = new PushGeneration(json.usage?.prompt_tokens ?? (await estimatePromptTokens(input)), () => {});
+        generation.completionTokens = json.usage?.completion_tokens ?? (await estimateTokens([text]));
+        generation.push(text);
+        generation.finish(finishReasonOf(choice?.finish_reason) ?? "stop");
+        return generation;
+      } catch (err) {
+        if (call.timedOut()) throw upstreamTimeout(this.config.id, this.config.timeoutMs);
+        throw upstreamNetworkError(this.config.id, err);
+      } finally {
+        clearTimeout(call.timer);
+        call.done();
+      }
+    }
+
+    const generation = new PushGeneration(0, () => call.controller.abort());
+    void this.relay(call, input, generation);
+    return generation;
+  }
+
+  /** Reads the upstream stream into the generation; each SSE event becomes one delta. */
+  private async relay(call: Awaited<ReturnType<UpstreamBackend["post"]>>, input: GenerationInput, generation: PushGeneration) {
+    const { res, controller, timer } = call;
+    const rearm = () => timer.refresh();
+    let usage: UpstreamUsage | undefined;
+    let finish: FinishReason | undefined;
+    const texts: string[] = [];
+    try {
+      for await (const data of readSseData(res.body)) {
+        rearm();
+        if (data === "[DONE]") break;
+        const chunk = JSON.parse(data) as UpstreamBody;
+        if (chunk.error) throw new AppError("upstream_error", `Upstream model server failed: ${chunk.error.message ?? "unknown error"}`);
+        if (chunk.usage) usage = chunk.usage;
+        const choice = chunk.choices?.[0];
+        const text = input.kind === "chat" ? choice?.delta?.content : choice?.text;
+        if (text) {
+          texts.push(text);
+          generation.push(text);
+        }
+        finish = finishReasonOf(choice?.finish_reason) ?? finish;
+      }
+      generation.promptTokens = usage?.prompt_tokens ?? (await estimatePromptTokens(input));
+      generation.completionTokens = usage?.completion_tokens ?? (await estimateTokens(texts));
+      generation.finish(finish ?? "stop");
+    } catch (err) {
+      // Usage so far still counts: the client received (and is billed for) these tokens.
+      generation.promptTokens = usage?.prompt_tokens ?? (await estimatePromptTokens(input).catch(() => 0));
+      generation.completionTokens = await estimateTokens(texts).catch(() => 0);
+      if (controller.signal.aborted && !call.timedOut()) generation.finish(undefined);
+      else if (call.timedOut()) generation.fail(upstreamTimeout(this.config.id, this.config.timeoutMs));
+      else generation.fail(err instanceof AppError ? err : upstreamNetworkError(this.config.id, err));
+    } finally {
+      clearTimeout(timer);
+      call.done();
+    }
+  }
+
+  async embed(inputs: string[], signal: AbortSignal): Promise<EmbeddingResult> {
+    const call = await this.post("/embeddings", { model: this.config.upstreamModel, input: inputs, encoding_format: "float" }, signal, false);
+    try {
+      const json = JSON.parse(await call.res.text()) as { data?: { index?: number; embedding?: number[] }[]; usage?: UpstreamUsage };
+      const rows = [...(json.data ?? [])].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
+      if (rows.length !== inputs.length || rows.some((r) => !Array.isArray(r.embedding))) {
+        throw new AppError("upstream_error", `Upstream for ${this.config.id} returned ${rows.length} embeddings for ${inputs.length} inputs`);
+      }
+      return {
+        vectors: rows.map((r) => r.embedding!),
+        promptTokens: json.usage?.prompt_tokens ?? (await estimateTokens(inputs)),
+      };
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      if (call.timedOut()) throw upstreamTimeout(this.config.id, this.config.timeoutMs);
+      throw upstreamNetworkError(this.config.id, err);
+    } finally {
+      clearTimeout(call.timer);
+      call.done();
+    }
+  }
+}

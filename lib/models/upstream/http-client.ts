@@ -1,0 +1,67 @@
+// A lean HTTP client for upstream calls: node:http(s) with keep-alive agents.
+// fetch (undici, and Next's patched fetch inside route bundles) costs a good
+// part of a millisecond per call in Web-stream plumbing; a gateway whose whole
+// budget is ~2 ms cannot spend that. Bodies are returned as the Node stream.
+import http, { type IncomingMessage } from "node:http";
+import https from "node:https";
+
+const agents = {
+  "http:": new http.Agent({ keepAlive: true, keepAliveMsecs: 30_000 }),
+  "https:": new https.Agent({ keepAlive: true, keepAliveMsecs: 30_000 }),
+};
+
+export interface UpstreamResponse {
+  status: number;
+  header(name: string): string | undefined;
+  /** The body as it arrives (async-iterable Buffers). */
+  body: IncomingMessage;
+  /** The whole body as text; with `limit`, at most that many bytes (the rest is dropped). */
+  text(limit?: number): Promise<string>;
+}
+
+async function readText(body: IncomingMessage, limit = Infinity): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk as Buffer);
+    size += (chunk as Buffer).length;
+    if (size >= limit) {
+      body.destroy();
+      break;
+    }
+  }
+  return Buffer.concat(chunks).subarray(0, limit).toString("utf8");
+}
+
+/** POSTs a JSON body; resolves at the response headers, rejects on network errors or abort. */
+export function postJson(target: URL, payload: unknown, headers: Record<string, string>, signal: AbortSignal): Promise<UpstreamResponse> {
+  const body = Buffer.from(JSON.stringify(payload));
+  const transport = target.protocol === "https:" ? https : http;
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const req = transport.request(
+      target,
+      {
+        method: "POST",
+        agent: agents[target.protocol as keyof typeof agents],
+        headers: { ...headers, "content-type": "application/json", "content-length": String(body.length) },
+      },
+      (res) => {
+        resolve({
+          status: res.statusCode ?? 0,
+          header: (name) => {
+            const v = res.headers[name.toLowerCase()];
+            return Array.isArray(v) ? v.join(", ") : v;
+          },
+          body: res,
+          text: (limit) => readText(res, limit),
+        });
+      },
+    );
+    const onAbort = () => req.destroy(signal.reason instanceof Error ? signal.reason : new Error("aborted"));
+    signal.addEventListener("abort", onAbort, { once: true });
+    req.once("close", () => signal.removeEventListener("abort", onAbort));
+    req.once("error", reject);
+    req.end(body);
+  });
+}

@@ -1,0 +1,53 @@
+// Helpers shared by the models-*.test.ts files: an official OpenAI client for a
+// server, a raw SSE reader, and read access to a server's usage rows.
+import OpenAI from "openai";
+import { inject } from "vitest";
+import { createDb } from "@/lib/db";
+
+export const MODEL = "svc.sm-1";
+export const CUA = "svc.cua-fast";
+
+export function openai(base = inject("baseUrl"), apiKey = inject("apiKey")) {
+  return new OpenAI({ baseURL: `${base}/v1`, apiKey, maxRetries: 0 });
+}
+
+export async function postV1(path: string, body: unknown, options: { key?: string; base?: string; signal?: AbortSignal } = {}) {
+  return fetch(`${options.base ?? inject("baseUrl")}/v1${path}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${options.key ?? inject("apiKey")}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+    signal: options.signal,
+  });
+}
+
+/** Every `data:` payload of an SSE response, in order (the [DONE] marker included). */
+export async function readSse(res: Response): Promise<string[]> {
+  const text = await res.text();
+  return text
+    .split("\n\n")
+    .filter((block) => block.startsWith("data: "))
+    .map((block) => block.slice(6));
+}
+
+const dbs = new Map<string, ReturnType<typeof createDb>>();
+
+export function db(databaseUrl = inject("databaseUrl")) {
+  let state = dbs.get(databaseUrl);
+  if (!state) dbs.set(databaseUrl, (state = createDb(databaseUrl)));
+  return state.client;
+}
+
+/** The usage row of one request; usage writes do not hold the response, so wait for it briefly. */
+export async function usageRow(requestId: string, databaseUrl?: string) {
+  for (let i = 0; i < 100; i++) {
+    const row = await db(databaseUrl).usageRecord.findFirst({ where: { requestId } });
+    if (row) return row;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`no usage row for request ${requestId}`);
+}
+
+export async function closeDbs() {
+  await Promise.all([...dbs.values()].map((s) => s.client.$disconnect()));
+  dbs.clear();
+}

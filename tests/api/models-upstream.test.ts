@@ -1,0 +1,116 @@
+// The openai-compatible backend, against a second Cabin: a server of its own
+// whose MODELS points ids at the shared server's /v1. Streams pass through
+// chunk by chunk; usage is recorded on both servers; upstream failures map to
+// the envelope (502/504), and a silent upstream is cut off at its timeout.
+import { createServer, type Server } from "node:http";
+import type { ChatCompletionChunk } from "openai/resources/chat/completions";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createOrgKey, freePort, startServer, type TestServer } from "./harness";
+import { closeDbs, db, MODEL, openai, postV1, usageRow } from "./models-helpers";
+
+let gateway: TestServer;
+let silent: Server;
+let gatewayKey: string;
+
+const messages = [{ role: "user" as const, content: "What is the weather at sea?" }];
+
+beforeAll(async () => {
+  // An upstream that accepts connections and never answers.
+  const silentPort = await freePort();
+  silent = createServer(() => {});
+  await new Promise<void>((r) => silent.listen(silentPort, "127.0.0.1", r));
+  const deadPort = await freePort();
+  const upstream = `${inject("baseUrl")}/v1`;
+  gateway = await startServer({
+    env: {
+      MODELS: JSON.stringify({
+        "up.sm-1": { backend: "openai-compatible", url: upstream, apiKey: inject("apiKey"), upstreamModel: MODEL, prices: { input: 2, output: 4 } },
+        "up.bad-key": { backend: "openai-compatible", url: upstream, apiKey: "cbn_wrong", upstreamModel: MODEL },
+        "up.unknown-model": { backend: "openai-compatible", url: upstream, apiKey: inject("apiKey"), upstreamModel: "svc.nope" },
+        "up.dead": { backend: "openai-compatible", url: `http://127.0.0.1:${deadPort}/v1` },
+        "up.silent": { backend: "openai-compatible", url: `http://127.0.0.1:${silentPort}/v1`, timeoutMs: 500 },
+      }),
+    },
+  });
+  gatewayKey = await createOrgKey(gateway, "Gateway Org");
+});
+
+afterAll(async () => {
+  await closeDbs();
+  await gateway?.destroy();
+  silent?.closeAllConnections();
+  await new Promise((r) => silent?.close(r));
+});
+
+describe("openai-compatible upstream backend", () => {
+  it("lists the configured ids, owned by the upstream host", async () => {
+    const page = await openai(gateway.url, gatewayKey).models.list();
+    expect(page.data.map((m) => m.id)).toEqual(["up.sm-1", "up.bad-key", "up.unknown-model", "up.dead", "up.silent"]);
+    expect(page.data[0]!.owned_by).toBe(new URL(inject("baseUrl")).host);
+  });
+
+  it("answers what the upstream answers, and both servers record the usage", async () => {
+    const direct = await openai().chat.completions.create({ model: MODEL, messages, temperature: 0, max_tokens: 11 });
+    const before = await db().usageRecord.count({ where: { model: MODEL, endpoint: "chat.completions" } });
+
+    const res = await postV1("/chat/completions", { model: "up.sm-1", messages, temperature: 0, max_tokens: 11 }, { base: gateway.url, key: gatewayKey });
+    expect(res.status).toBe(200);
+    const viaGateway = await res.json();
+    expect(viaGateway).toMatchObject({ object: "chat.completion", model: "up.sm-1", choices: [{ message: { content: direct.choices[0]!.message.content }, finish_reason: "length" }] });
+    expect(viaGateway.usage).toEqual(direct.usage);
+
+    const row = await usageRow(res.headers.get("x-request-id")!, gateway.databaseUrl);
+    expect(row).toMatchObject({ model: "up.sm-1", inputTokens: direct.usage!.prompt_tokens, outputTokens: 11, status: 200 });
+    expect(row.costUsd).toBeCloseTo((direct.usage!.prompt_tokens * 2 + 11 * 4) / 1e6, 12);
+    // The upstream (the shared server) metered the forwarded request for the key's organization.
+    await expect.poll(() => db().usageRecord.count({ where: { model: MODEL, endpoint: "chat.completions" } })).toBe(before + 1);
+  });
+
+  it("passes a stream through chunk by chunk, with the upstream's usage", async () => {
+    const args = { model: MODEL, messages, temperature: 0, max_tokens: 20, stream: true as const, stream_options: { include_usage: true } };
+    const upstreamChunks: ChatCompletionChunk[] = [];
+    for await (const c of await openai().chat.completions.create(args)) upstreamChunks.push(c);
+    const gatewayChunks: ChatCompletionChunk[] = [];
+    for await (const c of await openai(gateway.url, gatewayKey).chat.completions.create({ ...args, model: "up.sm-1" })) gatewayChunks.push(c);
+
+    const deltas = (chunks: ChatCompletionChunk[]) => chunks.map((c) => c.choices[0]?.delta.content).filter(Boolean);
+    expect(deltas(gatewayChunks)).toEqual(deltas(upstreamChunks));
+    expect(deltas(gatewayChunks).length).toBeGreaterThan(5);
+    expect(gatewayChunks.at(-1)!.usage).toEqual(upstreamChunks.at(-1)!.usage);
+    expect(gatewayChunks.every((c) => c.model === "up.sm-1")).toBe(true);
+  });
+
+  it("forwards legacy completions and embeddings", async () => {
+    const gw = openai(gateway.url, gatewayKey);
+    const direct = await openai().completions.create({ model: MODEL, prompt: "Once", temperature: 0, max_tokens: 6 });
+    const via = await gw.completions.create({ model: "up.sm-1", prompt: "Once", temperature: 0, max_tokens: 6 });
+    expect(via.choices[0]!.text).toBe(direct.choices[0]!.text);
+    expect(via.usage).toEqual(direct.usage);
+
+    const e1 = await openai().embeddings.create({ model: MODEL, input: "the sea", encoding_format: "float" });
+    const e2 = await gw.embeddings.create({ model: "up.sm-1", input: "the sea", encoding_format: "float" });
+    expect(e2.data[0]!.embedding).toEqual(e1.data[0]!.embedding);
+    expect(e2.usage).toEqual(e1.usage);
+  });
+
+  it("maps upstream failures to the envelope: 502 for its refusals and outages, 504 for silence", async () => {
+    const expectations: [string, number, string, string][] = [
+      ["up.bad-key", 502, "server_error", "upstream_error"],
+      ["up.unknown-model", 502, "server_error", "upstream_error"],
+      ["up.dead", 502, "server_error", "upstream_error"],
+      ["up.silent", 504, "server_error", "upstream_timeout"],
+    ];
+    for (const [model, status, type, code] of expectations) {
+      for (const stream of [false, true]) {
+        const res = await postV1("/chat/completions", { model, messages, max_tokens: 3, stream }, { base: gateway.url, key: gatewayKey });
+        expect(res.status, `${model} stream=${stream}`).toBe(status);
+        expect(await res.json()).toEqual({ error: { message: expect.any(String), type, param: null, code } });
+      }
+    }
+    // The upstream's own 400 (here: a prompt longer than its context) reaches the client as that 400.
+    const long = [{ role: "user", content: "water ".repeat(2100) }];
+    const bad = await postV1("/chat/completions", { model: "up.sm-1", messages: long, max_tokens: 3 }, { base: gateway.url, key: gatewayKey });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error).toMatchObject({ type: "invalid_request_error", param: "messages", code: "context_length_exceeded" });
+  });
+});

@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { AppError } from "@/lib/api/errors";
+import { parseWith } from "@/lib/api/request";
+import { chatCompletionSchema, completionSchema, embeddingSchema, toMessages, toSampling } from "@/lib/models/schemas";
+
+const chat = (extra: Record<string, unknown>) => ({ model: "svc.sm-1", messages: [{ role: "user", content: "hi" }], ...extra });
+
+function paramOf(schema: Parameters<typeof parseWith>[0], body: unknown): string | undefined {
+  try {
+    parseWith(schema, body);
+  } catch (e) {
+    expect(e).toBeInstanceOf(AppError);
+    expect((e as AppError).status).toBe(400);
+    return (e as AppError).param;
+  }
+  throw new Error("expected a 400");
+}
+
+describe("model API request schemas", () => {
+  it("applies defaults and normalises stop, content parts and developer role", () => {
+    const body = parseWith(chatCompletionSchema, {
+      ...chat({ stop: "END" }),
+      messages: [{ role: "developer", content: "be brief" }, { role: "user", content: [{ type: "text", text: "a" }, { type: "text", text: "b" }] }],
+    });
+    expect(toMessages(body)).toEqual([{ role: "system", content: "be brief" }, { role: "user", content: "ab" }]);
+    expect(toSampling(body)).toEqual({ temperature: 1, topP: undefined, seed: undefined, maxTokens: undefined, stop: ["END"], stream: false });
+    expect(toSampling(parseWith(chatCompletionSchema, chat({ max_completion_tokens: 5, stream: true, temperature: 0 })))).toMatchObject({ maxTokens: 5, stream: true, temperature: 0 });
+  });
+
+  it("names the offending field", () => {
+    expect(paramOf(chatCompletionSchema, chat({ temperature: 2.5 }))).toBe("temperature");
+    expect(paramOf(chatCompletionSchema, chat({ temperature: -1 }))).toBe("temperature");
+    expect(paramOf(chatCompletionSchema, chat({ temperature: "hot" }))).toBe("temperature");
+    expect(paramOf(chatCompletionSchema, chat({ n: 2 }))).toBe("n");
+    expect(paramOf(chatCompletionSchema, chat({ tools: [{ type: "function", function: { name: "f" } }] }))).toBe("tools");
+    expect(parseWith(chatCompletionSchema, chat({ tools: [] })).tools).toEqual([]);
+    expect(paramOf(chatCompletionSchema, chat({ max_tokens: 0 }))).toBe("max_tokens");
+    expect(paramOf(chatCompletionSchema, chat({ max_tokens: 1.5 }))).toBe("max_tokens");
+    expect(paramOf(chatCompletionSchema, chat({ top_p: 0 }))).toBe("top_p");
+    expect(paramOf(chatCompletionSchema, chat({ stop: [1] }))).toBe("stop");
+    expect(paramOf(chatCompletionSchema, chat({ stream: "yes" }))).toBe("stream");
+    expect(paramOf(chatCompletionSchema, chat({ messages: [] }))).toBe("messages");
+    expect(paramOf(chatCompletionSchema, chat({ messages: [{ role: "tool", content: "x" }] }))).toBe("messages[0].role");
+    expect(paramOf(chatCompletionSchema, chat({ messages: [{ role: "user", content: 3 }] }))).toBe("messages[0].content");
+    expect(paramOf(chatCompletionSchema, { messages: [{ role: "user", content: "x" }] })).toBe("model");
+    expect(paramOf(completionSchema, { model: "m" })).toBe("prompt");
+    expect(paramOf(completionSchema, { model: "m", prompt: ["a", "b"] })).toBe("prompt");
+    expect(paramOf(embeddingSchema, { model: "m", input: "" })).toBe("input");
+    expect(paramOf(embeddingSchema, { model: "m", input: "a", encoding_format: "hex" })).toBe("encoding_format");
+  });
+});
