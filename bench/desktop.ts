@@ -1,0 +1,121 @@
+// npm run bench:desktop — desktop session figures on this machine, through HTTP
+// against a real server (production build, own data dir, the built base image):
+// create→ready, restore from a snapshot, snapshot size and time, screenshot, exec,
+// and memory (PSS) per idle desktop. Needs `npm run build` and `npm run desktop:image`.
+//   BENCH_DESKTOP_CREATES=15  BENCH_DESKTOP_RESTORES=10  BENCH_DESKTOP_IDLE=5
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { createOrgKey, startServer } from "../tests/api/harness";
+import { desktopImagesDir } from "../tests/api/desktop-fixtures";
+
+const CREATES = Number(process.env.BENCH_DESKTOP_CREATES ?? 15);
+const RESTORES = Number(process.env.BENCH_DESKTOP_RESTORES ?? 10);
+const IDLE = Number(process.env.BENCH_DESKTOP_IDLE ?? 5);
+
+const server = await startServer({ env: { LOG_LEVEL: "warn", DESKTOP_IMAGES_DIR: desktopImagesDir() } });
+const key = await createOrgKey(server, "Bench");
+const rows: [string, string, string][] = [];
+
+async function req(method: string, p: string, body?: unknown) {
+  const started = performance.now();
+  const res = await fetch(`${server.url}${p}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  const ms = performance.now() - started;
+  if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${text}`);
+  return { ms, body: text ? JSON.parse(text) : null };
+}
+
+function pct(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+const record = (name: string, values: number[], target = "") =>
+  rows.push([name, `p50 ${pct(values, 50).toFixed(0)} ms, p95 ${pct(values, 95).toFixed(0)} ms (n=${values.length})`, target]);
+
+/** PSS (MiB) of every process in a nested PID namespace (the desktops) plus Cabin's marked host-side helpers. */
+function desktopPssMiB(): { pss: number; processes: number } {
+  const marker = `CABIN_DESKTOP=${path.join(server.dataDir, "desktops")}/`;
+  let kib = 0;
+  let processes = 0;
+  for (const pid of readdirSync("/proc").filter((n) => /^\d+$/.test(n))) {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, "utf8");
+      const nested = (/^NSpid:\s+(.*)$/m.exec(status)?.[1].trim().split(/\s+/).length ?? 1) > 1;
+      if (!nested && !readFileSync(`/proc/${pid}/environ`, "latin1").includes(marker)) continue;
+      kib += Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"))?.[1] ?? 0);
+      processes++;
+    } catch {
+      // exited, or a kernel thread
+    }
+  }
+  return { pss: kib / 1024, processes };
+}
+
+function newestManifest() {
+  const dir = desktopImagesDir();
+  const manifests = readdirSync(dir).filter((d) => !d.startsWith(".")).flatMap((d) => {
+    try {
+      return [JSON.parse(readFileSync(path.join(dir, d, "manifest.json"), "utf8"))];
+    } catch {
+      return [];
+    }
+  });
+  return manifests.sort((a, b) => String(a.built_at).localeCompare(String(b.built_at))).at(-1);
+}
+
+try {
+  const manifest = newestManifest();
+  rows.push(["base image", `${manifest.version}: ${(manifest.size_bytes / 1048576).toFixed(0)} MiB, built in ${manifest.build_seconds} s`, ""]);
+
+  const creates: number[] = [];
+  for (let i = 0; i < CREATES; i++) {
+    const { ms, body } = await req("POST", "/computers", { kind: "desktop" });
+    creates.push(ms);
+    await req("DELETE", `/computers/${body.id}`);
+  }
+  record("create → ready (fresh desktop)", creates, "target p50 ≤ 1000 ms");
+
+  const source = (await req("POST", "/computers", { kind: "desktop", persistent: true })).body;
+  await req("POST", `/computers/${source.id}/exec/sync`, { command: "mkdir -p ~/work && seq 1 200000 > ~/work/numbers.txt && cp -r /etc/X11 ~/work/" });
+  const del = await req("DELETE", `/computers/${source.id}`);
+  rows.push(["delete of a persistent desktop (close apps, snapshot, save)", `${del.ms.toFixed(0)} ms`, ""]);
+  const restores: number[] = [];
+  for (let i = 0; i < RESTORES; i++) {
+    const { ms, body } = await req("POST", "/computers", { kind: "desktop", environment_id: source.id });
+    restores.push(ms);
+    await req("DELETE", `/computers/${body.id}`);
+  }
+  record("restore from snapshot → ready", restores, "target p50 ≤ 1500 ms");
+
+  const d = (await req("POST", "/computers", { kind: "desktop" })).body;
+  const shots: number[] = [];
+  const execs: number[] = [];
+  const clicks: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    shots.push((await req("POST", `/computers/${d.id}/screenshot`, { base64: true })).ms);
+    execs.push((await req("POST", `/computers/${d.id}/exec/sync`, { command: "true" })).ms);
+    clicks.push((await req("POST", `/computers/${d.id}/click`, { x: 600, y: 400 })).ms);
+  }
+  record("screenshot (PNG, base64)", shots);
+  record("exec/sync `true`", execs);
+  record("click", clicks);
+  await req("DELETE", `/computers/${d.id}`);
+
+  const before = desktopPssMiB();
+  const idle = [];
+  for (let i = 0; i < IDLE; i++) idle.push((await req("POST", "/computers", { kind: "desktop" })).body.id);
+  await new Promise((r) => setTimeout(r, 2000));
+  const after = desktopPssMiB();
+  rows.push([`memory per idle desktop (PSS, ${IDLE} desktops)`, `${((after.pss - before.pss) / IDLE).toFixed(1)} MiB, ${((after.processes - before.processes) / IDLE).toFixed(1)} processes`, ""]);
+  for (const id of idle) await req("DELETE", `/computers/${id}`);
+} finally {
+  await server.destroy();
+}
+
+const width = Math.max(...rows.map((r) => r[0].length));
+console.log(`\nDesktop sessions (${new Date().toISOString()})`);
+for (const [name, value, target] of rows) console.log(`${name.padEnd(width)}  ${value}${target ? `   [${target}]` : ""}`);

@@ -1,0 +1,142 @@
+// One desktop session as a ComputerHandle (lib/computers/driver.ts): input through
+// xdotool inside the desktop, screenshots of the root window, exec as the desktop
+// user, and snapshots of the overlay's upper layer. Input and screenshots run one
+// at a time (a click then a screenshot must see the click); exec runs beside them.
+import { ActionError } from "@/lib/computers/action-error";
+import type { Action } from "@/lib/computers/actions";
+import type { ActionOutcome, ComputerHandle, SavedState, Screenshot, ScreenshotOptions } from "@/lib/computers/driver";
+import type { RunResult } from "@/lib/computers/desktop/enter";
+import type { DesktopRunner } from "@/lib/computers/desktop/desktop-runner";
+import { archiveUpper, fingerprintUpper } from "@/lib/computers/desktop/snapshot";
+import { xdotoolArgs } from "@/lib/computers/desktop/xdotool";
+import { getLogger } from "@/lib/logger";
+
+const INPUT_TIMEOUT_MS = 15_000;
+const SCREENSHOT_TIMEOUT_MS = 20_000;
+const CLOSE_APPS_MS = 3_000;
+
+export interface ExecRequest {
+  command: string;
+  cwd?: string;
+  timeoutSeconds: number;
+  maxOutputBytes: number;
+}
+
+export interface ExecResult {
+  stdout: string;
+  stderr: string;
+  exit_code: number;
+  timed_out: boolean;
+  truncated: boolean;
+}
+
+export class DesktopComputer implements ComputerHandle {
+  readonly kind = "desktop" as const;
+  private queue: Promise<unknown> = Promise.resolve();
+  private stopping: Promise<SavedState | null> | null = null;
+  private lastSnapshot: { fingerprint: string; state: SavedState } | null = null;
+
+  constructor(
+    readonly id: string,
+    private readonly runner: DesktopRunner,
+    private readonly baseVersion: string,
+    private readonly viewport: { width: number; height: number },
+    private readonly onStopped: () => void,
+  ) {}
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(fn, fn);
+    this.queue = next.catch(() => {});
+    return next;
+  }
+
+  private assertRunning() {
+    if (this.stopping) throw new ActionError("failed", "The desktop is stopping");
+  }
+
+  private async xdotool(args: string[]): Promise<void> {
+    const res = await this.runner.run(["xdotool", ...args], { timeoutMs: INPUT_TIMEOUT_MS, maxOutputBytes: 64 * 1024 });
+    if (res.timedOut) throw new ActionError("failed", `xdotool did not answer within ${INPUT_TIMEOUT_MS / 1000} s`);
+    if (res.code !== 0) throw new ActionError("failed", `xdotool failed: ${res.stderr.toString().trim().slice(0, 500) || `exit ${res.code}`}`);
+  }
+
+  act(action: Action): Promise<ActionOutcome> {
+    const args = xdotoolArgs(action); // throws not_supported / wrong_kind before queueing
+    return this.serial(async () => {
+      this.assertRunning();
+      if (action.type === "wait") {
+        await new Promise((r) => setTimeout(r, action.ms));
+      } else if (action.type === "screenshot") {
+        const shot = await this.capture({ format: action.format, quality: action.quality });
+        return { result: { screenshot: shot.data.toString("base64"), mime_type: shot.mime } };
+      } else if (args && args.length) {
+        await this.xdotool(args);
+      }
+      return {};
+    });
+  }
+
+  screenshot(options: ScreenshotOptions): Promise<Screenshot> {
+    return this.serial(() => this.capture(options));
+  }
+
+  private async capture(options: ScreenshotOptions): Promise<Screenshot> {
+    this.assertRunning();
+    const jpeg = options.format === "jpeg";
+    const args = jpeg ? ["-quality", String(options.quality ?? 80), "jpeg:-"] : ["png:-"];
+    const res = await this.runner.run(["import", "-silent", "-window", "root", ...args], { timeoutMs: SCREENSHOT_TIMEOUT_MS });
+    if (res.code !== 0 || !res.stdout.length) {
+      throw new ActionError("failed", `Screenshot failed: ${res.timedOut ? "timed out" : res.stderr.toString().trim().slice(0, 500)}`);
+    }
+    return { data: res.stdout, mime: jpeg ? "image/jpeg" : "image/png" };
+  }
+
+  /** exec/sync: a shell command as the desktop user, with bounded output and a timeout. */
+  async exec(req: ExecRequest): Promise<ExecResult> {
+    this.assertRunning();
+    const script = 'cd -- "$1" 2>/dev/null || { echo "cwd: no such directory: $1" >&2; exit 127; }; exec bash -lc "$2"';
+    const res: RunResult = await this.runner.run(["sh", "-c", script, "sh", req.cwd ?? "/home/user", req.command], {
+      timeoutMs: req.timeoutSeconds * 1000, maxOutputBytes: req.maxOutputBytes,
+    });
+    const note = res.timedOut ? `\n[cabin: timed out after ${req.timeoutSeconds} s; the command was killed]` : "";
+    return {
+      stdout: res.stdout.toString("utf8"), stderr: res.stderr.toString("utf8") + note,
+      exit_code: res.timedOut ? 124 : res.code, timed_out: res.timedOut, truncated: res.truncated,
+    };
+  }
+
+  async snapshot(): Promise<SavedState> {
+    const fingerprint = await fingerprintUpper(this.runner.upper).catch(() => "");
+    if (fingerprint && this.lastSnapshot?.fingerprint === fingerprint) return this.lastSnapshot.state;
+    const started = performance.now();
+    const data = await archiveUpper(this.runner.upper);
+    const state: SavedState = { kind: "desktop", baseVersion: this.baseVersion, data };
+    if (fingerprint) this.lastSnapshot = { fingerprint, state };
+    getLogger().info({ id: this.id, bytes: data.length, ms: Math.round(performance.now() - started) }, "desktop snapshot taken");
+    return state;
+  }
+
+  stop(options: { saveState: boolean }): Promise<SavedState | null> {
+    this.stopping ??= this.teardown(options.saveState);
+    return this.stopping;
+  }
+
+  private async teardown(saveState: boolean): Promise<SavedState | null> {
+    try {
+      // Closing windows first lets apps (Chromium's cookies, editors) write their files.
+      if (saveState) await this.runner.closeApps(CLOSE_APPS_MS);
+      await this.runner.kill();
+      if (!saveState) return null;
+      this.lastSnapshot = null;
+      return await this.snapshot();
+    } finally {
+      await this.runner.kill().catch(() => {});
+      await this.runner.removeFiles().catch((err) => getLogger().warn({ err, id: this.id }, "could not remove desktop files"));
+      this.onStopped();
+    }
+  }
+
+  resources(): Record<string, number> {
+    return { ...this.runner.resources(), width: this.viewport.width, height: this.viewport.height };
+  }
+}

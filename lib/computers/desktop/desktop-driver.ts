@@ -1,0 +1,131 @@
+// The desktop implementation of ComputerDriver (lib/computers/driver.ts). Its state
+// (the live desktops) is kept on globalThis: one owner per process, even when Next
+// loads this module from more than one bundle.
+import { AppError } from "@/lib/api/errors";
+import { ActionError } from "@/lib/computers/action-error";
+import type { ComputerDriver, ComputerEvents, ComputerHandle, StartSpec } from "@/lib/computers/driver";
+import { DesktopComputer } from "@/lib/computers/desktop/desktop-computer";
+import { DesktopRunner } from "@/lib/computers/desktop/desktop-runner";
+import { availability, cleanOrphans, markedProcesses, sessionDirCount, sessionsRoot } from "@/lib/computers/desktop/host";
+import { imageVersion } from "@/lib/computers/desktop/image";
+import { getEnv } from "@/lib/env";
+import { getLogger } from "@/lib/logger";
+
+interface DriverState {
+  live: Map<string, DesktopComputer>;
+  starting: number;
+  lastStartError: string | null;
+}
+
+const g = globalThis as unknown as { cabinDesktops?: DriverState };
+const state: DriverState = (g.cabinDesktops ??= { live: new Map(), starting: 0, lastStartError: null });
+
+/**
+ * A snapshot only fits the base image it was taken on (its upper layer is a diff
+ * against that image). The driver contract has no conflict reason, and this must be
+ * a 409 naming environment_id, so it is the one AppError a driver throws (see report).
+ */
+function assertRestorable(spec: StartSpec, version: string) {
+  const saved = spec.restore;
+  if (!saved) return;
+  if (saved.kind !== "desktop" || saved.baseVersion !== version) {
+    throw new AppError(
+      "conflict",
+      `environment_id: its snapshot was taken on desktop base image ${saved.baseVersion ?? "(unknown)"}, but this server runs ${version}; ` +
+        "a snapshot only restores onto the image it was taken on (rebuild that image version or start a fresh desktop)",
+      { param: "environment_id", detail: "desktop_base_version_mismatch" },
+    );
+  }
+}
+
+/**
+ * This host cannot run desktops: a 400 naming `kind` with the reason. (A 501 would need an
+ * AppError, and one thrown here is a copy from another bundle that the renderer answers as a 500.)
+ */
+function unavailable(reason: string): ActionError {
+  return new ActionError("invalid", `desktop sessions are not available on this server: ${reason}`, { param: "kind" });
+}
+
+export const desktopDriver: ComputerDriver = {
+  kind: "desktop",
+
+  validate() {
+    const available = availability();
+    if (!available.ok) throw unavailable(available.reason);
+  },
+
+  async start(spec: StartSpec, events: ComputerEvents): Promise<ComputerHandle> {
+    const available = availability();
+    if (!available.ok) throw unavailable(available.reason);
+    const { image } = available;
+    assertRestorable(spec, image.version);
+    const env = getEnv();
+    if (state.live.size + state.starting >= env.DESKTOP_MAX_SESSIONS) {
+      throw new Error(`this host already runs ${env.DESKTOP_MAX_SESSIONS} desktops (DESKTOP_MAX_SESSIONS)`);
+    }
+    state.starting++;
+    let stopped = false;
+    try {
+      const runner = await DesktopRunner.start({
+        id: spec.id, width: spec.viewport.width, height: spec.viewport.height, rootfs: image.rootfs,
+        sessionsRoot: sessionsRoot(), restore: spec.restore?.data,
+        deadline: Date.now() + env.DESKTOP_START_TIMEOUT_SECONDS * 1000,
+        onExit: (detail) => {
+          if (!stopped) events.onExit(detail);
+        },
+      });
+      const computer = new DesktopComputer(spec.id, runner, image.version, spec.viewport, () => {
+        stopped = true;
+        state.live.delete(spec.id);
+      });
+      state.live.set(spec.id, computer);
+      state.lastStartError = null;
+      getLogger().info({ id: spec.id, restored: !!spec.restore, ...runner.timings }, "desktop ready");
+      return computer;
+    } catch (err) {
+      state.lastStartError = (err as Error).message;
+      throw err;
+    } finally {
+      state.starting--;
+    }
+  },
+
+  async warm() {
+    const available = availability();
+    if (!available.ok) {
+      getLogger().info({ reason: available.reason }, "desktop sessions unavailable");
+      if (process.platform !== "linux" || process.getuid?.() !== 0) return;
+    }
+    try {
+      const cleaned = await cleanOrphans();
+      if (cleaned.processes || cleaned.dirs || cleaned.mounts) getLogger().warn(cleaned, "cleaned desktops left by a previous server process");
+    } catch (err) {
+      getLogger().error({ err }, "could not clean leftover desktops");
+    }
+  },
+
+  async shutdown() {
+    await Promise.all([...state.live.values()].map((c) => c.stop({ saveState: false }).catch(() => {})));
+  },
+
+  health() {
+    const available = availability();
+    const onLinuxAsRoot = process.platform === "linux" && process.getuid?.() === 0;
+    return {
+      ok: available.ok,
+      ...(available.ok ? {} : { message: available.reason }),
+      ...(state.lastStartError ? { last_start_error: state.lastStartError } : {}),
+      image_version: imageVersion(),
+      live_desktops: state.live.size,
+      desktop_processes: onLinuxAsRoot ? markedProcesses().length : 0,
+      session_dirs: sessionDirCount(),
+    };
+  },
+};
+
+/** The live desktop handle of a session, for exec (duck-typed: handles may come from another bundle). */
+export function asDesktop(handle: ComputerHandle): DesktopComputer | null {
+  return handle.kind === "desktop" && typeof (handle as Partial<DesktopComputer>).exec === "function"
+    ? (handle as DesktopComputer)
+    : null;
+}

@@ -1,0 +1,129 @@
+// Running programs inside a desktop's namespaces from the host: nsenter into the
+// session's user, mount, PID and UTS namespaces and its root, then setpriv to the
+// desktop user (or stay "root", which inside is an unprivileged host id).
+// Output is bounded, every call has a timeout, and a timeout kills the whole
+// process group (the program and its children inside the namespace).
+import { spawn, type ChildProcess } from "node:child_process";
+import { DESKTOP_HOME, DESKTOP_UID, DESKTOP_USER } from "@/lib/computers/desktop/image";
+
+export const DISPLAY = ":0";
+export const XAUTHORITY = `/run/user/${DESKTOP_UID}/Xauthority`;
+const PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+/** The environment of host-side helpers: a PATH and the marker that finds leftovers (host.ts). */
+export function hostEnv(marker: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { PATH, CABIN_DESKTOP: marker, ...extra } as unknown as NodeJS.ProcessEnv;
+}
+
+export interface EnterOptions {
+  /** Run as the desktop's root (still unprivileged on the host) instead of the desktop user. */
+  asRoot?: boolean;
+  cwd?: string;
+  env?: Record<string, string>;
+}
+
+/** The argv that runs `command` inside the sandbox whose init is host pid `pid1`. */
+export function enterArgv(pid1: number, command: string[], options: EnterOptions = {}): string[] {
+  const home = options.asRoot ? "/root" : DESKTOP_HOME;
+  const env = {
+    HOME: home, USER: options.asRoot ? "root" : DESKTOP_USER, LOGNAME: options.asRoot ? "root" : DESKTOP_USER,
+    PATH, LANG: "C.UTF-8", SHELL: "/bin/bash", DISPLAY, XAUTHORITY, ...options.env,
+  };
+  const user = options.asRoot ? [] : ["setpriv", `--reuid=${DESKTOP_UID}`, `--regid=${DESKTOP_UID}`, "--init-groups", "--"];
+  return [
+    // nsenter's --wd=DIR resolves DIR on the host; `env -C` changes directory inside.
+    "nsenter", "-t", String(pid1), "-U", "-m", "-p", "-u", "-r", "-w", "--",
+    ...user, "env", "-i", "-C", options.cwd ?? home, ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...command,
+  ];
+}
+
+/** A long-running program inside the sandbox (Xvfb, openbox, xterm); its own process group on the host. */
+export function spawnInside(pid1: number, command: string[], options: EnterOptions & { marker: string }): ChildProcess {
+  const [bin, ...args] = enterArgv(pid1, command, options);
+  return spawn(bin, args, { stdio: ["ignore", "pipe", "pipe"], detached: true, env: hostEnv(options.marker) });
+}
+
+export interface RunResult {
+  stdout: Buffer;
+  stderr: Buffer;
+  /** Exit code; 128 + signal number when killed by a signal. */
+  code: number;
+  timedOut: boolean;
+  truncated: boolean;
+}
+
+export interface RunOptions extends EnterOptions {
+  timeoutMs: number;
+  maxOutputBytes?: number;
+  input?: Buffer | string;
+  marker: string;
+}
+
+const EXIT_GRACE_MS = 250;
+const SIGNALS: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15, SIGPIPE: 13, SIGABRT: 6, SIGSEGV: 11 };
+
+/** Runs a command inside the sandbox to its end (or its timeout) and collects bounded output. */
+export function runInside(pid1: number, command: string[], options: RunOptions): Promise<RunResult> {
+  const max = options.maxOutputBytes ?? 64 * 1024 * 1024;
+  return new Promise((resolve, reject) => {
+    const [bin, ...args] = enterArgv(pid1, command, options);
+    const child = spawn(bin, args, {
+      stdio: ["pipe", "pipe", "pipe"], detached: true, env: hostEnv(options.marker),
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    const size = { out: 0, err: 0 };
+    let truncated = false;
+    let timedOut = false;
+    const collect = (chunks: Buffer[], key: "out" | "err") => (chunk: Buffer) => {
+      const room = max - size[key];
+      if (room <= 0) return void (truncated = true);
+      const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
+      if (part.length < chunk.length) truncated = true;
+      chunks.push(part);
+      size[key] += part.length;
+    };
+    child.stdout!.on("data", collect(out, "out"));
+    child.stderr!.on("data", collect(err, "err"));
+    child.stdin!.on("error", () => {}); // the program may exit without reading its input
+    child.stdin!.end(options.input ?? "");
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup(child);
+    }, options.timeoutMs);
+    child.on("error", (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    let done = false;
+    const finish = (code: number | null, signal: NodeJS.Signals | null) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      resolve({
+        stdout: Buffer.concat(out), stderr: Buffer.concat(err),
+        code: code ?? 128 + (signal ? SIGNALS[signal] ?? 1 : 1), timedOut, truncated,
+      });
+    };
+    child.on("close", finish);
+    // A program that leaves a background child holding its stdout (`app &`) has still
+    // finished: after a short grace for the last output, stop waiting for the pipes.
+    child.on("exit", (code, signal) => {
+      setTimeout(() => {
+        child.stdout!.destroy();
+        child.stderr!.destroy();
+        finish(code, signal);
+      }, EXIT_GRACE_MS).unref();
+    });
+  });
+}
+
+/** SIGKILL to the child's process group: nsenter, and what it started inside, unless that called setsid. */
+export function killGroup(child: ChildProcess) {
+  if (!child.pid) return;
+  try {
+    process.kill(-child.pid, "SIGKILL");
+  } catch {
+    // already gone
+  }
+}

@@ -1,0 +1,99 @@
+// Actions → xdotool argument lists (pure; unit tested). Every command that has a
+// delay gets `--delay 0`: xdotool's defaults (12 ms per key, ~100 ms per click)
+// make a 20-character type take 150 ms instead of 11.
+import { ActionError } from "@/lib/computers/action-error";
+import type { Action, ActionOf } from "@/lib/computers/actions";
+
+// Key names as agents send them (CUA "CTRL", Playwright "ArrowUp", "cmd"…) → X keysyms.
+const KEYSYMS: Record<string, string> = {
+  ctrl: "ctrl", control: "ctrl", ctl: "ctrl", shift: "shift", alt: "alt", option: "alt", opt: "alt",
+  cmd: "super", command: "super", meta: "super", super: "super", win: "super", windows: "super",
+  enter: "Return", return: "Return", esc: "Escape", escape: "Escape", tab: "Tab",
+  space: "space", spacebar: "space", " ": "space", backspace: "BackSpace", bksp: "BackSpace",
+  delete: "Delete", del: "Delete", insert: "Insert", ins: "Insert", home: "Home", end: "End",
+  pageup: "Prior", page_up: "Prior", pgup: "Prior", pagedown: "Next", page_down: "Next", pgdn: "Next",
+  up: "Up", arrowup: "Up", down: "Down", arrowdown: "Down", left: "Left", arrowleft: "Left",
+  right: "Right", arrowright: "Right", capslock: "Caps_Lock", plus: "plus", minus: "minus",
+};
+// Printable characters whose keysym name differs from the character.
+const CHAR_KEYSYMS: Record<string, string> = {
+  "+": "plus", "-": "minus", "=": "equal", "/": "slash", "\\": "backslash", ".": "period", ",": "comma",
+  ";": "semicolon", ":": "colon", "'": "apostrophe", '"': "quotedbl", "`": "grave", "~": "asciitilde",
+  "!": "exclam", "@": "at", "#": "numbersign", $: "dollar", "%": "percent", "^": "asciicircum",
+  "&": "ampersand", "*": "asterisk", "(": "parenleft", ")": "parenright", "[": "bracketleft",
+  "]": "bracketright", "{": "braceleft", "}": "braceright", "<": "less", ">": "greater", "?": "question",
+  _: "underscore", "|": "bar",
+};
+
+export function toKeysym(name: string): string {
+  if (name.length === 1) return CHAR_KEYSYMS[name] ?? (name === " " ? "space" : name);
+  const lower = name.toLowerCase();
+  if (KEYSYMS[lower]) return KEYSYMS[lower];
+  if (/^f([1-9]|1[0-9]|2[0-4])$/.test(lower)) return lower.toUpperCase();
+  if (!/^[A-Za-z0-9_]+$/.test(name)) throw new ActionError("invalid", `Unknown key '${name}'`, { param: "keys" });
+  return name;
+}
+
+const BUTTONS = { left: 1, middle: 2, wheel: 2, right: 3, back: 8, forward: 9 } as const;
+/** Pixels per wheel notch: scroll deltas are pixels (like the browser's), xdotool scrolls in notches. */
+export const PIXELS_PER_NOTCH = 100;
+const MAX_NOTCHES = 50;
+
+const xy = (x: number, y: number) => [String(Math.round(x)), String(Math.round(y))];
+const move = (x: number, y: number) => ["mousemove", ...xy(x, y)];
+
+function notches(delta: number): number {
+  return delta === 0 ? 0 : Math.min(MAX_NOTCHES, Math.max(1, Math.round(Math.abs(delta) / PIXELS_PER_NOTCH)));
+}
+
+function scroll(a: ActionOf<"scroll">): string[] {
+  const args = a.x !== undefined && a.y !== undefined ? move(a.x, a.y) : [];
+  const steps: [number, number][] = [[notches(a.dy), a.dy > 0 ? 5 : 4], [notches(a.dx), a.dx > 0 ? 7 : 6]];
+  for (const [count, button] of steps) {
+    if (count) args.push("click", "--repeat", String(count), "--delay", "0", String(button));
+  }
+  return args;
+}
+
+const BROWSER_ONLY = new Set(["go_to_url", "get_html_content", "set_viewport"]);
+const TABS = new Set(["list_tabs", "new_tab", "switch_tab", "close_tab"]);
+
+/** The xdotool arguments for an input action; null for `wait` and `screenshot` (handled by the caller). */
+export function xdotoolArgs(action: Action): string[] | null {
+  switch (action.type) {
+    case "click":
+      return [...move(action.x, action.y), "click", "--delay", "0", String(BUTTONS[action.button])];
+    case "double_click":
+      return [...move(action.x, action.y), "click", "--repeat", "2", "--delay", "0", "1"];
+    case "right_click":
+      return [...move(action.x, action.y), "click", "--delay", "0", "3"];
+    case "mouse_down":
+    case "mouse_up": {
+      const at = action.x !== undefined && action.y !== undefined ? move(action.x, action.y) : [];
+      return [...at, action.type === "mouse_down" ? "mousedown" : "mouseup", String(BUTTONS[action.button])];
+    }
+    case "drag": {
+      const [first, ...rest] = action.path;
+      return [...move(first.x, first.y), "mousedown", "1", ...rest.flatMap((p) => move(p.x, p.y)), "mouseup", "1"];
+    }
+    case "type":
+      return action.text ? ["type", "--delay", "0", "--", action.text] : [];
+    case "keypress":
+      return ["key", "--delay", "0", "--", action.keys.map(toKeysym).join("+")];
+    case "key_down":
+      return ["keydown", "--delay", "0", "--", toKeysym(action.key)];
+    case "key_up":
+      return ["keyup", "--delay", "0", "--", toKeysym(action.key)];
+    case "scroll":
+      return scroll(action);
+    case "wait":
+    case "screenshot":
+      return null;
+    default:
+      if (TABS.has(action.type)) throw new ActionError("wrong_kind", "Tabs are for browser sessions; this is a desktop session");
+      if (BROWSER_ONLY.has(action.type)) {
+        throw new ActionError("not_supported", `'${action.type}' is for browser sessions; desktop sessions do not support it`);
+      }
+      throw new ActionError("not_supported", `'${(action as { type: string }).type}' is not supported on desktop sessions`);
+  }
+}

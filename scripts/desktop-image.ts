@@ -1,0 +1,22 @@
+// `npm run desktop:image [-- --force]`: builds the desktop base image of the current
+// version when it is missing (minutes: Debian packages are downloaded and unpacked),
+// or says it is up to date. Prints progress; exit code 1 with the reason on failure.
+import { parseArgs } from "node:util";
+import { buildImage } from "../lib/computers/desktop/image-build";
+import { imagesDir, imageVersion } from "../lib/computers/desktop/image";
+
+const { values } = parseArgs({ options: { force: { type: "boolean" }, "print-version": { type: "boolean" } } });
+if (values["print-version"]) {
+  console.log(imageVersion());
+  process.exit(0);
+}
+try {
+  // Progress goes to stderr, the one-line outcome to stdout (scripts/setup/desktop-image.mjs reads it).
+  const image = await buildImage({ force: values.force, log: (line) => console.error(line) });
+  console.log(image.built
+    ? `built desktop image ${image.version} (${(image.manifest.size_bytes / 1048576).toFixed(0)} MiB in ${image.manifest.build_seconds} s)`
+    : `desktop image ${image.version} is up to date (${imagesDir()})`);
+} catch (err) {
+  console.error(`desktop image: ${(err as Error).message}`);
+  process.exit(1);
+}

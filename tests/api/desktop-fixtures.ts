@@ -1,0 +1,135 @@
+// Shared pieces of the desktop-*.test.ts files: a server of their own (the shared one
+// has no DESKTOP_IMAGES_DIR; the base image lives in the repository's data dir, where
+// `npm test` builds it), a client bound to it, PNG checks and host-side process scans.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { inflateSync } from "node:zlib";
+import { createOrgKey, startServer, type TestServer } from "./harness";
+import { api, waitFor, type Target } from "./computers-fixtures";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+/** Desktops need Linux and root; elsewhere the desktop suites are skipped (and kind "desktop" answers 400). */
+export const canRunDesktops = process.platform === "linux" && process.getuid?.() === 0;
+
+export function desktopImagesDir(): string {
+  return process.env.DESKTOP_IMAGES_DIR ?? path.join(os.homedir(), ".cache", "cabin", "desktop-images");
+}
+
+export interface DesktopServer {
+  server: TestServer;
+  a: Target;
+  b: Target;
+}
+
+export async function startDesktopServer(env: Record<string, string> = {}): Promise<DesktopServer> {
+  const images = desktopImagesDir();
+  if (!existsSync(images) || !readdirSync(images).some((d) => existsSync(path.join(images, d, "manifest.json")))) {
+    throw new Error(`No desktop base image under ${images}: run \`npm run desktop:image\` (npm test builds it)`);
+  }
+  const server = await startServer({ env: { DESKTOP_IMAGES_DIR: images, ...env } });
+  const [keyA, keyB] = await Promise.all([createOrgKey(server, "Desktop A"), createOrgKey(server, "Desktop B")]);
+  return { server, a: { base: server.url, key: keyA }, b: { base: server.url, key: keyB } };
+}
+
+export async function createDesktop(t: Target, body: Record<string, unknown> = {}) {
+  const res = await api("POST", "/computers", { kind: "desktop", ...body }, t);
+  if (res.status !== 200) throw new Error(`create desktop failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body as Record<string, any> & { id: string };
+}
+
+export async function exec(t: Target, id: string, command: string, extra: Record<string, unknown> = {}) {
+  const res = await api("POST", `/computers/${id}/exec/sync`, { command, ...extra }, t);
+  if (res.status !== 200) throw new Error(`exec failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body as { stdout: string; stderr: string; exit_code: number; timed_out: boolean; truncated: boolean };
+}
+
+export async function screenshot(t: Target, id: string): Promise<Buffer> {
+  const res = await api("POST", `/computers/${id}/screenshot`, { base64: true }, t);
+  if (res.status !== 200 || res.body.status !== "success") throw new Error(`screenshot failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return Buffer.from(res.body.result.screenshot, "base64");
+}
+
+export async function desktopHealth(t: Target) {
+  const res = await fetch(`${t.base}/api/health`);
+  return ((await res.json()) as any).checks.sessions.desktop as Record<string, any>;
+}
+
+export async function waitTerminated(t: Target, id: string, timeoutMs = 20_000) {
+  return waitFor("terminated", async () => (await api("GET", `/computers/${id}`, undefined, t)).body, (s) => s.status === "terminated", timeoutMs, 250);
+}
+
+/** Width, height and the number of distinct pixel values of an 8-bit RGB(A) PNG (filters undone row by row). */
+export function pngStats(png: Buffer): { width: number; height: number; colors: number } {
+  if (png.subarray(1, 4).toString() !== "PNG") throw new Error("not a PNG");
+  let off = 8;
+  const idat: Buffer[] = [];
+  let width = 0, height = 0, channels = 3;
+  while (off < png.length) {
+    const len = png.readUInt32BE(off);
+    const type = png.subarray(off + 4, off + 8).toString();
+    const data = png.subarray(off + 8, off + 8 + len);
+    if (type === "IHDR") {
+      width = data.readUInt32BE(0);
+      height = data.readUInt32BE(4);
+      channels = { 2: 3, 6: 4, 0: 1, 4: 2, 3: 1 }[data[9]] ?? 3;
+    }
+    if (type === "IDAT") idat.push(data);
+    off += 12 + len;
+  }
+  const raw = inflateSync(Buffer.concat(idat));
+  const stride = width * channels;
+  const prev = Buffer.alloc(stride);
+  const cur = Buffer.alloc(stride);
+  const colors = new Set<string>();
+  for (let y = 0; y < height; y++) {
+    const filter = raw[y * (stride + 1)];
+    const line = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
+    for (let x = 0; x < stride; x++) {
+      const a = x >= channels ? cur[x - channels] : 0;
+      const b = prev[x];
+      const c = x >= channels ? prev[x - channels] : 0;
+      const p = a + b - c;
+      const pr = Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c) ? a : Math.abs(p - b) <= Math.abs(p - c) ? b : c;
+      const add = [0, a, b, (a + b) >> 1, pr][filter] ?? 0;
+      cur[x] = (line[x] + add) & 255;
+    }
+    if (y % 8 === 0) for (let x = 0; x < width; x += 8) colors.add(cur.subarray(x * channels, x * channels + channels).toString("hex"));
+    cur.copy(prev);
+  }
+  return { width, height, colors: colors.size };
+}
+
+/** Host processes that live in a nested PID namespace and run desktop programs (Xvfb, openbox, xterm, tini). */
+export function desktopProgramsOnHost(): string[] {
+  const names = new Set(["Xvfb", "openbox", "xterm", "tini"]);
+  const found: string[] = [];
+  for (const pid of readdirSync("/proc").filter((n) => /^\d+$/.test(n))) {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, "utf8");
+      const name = /^Name:\s+(.*)$/m.exec(status)?.[1] ?? "";
+      const nspid = /^NSpid:\s+(.*)$/m.exec(status)?.[1].trim().split(/\s+/) ?? [];
+      const state = /^State:\s+(\S)/m.exec(status)?.[1];
+      if (names.has(name) && nspid.length > 1 && state !== "Z") found.push(`${pid}:${name}`);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return found;
+}
+
+/** Overlay mounts (in any process's mount namespace) whose upper layer is under `dir`. */
+export function overlayMountsUnder(dir: string): number {
+  const seen = new Set<string>();
+  for (const pid of readdirSync("/proc").filter((n) => /^\d+$/.test(n))) {
+    try {
+      for (const line of readFileSync(`/proc/${pid}/mountinfo`, "utf8").split("\n")) {
+        if (line.includes(" - overlay ") && line.includes(`upperdir=${dir}`)) seen.add(line.split(" ")[0] + line);
+      }
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return seen.size;
+}
