@@ -34,7 +34,7 @@ const holder = globalThis as typeof globalThis & { __cabinDb?: DbState };
  * block the writer, which matters with a server and a CLI on one file.
  */
 function sqliteAdapter(file: string): SqlDriverAdapterFactory {
-  if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
+  if (file !== ":memory:") fs.mkdirSync(/* turbopackIgnore: true */ path.dirname(file), { recursive: true });
   const base = new PrismaBetterSqlite3({ url: file, timeout: SQLITE_BUSY_TIMEOUT_MS });
   return {
     provider: base.provider,

@@ -56,6 +56,21 @@ const schema = z.object({
   // A Chromium process is replaced after this many sessions (it ends when its last session does).
   BROWSER_RECYCLE_AFTER_CONTEXTS: z.coerce.number().int().min(1).default(1000),
 
+  // ---- desktop sessions ----
+  // Offer kind "desktop" (Linux, root, and a built base image are needed too).
+  DESKTOP_ENABLED: bool.default(true),
+  // Where `npm run desktop:image` puts versioned base images; default ~/.cache/cabin/desktop-images
+  // (outside the project: a Debian tree inside it stalls `next build`).
+  DESKTOP_IMAGES_DIR: z.string().optional(),
+  // Debian mirror the base image is built from (the session's apt uses it too).
+  DESKTOP_IMAGE_MIRROR: z.url().default("http://deb.debian.org/debian"),
+  // Desktops running at once on this host (an idle one takes ~50 MiB PSS, plus its apps).
+  DESKTOP_MAX_SESSIONS: z.coerce.number().int().min(1).default(16),
+  // Give up starting a desktop (after retries of stalled X clients) after this long.
+  DESKTOP_START_TIMEOUT_SECONDS: z.coerce.number().int().min(5).default(60),
+  // exec/sync keeps at most this much of stdout and of stderr (the rest is dropped and marked).
+  DESKTOP_EXEC_MAX_OUTPUT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+
   // ---- model API ----
   // The provider prefix of model ids (svc.sm-1, svc.cua-fast).
   MODEL_PREFIX: z.string().regex(/^[a-z0-9-]+$/).default("svc"),

@@ -13,16 +13,16 @@ export function getAppSecret(): string {
   if (env.CABIN_SECRET) return (cached = env.CABIN_SECRET);
   const file = path.join(dataDir(env), "secret");
   try {
-    cached = readFileSync(file, "utf8").trim();
+    cached = readFileSync(/* turbopackIgnore: true */ file, "utf8").trim();
   } catch {
-    mkdirSync(path.dirname(file), { recursive: true });
+    mkdirSync(/* turbopackIgnore: true */ path.dirname(file), { recursive: true });
     const fresh = randomBytes(32).toString("base64url");
     try {
-      writeFileSync(file, fresh + "\n", { mode: 0o600, flag: "wx" });
+      writeFileSync(/* turbopackIgnore: true */ file, fresh + "\n", { mode: 0o600, flag: "wx" });
       cached = fresh;
     } catch {
       // Another process created it first: use theirs.
-      cached = readFileSync(file, "utf8").trim();
+      cached = readFileSync(/* turbopackIgnore: true */ file, "utf8").trim();
     }
   }
   return cached;
