@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { createOrgKey, startServer } from "../tests/api/harness";
 import { desktopImagesDir } from "../tests/api/desktop-fixtures";
+import { pct, timedClient } from "./timing";
 
 const CREATES = Number(process.env.BENCH_DESKTOP_CREATES ?? 15);
 const RESTORES = Number(process.env.BENCH_DESKTOP_RESTORES ?? 10);
@@ -16,23 +17,7 @@ const server = await startServer({ env: { LOG_LEVEL: "warn", DESKTOP_IMAGES_DIR:
 const key = await createOrgKey(server, "Bench");
 const rows: [string, string, string][] = [];
 
-async function req(method: string, p: string, body?: unknown) {
-  const started = performance.now();
-  const res = await fetch(`${server.url}${p}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body ? { "content-type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  const ms = performance.now() - started;
-  if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${text}`);
-  return { ms, body: text ? JSON.parse(text) : null };
-}
-
-function pct(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
+const req = timedClient(server.url, key);
 const record = (name: string, values: number[], target = "") =>
   rows.push([name, `p50 ${pct(values, 50).toFixed(0)} ms, p95 ${pct(values, 95).toFixed(0)} ms (n=${values.length})`, target]);
 

@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { createOrgKey, startServer } from "../tests/api/harness";
+import { pct, timedClient } from "./timing";
 
 const IDLE = Number(process.env.BENCH_IDLE_SESSIONS ?? 200);
 const WARM = Number(process.env.BENCH_WARM_CREATES ?? 30);
@@ -17,23 +18,7 @@ const key = await createOrgKey(server, "Bench");
 const rows: [string, string, string][] = [];
 const [load1] = (await import("node:os")).loadavg();
 
-async function req(method: string, p: string, body?: unknown) {
-  const started = performance.now();
-  const res = await fetch(`${server.url}${p}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body ? { "content-type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  const ms = performance.now() - started;
-  if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${text}`);
-  return { ms, body: text ? JSON.parse(text) : null };
-}
-
-function pct(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
+const req = timedClient(server.url, key);
 const fmt = (v: number) => `${v.toFixed(1)} ms`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
