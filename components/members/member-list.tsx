@@ -22,8 +22,8 @@ export function MemberList() {
   const cancel = useCancelInvitation();
   const canManage = me.data?.role === "owner" || me.data?.role === "admin";
 
-  if (org.isPending) return <p className="text-sm text-slate-500">Loading members…</p>;
   if (org.error) return <Alert>{org.error.message}</Alert>;
+  if (!org.data) return <p className="text-sm text-slate-500">Loading members…</p>;
   const pending = org.data.invitations.filter((i) => i.status === "pending");
   const failure = updateRole.error ?? remove.error ?? cancel.error;
 

@@ -1,6 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMe } from "@/components/shell/use-me";
 import { authClient } from "@/lib/auth/client";
 
 export interface OrgMember {
@@ -27,11 +28,18 @@ async function unwrap<T>(call: Promise<{ data: T | null; error: { message?: stri
   return data as T;
 }
 
+/** The organization the dashboard acts in (from /api/me), named explicitly in every call. */
+function useOrganizationId(): string | undefined {
+  return useMe().data?.organization?.id;
+}
+
 export function useFullOrganization() {
+  const organizationId = useOrganizationId();
   return useQuery({
-    queryKey: KEY,
+    queryKey: [...KEY, organizationId],
+    enabled: !!organizationId,
     queryFn: () =>
-      unwrap(authClient.organization.getFullOrganization()) as Promise<{
+      unwrap(authClient.organization.getFullOrganization({ query: { organizationId } })) as Promise<{
         id: string;
         name: string;
         members: OrgMember[];
@@ -45,15 +53,23 @@ function useOrgMutation<A>(fn: (args: A) => Promise<unknown>) {
   return useMutation({ mutationFn: fn, onSuccess: () => queryClient.invalidateQueries({ queryKey: KEY }) });
 }
 
-export const useInvite = () =>
-  useOrgMutation((a: { email: string; role: "admin" | "member" | "owner" }) =>
-    unwrap(authClient.organization.inviteMember(a)) as Promise<OrgInvitation>,
+export function useInvite() {
+  const organizationId = useOrganizationId();
+  return useOrgMutation((a: { email: string; role: "admin" | "member" | "owner" }) =>
+    unwrap(authClient.organization.inviteMember({ ...a, organizationId })) as Promise<OrgInvitation>,
   );
-export const useUpdateRole = () =>
-  useOrgMutation((a: { memberId: string; role: "admin" | "member" | "owner" }) =>
-    unwrap(authClient.organization.updateMemberRole(a)),
+}
+export function useUpdateRole() {
+  const organizationId = useOrganizationId();
+  return useOrgMutation((a: { memberId: string; role: "admin" | "member" | "owner" }) =>
+    unwrap(authClient.organization.updateMemberRole({ ...a, organizationId })),
   );
-export const useRemoveMember = () =>
-  useOrgMutation((memberIdOrEmail: string) => unwrap(authClient.organization.removeMember({ memberIdOrEmail })));
+}
+export function useRemoveMember() {
+  const organizationId = useOrganizationId();
+  return useOrgMutation((memberIdOrEmail: string) =>
+    unwrap(authClient.organization.removeMember({ memberIdOrEmail, organizationId })),
+  );
+}
 export const useCancelInvitation = () =>
   useOrgMutation((invitationId: string) => unwrap(authClient.organization.cancelInvitation({ invitationId })));

@@ -4,7 +4,13 @@ import { betterAuth } from "better-auth";
 import { APIError } from "better-auth/api";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { organization } from "better-auth/plugins/organization";
-import { countUsers, createOrganization, hasPendingInvitation, resolveMembership } from "@/lib/auth/organizations";
+import {
+  activateOrganizationForSessions,
+  countUsers,
+  createOrganization,
+  hasPendingInvitation,
+  resolveMembership,
+} from "@/lib/auth/organizations";
 import { dbProvider, getDb } from "@/lib/db";
 import { getEnv, publicUrl } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
@@ -63,7 +69,9 @@ function createAuth() {
           // CLI sign-ups (no HTTP request) are placed by the CLI instead.
           after: async (user, context) => {
             if (!context?.request) return;
-            await createOrganization({ name: `${user.name}'s team`, ownerId: user.id });
+            const org = await createOrganization({ name: `${user.name}'s team`, ownerId: user.id });
+            // Better Auth may have made the sign-up's session before this hook ran.
+            await activateOrganizationForSessions({ userId: user.id, organizationId: org.id });
           },
         },
       },

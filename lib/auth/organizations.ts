@@ -60,3 +60,8 @@ export async function hasPendingInvitation(email: string): Promise<boolean> {
   });
   return found !== null;
 }
+
+/** Sessions of the user that act in no organization yet now act in this one. */
+export async function activateOrganizationForSessions({ userId, organizationId }: { userId: string; organizationId: string }) {
+  await getDb().session.updateMany({ where: { userId, activeOrganizationId: null }, data: { activeOrganizationId: organizationId } });
+}

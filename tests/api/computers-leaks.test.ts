@@ -2,6 +2,10 @@
 import { describe, expect, it } from "vitest";
 import { api, createSession, poolStats, waitFor } from "./computers-fixtures";
 
+// Chromium keeps a spare renderer and utility processes whose number moves by
+// one or two on its own; a leak of 100 sessions' contexts would be far more.
+const SPARE_PROCESSES = 2;
+
 describe("no leaks", () => {
   it("100 create/delete cycles return the pool to where it was", { timeout: 300_000 }, async () => {
     const settled = (p: Awaited<ReturnType<typeof poolStats>>) => p.standby_contexts === p.contexts - p.session_contexts;
@@ -15,11 +19,11 @@ describe("no leaks", () => {
       "pool back to its size",
       () => poolStats(),
       (p) => p.browsers === before.browsers && p.contexts === before.contexts && p.pages === before.pages &&
-        p.session_contexts === before.session_contexts && p.chromium_processes <= before.chromium_processes,
+        p.session_contexts === before.session_contexts && p.chromium_processes <= before.chromium_processes + SPARE_PROCESSES,
       30_000,
       500,
     );
     expect(after.live_sessions).toBe(before.live_sessions);
-    expect(after.chromium_processes).toBeLessThanOrEqual(before.chromium_processes);
+    expect(after.chromium_processes).toBeLessThanOrEqual(before.chromium_processes + SPARE_PROCESSES);
   });
 });
