@@ -3,15 +3,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { fetchJson } from "@/lib/fetch-json";
 
-export interface ApiKeyRow {
-  id: string;
-  name: string;
-  prefix: string;
-  createdBy: { id: string; name: string; email: string } | null;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
+// Type-only: erased at compile time, so no server code reaches the browser.
+export type { ApiKeySummary as ApiKeyRow } from "@/lib/auth/api-keys";
+import type { ApiKeySummary as ApiKeyRow } from "@/lib/auth/api-keys";
 
 export interface CreatedKey {
   id: string;
