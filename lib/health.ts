@@ -1,6 +1,6 @@
 // What /api/health reports: each part's check, and an overall status that is
 // "ok" only when every required check passes.
-import { chromiumHelp, findChromium } from "@/lib/computers/browser/find-chromium";
+import { chromiumHelp } from "@/lib/computers/browser/find-chromium";
 import { computersHealth } from "@/lib/computers/health";
 import { getDb } from "@/lib/db";
 
@@ -22,18 +22,21 @@ async function checkDatabase(): Promise<CheckResult> {
   }
 }
 
-function checkBrowser(): CheckResult {
-  const found = findChromium();
-  return found
-    ? { ok: true, required: true, path: found.path, source: found.source }
-    : { ok: false, required: true, message: chromiumHelp() };
+/** The browser driver's own verdict (Chromium found and launching), summarised. */
+function checkBrowser(sessions: ReturnType<typeof computersHealth>): CheckResult {
+  const { browser } = sessions;
+  const chromium = (browser as { chromium?: { path: string; source: string } | null }).chromium;
+  return browser.ok && chromium
+    ? { ok: true, required: true, path: chromium.path, source: chromium.source }
+    : { ok: false, required: true, message: browser.message ?? chromiumHelp() };
 }
 
 export async function healthReport() {
+  const sessions = computersHealth();
   const checks: Record<string, CheckResult> = {
     database: await checkDatabase(),
-    browser: checkBrowser(),
-    sessions: computersHealth(),
+    browser: checkBrowser(sessions),
+    sessions,
   };
   const healthy = Object.values(checks).every((c) => c.ok || c.required === false);
   return { healthy, body: { status: healthy ? "ok" : "error", checks } };
