@@ -10,6 +10,8 @@ import { closeDbs, db, MODEL, openai, postV1, usageRow } from "./models-helpers"
 
 let gateway: TestServer;
 let silent: Server;
+let counted: Server;
+let countedConnections = 0;
 let gatewayKey: string;
 
 const messages = [{ role: "user" as const, content: "What is the weather at sea?" }];
@@ -19,6 +21,29 @@ beforeAll(async () => {
   const silentPort = await freePort();
   silent = createServer(() => {});
   await new Promise<void>((r) => silent.listen(silentPort, "127.0.0.1", r));
+  // A minimal OpenAI-wire upstream that counts the TCP connections it is given.
+  const countedPort = await freePort();
+  counted = createServer((req, res) => {
+    let raw = "";
+    req.on("data", (d) => (raw += d));
+    req.on("end", () => {
+      const usage = { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 };
+      if (!JSON.parse(raw).stream) {
+        res.writeHead(200, { "content-type": "application/json" });
+        return res.end(JSON.stringify({ choices: [{ index: 0, message: { role: "assistant", content: "hi there" }, finish_reason: "stop" }], usage }));
+      }
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      const frame = (value: unknown) => `data: ${JSON.stringify(value)}\n\n`;
+      res.end(
+        frame({ choices: [{ index: 0, delta: { content: "hi" }, finish_reason: null }] }) +
+          frame({ choices: [{ index: 0, delta: { content: " there" }, finish_reason: "stop" }] }) +
+          frame({ choices: [], usage }) +
+          "data: [DONE]\n\n",
+      );
+    });
+  });
+  counted.on("connection", () => countedConnections++);
+  await new Promise<void>((r) => counted.listen(countedPort, "127.0.0.1", r));
   const deadPort = await freePort();
   const upstream = `${inject("baseUrl")}/v1`;
   gateway = await startServer({
@@ -29,6 +54,7 @@ beforeAll(async () => {
         "up.unknown-model": { backend: "openai-compatible", url: upstream, apiKey: inject("apiKey"), upstreamModel: "svc.nope" },
         "up.dead": { backend: "openai-compatible", url: `http://127.0.0.1:${deadPort}/v1` },
         "up.silent": { backend: "openai-compatible", url: `http://127.0.0.1:${silentPort}/v1`, timeoutMs: 500 },
+        "up.counted": { backend: "openai-compatible", url: `http://127.0.0.1:${countedPort}/v1` },
       }),
     },
   });
@@ -38,14 +64,16 @@ beforeAll(async () => {
 afterAll(async () => {
   await closeDbs();
   await gateway?.destroy();
-  silent?.closeAllConnections();
-  await new Promise((r) => silent?.close(r));
+  for (const server of [silent, counted]) {
+    server?.closeAllConnections();
+    await new Promise((r) => server?.close(r));
+  }
 });
 
 describe("openai-compatible upstream backend", () => {
   it("lists the configured ids, owned by the upstream host", async () => {
     const page = await openai(gateway.url, gatewayKey).models.list();
-    expect(page.data.map((m) => m.id)).toEqual(["up.sm-1", "up.bad-key", "up.unknown-model", "up.dead", "up.silent"]);
+    expect(page.data.map((m) => m.id)).toEqual(["up.sm-1", "up.bad-key", "up.unknown-model", "up.dead", "up.silent", "up.counted"]);
     expect(page.data[0]!.owned_by).toBe(new URL(inject("baseUrl")).host);
   });
 
@@ -78,6 +106,20 @@ describe("openai-compatible upstream backend", () => {
     expect(deltas(gatewayChunks).length).toBeGreaterThan(5);
     expect(gatewayChunks.at(-1)!.usage).toEqual(upstreamChunks.at(-1)!.usage);
     expect(gatewayChunks.every((c) => c.model === "up.sm-1")).toBe(true);
+  });
+
+  it("keeps one upstream connection alive across requests, streamed or not", async () => {
+    const gw = openai(gateway.url, gatewayKey);
+    const before = countedConnections;
+    for (let i = 0; i < 3; i++) {
+      const plain = await gw.chat.completions.create({ model: "up.counted", messages });
+      expect(plain.choices[0]!.message.content).toBe("hi there");
+      const parts: string[] = [];
+      for await (const c of await gw.chat.completions.create({ model: "up.counted", messages, stream: true })) parts.push(c.choices[0]?.delta.content ?? "");
+      expect(parts.join("")).toBe("hi there");
+    }
+    // Sequential calls reuse the pooled socket: a new connection per call would cost a TCP handshake each time.
+    expect(countedConnections - before).toBe(1);
   });
 
   it("forwards legacy completions and embeddings", async () => {

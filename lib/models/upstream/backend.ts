@@ -8,7 +8,7 @@ import type { UpstreamModelConfig } from "@/lib/models/config";
 import { PushGeneration } from "@/lib/models/generation";
 import { estimatePromptTokens, estimateTokens } from "@/lib/models/upstream/estimate-tokens";
 import { upstreamHttpError, upstreamNetworkError, upstreamTimeout } from "@/lib/models/upstream/errors";
-import { postJson } from "@/lib/models/upstream/http-client";
+import { bodyChunks, postJson } from "@/lib/models/upstream/http-client";
 import { readSseData } from "@/lib/models/upstream/sse";
 import type { EmbeddingResult, FinishReason, Generation, GenerationInput, ModelBackend, SamplingParams } from "@/lib/models/types";
 
@@ -112,17 +112,32 @@ export class UpstreamBackend implements ModelBackend {
     return generation;
   }
 
-  /** Reads the upstream stream into the generation; each SSE event becomes one delta. */
+  /**
+   * Reads the upstream stream into the generation; each SSE event becomes one
+   * delta. After `[DONE]` the rest of the body is drained, not cut, so the
+   * connection goes back to the keep-alive pool.
+   */
   private async relay(call: Awaited<ReturnType<UpstreamBackend["post"]>>, input: GenerationInput, generation: PushGeneration) {
     const { res, controller, timer } = call;
-    const rearm = () => timer.refresh();
     let usage: UpstreamUsage | undefined;
     let finish: FinishReason | undefined;
+    let ended = false;
     const texts: string[] = [];
+    const end = async () => {
+      if (ended) return;
+      generation.promptTokens = usage?.prompt_tokens ?? (await estimatePromptTokens(input));
+      generation.completionTokens = usage?.completion_tokens ?? (await estimateTokens(texts));
+      generation.finish(finish ?? "stop");
+      ended = true;
+    };
     try {
-      for await (const data of readSseData(res.body)) {
-        rearm();
-        if (data === "[DONE]") break;
+      for await (const data of readSseData(bodyChunks(res.body))) {
+        timer.refresh();
+        if (ended) continue;
+        if (data === "[DONE]") {
+          await end();
+          continue;
+        }
         const chunk = JSON.parse(data) as UpstreamBody;
         if (chunk.error) throw new AppError("upstream_error", `Upstream model server failed: ${chunk.error.message ?? "unknown error"}`);
         if (chunk.usage) usage = chunk.usage;
@@ -134,10 +149,10 @@ export class UpstreamBackend implements ModelBackend {
         }
         finish = finishReasonOf(choice?.finish_reason) ?? finish;
       }
-      generation.promptTokens = usage?.prompt_tokens ?? (await estimatePromptTokens(input));
-      generation.completionTokens = usage?.completion_tokens ?? (await estimateTokens(texts));
-      generation.finish(finish ?? "stop");
+      await end();
     } catch (err) {
+      // A failure while draining after [DONE] changes nothing the client got.
+      if (ended) return;
       // Usage so far still counts: the client received (and is billed for) these tokens.
       generation.promptTokens = usage?.prompt_tokens ?? (await estimatePromptTokens(input).catch(() => 0));
       generation.completionTokens = await estimateTokens(texts).catch(() => 0);
