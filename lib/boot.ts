@@ -53,6 +53,7 @@ export function boot(): Promise<void> {
     g.cabinShutdown = shutdown;
     const starters: [string, () => Promise<unknown>][] = [
       // Domains add their start-up here: ["name", () => import("@/lib/x/start").then((m) => m.start())]
+      ["api key cache", () => import("@/lib/auth/api-key-cache").then((m) => m.startApiKeyCache())],
       ["computers", () => import("@/lib/computers/start").then((m) => m.startComputers())],
       ["models", () => import("@/lib/models/start").then((m) => m.start())],
       ["first-run notice", () => import("@/lib/auth/first-run").then((m) => m.announceFirstRun())],

@@ -2,8 +2,9 @@
 // scoped by organization so a foreign id is simply "not found".
 import { randomUUID } from "node:crypto";
 import { AppError } from "@/lib/api/errors";
+import { apiKeyCache, pgNotifyStatement, type CachedApiKey } from "@/lib/auth/api-key-cache";
 import { bearerKey, generateApiKey, hashApiKey } from "@/lib/auth/api-key-format";
-import { getDb } from "@/lib/db";
+import { dbProvider, getDb } from "@/lib/db";
 
 export interface ApiPrincipal {
   organizationId: string;
@@ -55,7 +56,7 @@ export async function listApiKeys({ organizationId }: { organizationId: string }
   }));
 }
 
-/** Revokes one key of the organization; revoking twice is harmless. */
+/** Revokes one key of the organization; revoking twice is harmless. Every server refuses it from the next request. */
 export async function revokeApiKey(where: { organizationId: string; id: string } | { prefix: string }) {
   const db = getDb();
   const key = "prefix" in where
@@ -63,7 +64,31 @@ export async function revokeApiKey(where: { organizationId: string; id: string }
     : await db.apiKey.findFirst({ where: { id: where.id, organizationId: where.organizationId } });
   if (!key) throw new AppError("not_found", "API key not found");
   if (key.revokedAt) return key;
-  return db.apiKey.update({ where: { id: key.id }, data: { revokedAt: new Date() } });
+  const revoke = db.apiKey.update({ where: { id: key.id }, data: { revokedAt: new Date() } });
+  const revoked = dbProvider() === "postgresql"
+    ? (await db.$transaction([revoke, db.$executeRawUnsafe(pgNotifyStatement)]))[0]
+    : await revoke;
+  apiKeyCache().revoked();
+  return revoked;
+}
+
+/** An organization was deleted with its keys: every server stops accepting them now. */
+export async function forgetDeletedKeys(): Promise<void> {
+  if (dbProvider() === "postgresql") await getDb().$executeRawUnsafe(pgNotifyStatement);
+  apiKeyCache().revoked();
+}
+
+async function loadApiKey(hash: string): Promise<CachedApiKey | null> {
+  const row = await getDb().apiKey.findUnique({
+    where: { hash },
+    select: { id: true, organizationId: true, revokedAt: true, lastUsedAt: true },
+  });
+  if (!row) return null;
+  return {
+    principal: { organizationId: row.organizationId, apiKeyId: row.id },
+    revoked: row.revokedAt !== null,
+    lastUsedAt: row.lastUsedAt?.getTime() ?? null,
+  };
 }
 
 /** Resolves `Authorization: Bearer …` to its organization, or throws 401. */
@@ -73,19 +98,17 @@ export async function authenticateApiKey(authorization: string | null): Promise<
   }
   const key = bearerKey(authorization);
   if (!key) throw unauthorized("Malformed API key or Authorization header");
-  const db = getDb();
-  const row = await db.apiKey.findUnique({
-    where: { hash: hashApiKey(key) },
-    select: { id: true, organizationId: true, revokedAt: true, lastUsedAt: true },
-  });
-  if (!row) throw unauthorized("Invalid API key");
-  if (row.revokedAt) throw unauthorized("This API key has been revoked");
+  const hash = hashApiKey(key);
+  const found = await apiKeyCache().resolve(hash, () => loadApiKey(hash));
+  if (!found) throw unauthorized("Invalid API key");
+  if (found.revoked) throw unauthorized("This API key has been revoked");
   const now = Date.now();
-  if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+  if (!found.lastUsedAt || now - found.lastUsedAt > LAST_USED_RESOLUTION_MS) {
+    found.lastUsedAt = now;
     // Not awaited on purpose: usage bookkeeping must not delay the request.
-    db.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } }).catch(() => {});
+    getDb().apiKey.update({ where: { id: found.principal.apiKeyId }, data: { lastUsedAt: new Date(now) } }).catch(() => {});
   }
-  return { organizationId: row.organizationId, apiKeyId: row.id };
+  return found.principal;
 }
 
 function unauthorized(message: string) {

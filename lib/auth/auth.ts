@@ -4,6 +4,7 @@ import { betterAuth } from "better-auth";
 import { APIError } from "better-auth/api";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { organization } from "better-auth/plugins/organization";
+import { forgetDeletedKeys } from "@/lib/auth/api-keys";
 import {
   activateOrganizationForSessions,
   countUsers,
@@ -54,6 +55,8 @@ function createAuth() {
         sendInvitationEmail: async ({ id, email, organization: org }) => {
           getLogger().info({ invitationId: id, email, organizationId: org.id }, "invitation created");
         },
+        // The database drops the organization's keys with it; servers must stop accepting them.
+        organizationHooks: { afterDeleteOrganization: () => forgetDeletedKeys() },
       }),
     ],
     databaseHooks: {

@@ -54,6 +54,31 @@ describe("dashboard API keys", () => {
     expect((await call("GET", "/v1/models", { key: key.body.key })).status).toBe(200);
   });
 
+  it("refuses a key revoked in the dashboard from the next request, on both surfaces", async () => {
+    const alice = await signUp("Alice");
+    const key = await alice.request("POST", "/api/keys", { name: "to-revoke" });
+    // Used first, so the server has it resolved (and cached) before the revocation.
+    for (let i = 0; i < 3; i++) expect((await call("GET", "/v1/models", { key: key.body.key })).status).toBe(200);
+    expect((await call("GET", "/computers", { key: key.body.key })).status).toBe(200);
+    expect((await alice.request("DELETE", `/api/keys/${key.body.id}`)).status).toBe(200);
+    const v1 = await call("GET", "/v1/models", { key: key.body.key });
+    expect(v1.status).toBe(401);
+    expect(v1.body.error.message).toMatch(/revoked/);
+    expect((await call("GET", "/computers", { key: key.body.key })).status).toBe(401);
+  });
+
+  it("refuses the keys of a deleted organization at once", async () => {
+    const alice = await signUp("Alice");
+    const key = await alice.request("POST", "/api/keys", { name: "doomed" });
+    expect((await call("GET", "/v1/models", { key: key.body.key })).status).toBe(200);
+    const me = await alice.request("GET", "/api/me");
+    const deleted = await alice.request("POST", "/api/auth/organization/delete", { organizationId: me.body.organization.id });
+    expect(deleted.status).toBe(200);
+    const after = await call("GET", "/v1/models", { key: key.body.key });
+    expect(after.status).toBe(401);
+    expect(after.body.error.code).toBe("invalid_api_key");
+  });
+
   it("refuses a cross-origin mutation", async () => {
     const alice = await signUp();
     const forged = await call("POST", "/api/keys", {
