@@ -7,7 +7,7 @@ import { errorResponse, type Surface } from "@/lib/api/render";
 import { requestIdOf } from "@/lib/api/request";
 
 export type RouteParams = Record<string, string>;
-type NextRouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
+export type NextRouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 
 export interface PublicContext {
   req: Request;
@@ -21,7 +21,8 @@ export interface ApiKeyContext extends PublicContext {
 
 type Handler<C> = (ctx: C) => Promise<Response> | Response;
 
-async function flatParams(route?: NextRouteContext): Promise<RouteParams> {
+/** Next's route params with catch-all segments joined by "/". */
+export async function flatParams(route?: NextRouteContext): Promise<RouteParams> {
   const raw = route ? await route.params : {};
   const out: RouteParams = {};
   for (const [k, v] of Object.entries(raw ?? {})) {

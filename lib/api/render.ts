@@ -42,13 +42,20 @@ export function errorBody(error: AppError, surface: Surface): unknown {
   };
 }
 
-export function errorResponse(error: unknown, surface: Surface, requestId: string): Response {
+/** An error as status, headers and JSON text, for responses built without the Web Response (the /v1 fast path). */
+export function renderError(error: unknown, surface: Surface, requestId: string): { status: number; headers: Record<string, string>; body: string } {
   const appError = toAppError(error, requestId);
   if (appError.status >= 500 && isAppError(error)) {
     getLogger().warn({ code: appError.code, message: appError.message, requestId }, "server-side failure");
   }
-  return Response.json(errorBody(appError, surface), {
+  return {
     status: appError.status,
-    headers: { "x-request-id": requestId, ...appError.headers },
-  });
+    headers: { "content-type": "application/json", "x-request-id": requestId, ...appError.headers },
+    body: JSON.stringify(errorBody(appError, surface)),
+  };
+}
+
+export function errorResponse(error: unknown, surface: Surface, requestId: string): Response {
+  const { status, headers, body } = renderError(error, surface, requestId);
+  return new Response(body, { status, headers });
 }

@@ -7,7 +7,11 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** The id set by server.ts (or the client), else a fresh one. */
 export function requestIdOf(req: Request): string {
-  const given = req.headers.get("x-request-id");
+  return requestIdFrom(req.headers.get("x-request-id"));
+}
+
+/** A valid `x-request-id` value as given, else a fresh id. */
+export function requestIdFrom(given: string | null | undefined): string {
   return given && REQUEST_ID.test(given) ? given : `req_${randomBytes(12).toString("hex")}`;
 }
 
@@ -37,8 +41,12 @@ export function parseWith<T extends z.ZodType>(schema: T, value: unknown): z.inf
  * Reads a JSON body. An empty body counts as `{}` when `optional` (endpoints
  * whose every field is optional); malformed JSON is a 400.
  */
-export async function readJson(req: Request, { optional = false } = {}): Promise<unknown> {
-  const text = await req.text();
+export async function readJson(req: Request, options: { optional?: boolean } = {}): Promise<unknown> {
+  return parseJsonText(await req.text(), options);
+}
+
+/** A request body's text as JSON; see readJson. */
+export function parseJsonText(text: string, { optional = false } = {}): unknown {
   if (text.trim() === "") {
     if (optional) return {};
     throw new AppError("invalid_json", "Request body is empty; expected a JSON object", { detail: "invalid_json" });

@@ -1,11 +1,13 @@
 // A direct path for /v1 from the custom server, skipping Next's router (which
 // costs several milliseconds per request: too much for a gateway whose budget
-// is ~2 ms). It runs the very same handlers as app/v1/**/route.ts, converting
-// the Node request to a Web Request and the Web Response back, streaming
-// bodies chunk by chunk. server.ts consults `globalThis.cabinHttpHandlers`
+// is ~2 ms). It runs the very same handlers as app/v1/**/route.ts, adapting the
+// Node request to ModelHttpRequest and writing the ModelReply straight to the
+// socket, streams chunk by chunk. server.ts consults `globalThis.cabinHttpHandlers`
 // before Next; without that hook Next serves /v1 through the route files.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { requestIdFrom } from "@/lib/api/request";
 import { getLogger } from "@/lib/logger";
+import { MAX_BODY_BYTES, tooLarge, type ModelHandler, type ModelHttpRequest } from "@/lib/models/http";
 import {
   chatCompletionsRoute,
   completionsRoute,
@@ -16,39 +18,69 @@ import {
   unknownPath,
 } from "@/lib/models/routes";
 
-type RouteHandler = (req: Request, route?: { params: Promise<Record<string, string>> }) => Promise<Response>;
 type HttpHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
 
-const POST_ROUTES: Record<string, RouteHandler> = {
+const POST_ROUTES: Record<string, ModelHandler> = {
   "/v1/chat/completions": chatCompletionsRoute,
   "/v1/completions": completionsRoute,
   "/v1/embeddings": embeddingsRoute,
 };
 const METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
-// Not forwarded into the Web Request: they describe the Node connection, not the request.
-const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "content-length", "upgrade", "expect", "te", "trailer"]);
 
-function resolveRoute(method: string, pathname: string): { handler: RouteHandler; params: Record<string, string> } | null {
+function resolveRoute(method: string, pathname: string): { handler: ModelHandler; params: Record<string, string> } | null {
   if (!METHODS.has(method) || (pathname !== "/v1" && !pathname.startsWith("/v1/"))) return null;
   const post = POST_ROUTES[pathname];
-  if (post) return { handler: method === "POST" ? post : postOnly[method as keyof typeof postOnly], params: {} };
+  if (post) return { handler: method === "POST" ? post : postOnly, params: {} };
   if (method === "GET" && pathname === "/v1/models") return { handler: listModelsRoute, params: {} };
   if (method === "GET" && pathname.startsWith("/v1/models/") && pathname.length > "/v1/models/".length) {
-    return { handler: getModelRoute, params: { id: decodeURIComponent(pathname.slice("/v1/models/".length)) } };
+    return { handler: getModelRoute, params: { id: decodePathPart(pathname.slice("/v1/models/".length)) } };
   }
   return { handler: unknownPath, params: {} };
 }
 
-function toWebHeaders(req: IncomingMessage): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined || HOP_BY_HOP.has(name)) continue;
-    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+/** A percent-encoded path part; malformed encodings are taken as they are (and then not found). */
+function decodePathPart(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
   }
-  return headers;
 }
 
-async function serve(req: IncomingMessage, res: ServerResponse, route: { handler: RouteHandler; params: Record<string, string> }) {
+/** The request body as text, read with events (a stream iterator would cost a promise per chunk). */
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) return reject(tooLarge());
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        req.removeAllListeners("data");
+        req.resume();
+        reject(tooLarge());
+      } else chunks.push(chunk);
+    });
+    req.once("end", () => resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8")));
+    req.once("error", reject);
+  });
+}
+
+function modelRequest(req: IncomingMessage, pathname: string, signal: AbortSignal): ModelHttpRequest {
+  return {
+    method: req.method ?? "GET",
+    pathname,
+    requestId: requestIdFrom(req.headers["x-request-id"] as string | undefined),
+    header: (name) => {
+      const value = req.headers[name];
+      return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+    },
+    text: () => readBody(req),
+    signal,
+  };
+}
+
+async function serve(req: IncomingMessage, res: ServerResponse, pathname: string, route: { handler: ModelHandler; params: Record<string, string> }) {
   const controller = new AbortController();
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   // The client left before the end: abort the request (stops generation) and the body.
@@ -58,26 +90,13 @@ async function serve(req: IncomingMessage, res: ServerResponse, route: { handler
     void reader?.cancel().catch(() => {});
   });
   try {
-    const chunks: Buffer[] = [];
-    if (req.method !== "GET") for await (const chunk of req) chunks.push(chunk as Buffer);
-    const request = new Request(`http://${req.headers.host ?? "localhost"}${req.url}`, {
-      method: req.method,
-      headers: toWebHeaders(req),
-      body: chunks.length ? Buffer.concat(chunks) : undefined,
-      signal: controller.signal,
-    });
-    const response = await route.handler(request, { params: Promise.resolve(route.params) });
-    res.statusCode = response.status;
-    response.headers.forEach((value, name) => res.setHeader(name, value));
-    if (!response.body) return void res.end();
-    reader = response.body.getReader();
-    if (!response.headers.get("content-type")?.startsWith("text/event-stream")) {
-      // A complete body (JSON): headers and body leave in one write.
-      const chunks: Uint8Array[] = [];
-      for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(r.value);
-      return void res.end(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
-    }
+    const reply = await route.handler(modelRequest(req, pathname, controller.signal), route.params);
+    res.statusCode = reply.status;
+    for (const name in reply.headers) res.setHeader(name, reply.headers[name]!);
+    // A complete body (JSON) or none: headers and body leave in one write.
+    if (reply.body === null || typeof reply.body === "string") return void res.end(reply.body ?? undefined);
     // A stream: each chunk is written as it comes (the first one carries the headers).
+    reader = reply.body.getReader();
     for (;;) {
       const { value, done } = await reader.read();
       if (done) break;
@@ -103,10 +122,9 @@ export const modelFastPath: HttpHandler = (req, res) => {
   const pathname = (req.url ?? "/").split("?")[0]!;
   const route = resolveRoute(req.method ?? "GET", pathname);
   if (!route) return false;
-  void serve(req, res, route);
+  void serve(req, res, pathname, route);
   return true;
 };
-
 /** Offers the fast path to server.ts (idempotent across dev reloads). */
 export function registerModelFastPath() {
   const g = globalThis as unknown as { cabinHttpHandlers?: HttpHandler[] };

@@ -1,10 +1,10 @@
 // The model API's operations: chat completions, legacy completions and
-// embeddings, from a validated body to the Response (JSON or SSE). Every
+// embeddings, from a validated body to the reply (JSON or SSE). Every
 // request that reached a backend is metered (usage row + token rate limit).
 import { isAppError } from "@/lib/api/errors";
 import { errorBody, toAppError } from "@/lib/api/render";
 import { getLogger } from "@/lib/logger";
-import { getRateLimiter, type ModelRequest } from "@/lib/models/http";
+import { getRateLimiter, jsonReply, type ModelReply, type ModelRequest } from "@/lib/models/http";
 import { getModel } from "@/lib/models/registry";
 import {
   toMessages,
@@ -53,7 +53,14 @@ function meter(ctx: ModelRequest, model: ResolvedModel, endpoint: UsageEndpoint,
 
 const statusOf = (err: unknown, signal: AbortSignal) => (signal.aborted ? CLIENT_CLOSED : isAppError(err) ? err.status : 500);
 
-async function runText(ctx: ModelRequest, endpoint: TextEndpoint, modelId: string, input: GenerationInput, params: SamplingParams, includeUsage: boolean) {
+async function runText(
+  ctx: ModelRequest,
+  endpoint: TextEndpoint,
+  modelId: string,
+  input: GenerationInput,
+  params: SamplingParams,
+  includeUsage: boolean,
+): Promise<ModelReply> {
   const model = getModel(modelId);
   const settle = meter(ctx, model, endpoint, params.stream);
   let generation: Generation;
@@ -77,11 +84,11 @@ async function runText(ctx: ModelRequest, endpoint: TextEndpoint, modelId: strin
     if (!generation.finishReason) {
       // Ended without a reason: the client went away mid-generation.
       settle(CLIENT_CLOSED, generation.promptTokens, generation.completionTokens);
-      return new Response(null, { status: CLIENT_CLOSED });
+      return { status: CLIENT_CLOSED, headers: {}, body: null };
     }
     settle(200, generation.promptTokens, generation.completionTokens);
     const usage = usageOf(generation.promptTokens, generation.completionTokens);
-    return Response.json(completionBody(endpoint, meta, parts.join(""), generation.finishReason, usage));
+    return jsonReply(completionBody(endpoint, meta, parts.join(""), generation.finishReason, usage));
   }
 
   const encoder = new ChunkEncoder(endpoint, meta, includeUsage);
@@ -121,27 +128,27 @@ async function runText(ctx: ModelRequest, endpoint: TextEndpoint, modelId: strin
       void generation.ended.then(() => settle(CLIENT_CLOSED, generation.promptTokens, generation.completionTokens));
     },
   });
-  return new Response(body, { headers: SSE_HEADERS });
+  return { status: 200, headers: { ...SSE_HEADERS }, body };
 }
 
-export function createChatCompletion(ctx: ModelRequest, body: ChatCompletionRequest): Promise<Response> {
+export function createChatCompletion(ctx: ModelRequest, body: ChatCompletionRequest): Promise<ModelReply> {
   const input: GenerationInput = { kind: "chat", messages: toMessages(body) };
   return runText(ctx, "chat.completions", body.model, input, toSampling(body), body.stream_options?.include_usage === true);
 }
 
-export function createCompletion(ctx: ModelRequest, body: CompletionRequest): Promise<Response> {
+export function createCompletion(ctx: ModelRequest, body: CompletionRequest): Promise<ModelReply> {
   const prompt = typeof body.prompt === "string" ? body.prompt : body.prompt[0];
   return runText(ctx, "completions", body.model, { kind: "completion", prompt }, toSampling(body), body.stream_options?.include_usage === true);
 }
 
-export async function createEmbeddings(ctx: ModelRequest, body: EmbeddingRequest): Promise<Response> {
+export async function createEmbeddings(ctx: ModelRequest, body: EmbeddingRequest): Promise<ModelReply> {
   const model = getModel(body.model);
   const settle = meter(ctx, model, "embeddings", false);
   const inputs = typeof body.input === "string" ? [body.input] : body.input;
   try {
     const result = await model.backend.embed(inputs, ctx.signal);
     settle(200, result.promptTokens, 0);
-    return Response.json(embeddingsBody(model.id, result.vectors, body.encoding_format ?? "float", result.promptTokens));
+    return jsonReply(embeddingsBody(model.id, result.vectors, body.encoding_format ?? "float", result.promptTokens));
   } catch (err) {
     const status = statusOf(err, ctx.signal);
     if (status >= 500) settle(status, 0, 0);

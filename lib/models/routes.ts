@@ -1,28 +1,37 @@
-// The /v1 handlers, defined once: app/v1/**/route.ts re-export them for Next,
-// and the fast path (lib/models/fast-path.ts) calls the same functions when the
-// custom server hands /v1 requests over directly.
-import { parseBody } from "@/lib/api/request";
-import { methodsNotAllowed, unknownPath, withModelApi } from "@/lib/models/http";
+// The /v1 handlers, defined once over ModelHttpRequest (lib/models/http.ts):
+// the custom server's fast path calls them directly, and app/v1/**/route.ts
+// serves them through Next by way of `nextRoute` (lib/models/next-route.ts).
+import {
+  jsonReply,
+  methodNotAllowed,
+  readModelBody,
+  unknownPath,
+  withModelApi,
+  type ModelRequest,
+  type ModelContext,
+} from "@/lib/models/http";
 import { createChatCompletion, createCompletion, createEmbeddings } from "@/lib/models/inference";
 import { getModel, listModels } from "@/lib/models/registry";
 import { chatCompletionSchema, completionSchema, embeddingSchema } from "@/lib/models/schemas";
 
-export const listModelsRoute = withModelApi("read", () => Response.json({ object: "list", data: listModels() }));
+const inferenceRequest = ({ req, principal }: ModelContext): ModelRequest => ({ principal, requestId: req.requestId, signal: req.signal });
 
-export const getModelRoute = withModelApi("read", ({ params }) => Response.json(getModel(params.id!).info));
+export const listModelsRoute = withModelApi("read", () => jsonReply({ object: "list", data: listModels() }));
 
-export const chatCompletionsRoute = withModelApi("inference", async ({ req, requestId, principal }) =>
-  createChatCompletion({ principal, requestId, signal: req.signal }, await parseBody(req, chatCompletionSchema)),
+export const getModelRoute = withModelApi("read", ({ params }) => jsonReply(getModel(params.id!).info));
+
+export const chatCompletionsRoute = withModelApi("inference", async (ctx) =>
+  createChatCompletion(inferenceRequest(ctx), await readModelBody(ctx.req, chatCompletionSchema)),
 );
 
-export const completionsRoute = withModelApi("inference", async ({ req, requestId, principal }) =>
-  createCompletion({ principal, requestId, signal: req.signal }, await parseBody(req, completionSchema)),
+export const completionsRoute = withModelApi("inference", async (ctx) =>
+  createCompletion(inferenceRequest(ctx), await readModelBody(ctx.req, completionSchema)),
 );
 
-export const embeddingsRoute = withModelApi("inference", async ({ req, requestId, principal }) =>
-  createEmbeddings({ principal, requestId, signal: req.signal }, await parseBody(req, embeddingSchema)),
+export const embeddingsRoute = withModelApi("inference", async (ctx) =>
+  createEmbeddings(inferenceRequest(ctx), await readModelBody(ctx.req, embeddingSchema)),
 );
 
-export const postOnly = methodsNotAllowed("POST");
+export const postOnly = methodNotAllowed("POST");
 
 export { unknownPath };

@@ -54,6 +54,12 @@ describe("model API errors", () => {
     }
   });
 
+  it("413 for a body over 32 MiB", async () => {
+    const res = await call("POST", "/v1/embeddings", { rawBody: JSON.stringify({ model: MODEL, input: "x".repeat(33 * 1024 * 1024) }) });
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual(envelope("invalid_request_error", "payload_too_large"));
+  });
+
   it("400 context_length_exceeded when the prompt fills the context", async () => {
     const res = await call("POST", "/v1/completions", { body: { model: MODEL, prompt: "water ".repeat(2100), max_tokens: 4 } });
     expect(res.status).toBe(400);
