@@ -113,8 +113,11 @@ export interface DriverHealth {
 
 export interface ComputerDriver {
   readonly kind: ComputerKind;
-  /** Kind-specific checks of a create request before any row is written; throw ActionError("invalid"). */
-  validate(spec: Omit<StartSpec, "id" | "restore">): void;
+  /**
+   * Kind-specific checks of a create request (restored state included) before any row is
+   * written; throw ActionError("invalid"), or an AppError for another status.
+   */
+  validate(spec: Omit<StartSpec, "id">): void;
   start(spec: StartSpec, events: ComputerEvents): Promise<ComputerHandle>;
   /** Boot: clean up leftovers of a previous process and warm up (must not throw). */
   warm(): Promise<void>;

@@ -39,8 +39,12 @@ export async function createComputer(input: { principal: ApiPrincipal; body: unk
     }
     proxy = parseProxyUrl(env.ADVANCED_PROXY_URL);
   }
+  const restore = options.environmentId
+    ? await loadEnvironment(input.principal.organizationId, options.environmentId, options.kind)
+    : undefined;
   try {
-    driver.validate({ viewport: options.display, stealth: options.stealth, proxy });
+    // Before the row exists: a refused request leaves nothing behind.
+    driver.validate({ viewport: options.display, stealth: options.stealth, proxy, restore });
   } catch (err) {
     if (isActionError(err)) {
       const mapped = mapComputerError(err);
@@ -48,9 +52,6 @@ export async function createComputer(input: { principal: ApiPrincipal; body: unk
     }
     throw err;
   }
-  const restore = options.environmentId
-    ? await loadEnvironment(input.principal.organizationId, options.environmentId, options.kind)
-    : undefined;
   try {
     const row = await manager.start({
       organizationId: input.principal.organizationId,

@@ -69,10 +69,13 @@ describe.skipIf(!canRunDesktops)("desktop persistence", () => {
     await exec(s.a, d.id, "echo x > ~/x.txt");
     await api("DELETE", `/computers/${d.id}`, undefined, s.a);
     await setBaseVersion(s.server.databaseUrl, d.id, "bookworm-000000000000");
+    const before = (await api("GET", "/computers", undefined, s.a)).body.length;
     const res = await api("POST", "/computers", { kind: "desktop", environment_id: d.id }, s.a);
     expect(res.status).toBe(409);
     expect(res.body.error.param).toBe("environment_id");
     expect(res.body.error.message).toMatch(/base image bookworm-000000000000.*this server runs/);
+    // Refused before anything was made: no session row (not even a provision_failed one).
+    expect((await api("GET", "/computers", undefined, s.a)).body.length).toBe(before);
     // A browser session cannot start from a desktop snapshot either.
     expect((await api("POST", "/computers", { kind: "browser", environment_id: d.id }, s.a)).status).toBe(400);
   });

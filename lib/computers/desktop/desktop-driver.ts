@@ -25,7 +25,7 @@ const state: DriverState = (g.cabinDesktops ??= { live: new Map(), starting: 0, 
  * against that image). The driver contract has no conflict reason, and this must be
  * a 409 naming environment_id, so it is the one AppError a driver throws (see report).
  */
-function assertRestorable(spec: StartSpec, version: string) {
+function assertRestorable(spec: Pick<StartSpec, "restore">, version: string) {
   const saved = spec.restore;
   if (!saved) return;
   if (saved.kind !== "desktop" || saved.baseVersion !== version) {
@@ -49,16 +49,16 @@ function unavailable(reason: string): ActionError {
 export const desktopDriver: ComputerDriver = {
   kind: "desktop",
 
-  validate() {
+  validate(spec) {
     const available = availability();
     if (!available.ok) throw unavailable(available.reason);
+    assertRestorable(spec, available.image.version);
   },
 
   async start(spec: StartSpec, events: ComputerEvents): Promise<ComputerHandle> {
     const available = availability();
     if (!available.ok) throw unavailable(available.reason);
     const { image } = available;
-    assertRestorable(spec, image.version);
     const env = getEnv();
     if (state.live.size + state.starting >= env.DESKTOP_MAX_SESSIONS) {
       throw new Error(`this host already runs ${env.DESKTOP_MAX_SESSIONS} desktops (DESKTOP_MAX_SESSIONS)`);
