@@ -22,7 +22,8 @@ export function fieldPath(path: PropertyKey[]): string {
 /** Turns the first zod issue into a 400 that names the field. */
 export function validationError(error: z.ZodError): AppError {
   const issue = error.issues[0];
-  const param = issue ? fieldPath(issue.path) : undefined;
+  // A body that is not an object at all names no field.
+  const param = issue && issue.path.length ? fieldPath(issue.path) : undefined;
   const message = issue
     ? param
       ? `Invalid value for '${param}': ${issue.message}`
