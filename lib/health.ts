@@ -3,6 +3,7 @@
 import { chromiumHelp } from "@/lib/computers/browser/find-chromium";
 import { computersHealth } from "@/lib/computers/health";
 import { getDb } from "@/lib/db";
+import { modelsHealth } from "@/lib/models/registry";
 
 export interface CheckResult {
   ok: boolean;
@@ -37,6 +38,7 @@ export async function healthReport() {
     database: await checkDatabase(),
     browser: checkBrowser(sessions),
     sessions,
+    models: modelsHealth(),
   };
   const healthy = Object.values(checks).every((c) => c.ok || c.required === false);
   return { healthy, body: { status: healthy ? "ok" : "error", checks } };

@@ -102,3 +102,11 @@ export function getModel(id: string): ResolvedModel {
 export async function warmUpModels(): Promise<void> {
   await Promise.all([...registry().byId.values()].map((m) => m.backend.warmUp?.()));
 }
+
+/** /api/health: each model's backend and state. Optional: a broken model degrades, it does not fail health. */
+export function modelsHealth() {
+  const models = Object.fromEntries(
+    [...registry().byId.values()].map((m) => [m.id, { backend: m.backend.kind, placeholder: m.info.metadata.placeholder === true, ...m.backend.health() }]),
+  );
+  return { ok: Object.values(models).every((m) => m.ok), required: false, models };
+}

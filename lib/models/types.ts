@@ -54,6 +54,8 @@ export interface ModelBackend {
   embed(inputs: string[], signal: AbortSignal): Promise<EmbeddingResult>;
   /** Loads what the first request would otherwise wait for. */
   warmUp?(): Promise<void>;
+  /** For /api/health: false only when the backend cannot serve (a local model failed to load). */
+  health(): { ok: boolean; [detail: string]: unknown };
 }
 
 export interface Prices {

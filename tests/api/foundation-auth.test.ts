@@ -75,4 +75,10 @@ describe("unknown routes and health", () => {
     expect(res.body.checks.database.ok).toBe(true);
     expect(res.body.checks.browser.ok).toBe(true);
   });
+
+  it("reports the placeholder model, loaded once it has served", async () => {
+    expect((await call("POST", "/v1/completions", { body: { model: "svc.sm-1", prompt: "Hi", max_tokens: 1 } })).status).toBe(200);
+    const res = await call("GET", "/api/health", { key: null });
+    expect(res.body.checks.models.models["svc.sm-1"]).toMatchObject({ ok: true, backend: "local", placeholder: true, state: "ready" });
+  });
 });

@@ -3,6 +3,7 @@
 // chunk by chunk; usage is recorded on both servers; upstream failures map to
 // the envelope (502/504), and a silent upstream is cut off at its timeout.
 import { createServer, type Server } from "node:http";
+import type OpenAI from "openai";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createOrgKey, freePort, startServer, type TestServer } from "./harness";
@@ -55,6 +56,7 @@ beforeAll(async () => {
         "up.dead": { backend: "openai-compatible", url: `http://127.0.0.1:${deadPort}/v1` },
         "up.silent": { backend: "openai-compatible", url: `http://127.0.0.1:${silentPort}/v1`, timeoutMs: 500 },
         "up.counted": { backend: "openai-compatible", url: `http://127.0.0.1:${countedPort}/v1` },
+        "local.missing": { backend: "local", path: "/nonexistent/model.gguf" },
       }),
     },
   });
@@ -73,12 +75,15 @@ afterAll(async () => {
 describe("openai-compatible upstream backend", () => {
   it("lists the configured ids, owned by the upstream host", async () => {
     const page = await openai(gateway.url, gatewayKey).models.list();
-    expect(page.data.map((m) => m.id)).toEqual(["up.sm-1", "up.bad-key", "up.unknown-model", "up.dead", "up.silent", "up.counted"]);
+    expect(page.data.map((m) => m.id)).toEqual(["up.sm-1", "up.bad-key", "up.unknown-model", "up.dead", "up.silent", "up.counted", "local.missing"]);
     expect(page.data[0]!.owned_by).toBe(new URL(inject("baseUrl")).host);
   });
 
   it("answers what the upstream answers, and both servers record the usage", async () => {
-    const direct = await openai().chat.completions.create({ model: MODEL, messages, temperature: 0, max_tokens: 11 });
+    const directRes = await postV1("/chat/completions", { model: MODEL, messages, temperature: 0, max_tokens: 11 });
+    const direct = (await directRes.json()) as OpenAI.ChatCompletion;
+    // Usage rows are written in batches: count once the direct call's own row is in.
+    await usageRow(directRes.headers.get("x-request-id")!);
     const before = await db().usageRecord.count({ where: { model: MODEL, endpoint: "chat.completions" } });
 
     const res = await postV1("/chat/completions", { model: "up.sm-1", messages, temperature: 0, max_tokens: 11 }, { base: gateway.url, key: gatewayKey });
@@ -106,6 +111,19 @@ describe("openai-compatible upstream backend", () => {
     expect(deltas(gatewayChunks).length).toBeGreaterThan(5);
     expect(gatewayChunks.at(-1)!.usage).toEqual(upstreamChunks.at(-1)!.usage);
     expect(gatewayChunks.every((c) => c.model === "up.sm-1")).toBe(true);
+  });
+
+  it("reports each model in /api/health; a local model that cannot load degrades health without failing it", async () => {
+    const chat = await postV1("/chat/completions", { model: "local.missing", messages }, { base: gateway.url, key: gatewayKey });
+    expect(chat.status).toBe(500);
+    expect((await chat.json()).error.code).toBe("model_load_failed");
+    const res = await fetch(`${gateway.url}/api/health`);
+    expect(res.status).toBe(200);
+    const { status, checks } = await res.json();
+    expect(status).toBe("ok");
+    expect(checks.models.ok).toBe(false);
+    expect(checks.models.models["local.missing"]).toMatchObject({ ok: false, backend: "local", state: "failed", error: expect.stringContaining("model.gguf") });
+    expect(checks.models.models["up.sm-1"]).toMatchObject({ ok: true, backend: "openai-compatible", upstream: new URL(inject("baseUrl")).host });
   });
 
   it("keeps one upstream connection alive across requests, streamed or not", async () => {

@@ -47,6 +47,11 @@ export class LocalBackend implements ModelBackend {
     await this.entry.load();
   }
 
+  health() {
+    const status = this.entry.status();
+    return { ok: status.state !== "failed", ...status };
+  }
+
   private async loaded(): Promise<LoadedModel> {
     try {
       return await this.entry.load();

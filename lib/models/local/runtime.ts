@@ -30,6 +30,8 @@ export interface RuntimeEntry {
   spec: LocalModelSpec;
   queue: BoundedQueue;
   load(): Promise<LoadedModel>;
+  /** For health: where loading stands, and the queue. */
+  status(): { state: "not loaded" | "loading" | "ready" | "failed"; error?: string; running: number; waiting: number };
 }
 
 interface RuntimeState {
@@ -110,14 +112,25 @@ export function runtimeEntry(spec: LocalModelSpec): RuntimeEntry {
   const existing = state.entries.get(spec.key);
   if (existing) return existing;
   let loading: Promise<LoadedModel> | undefined;
+  let ready = false;
+  let lastError: string | undefined;
   const entry: RuntimeEntry = {
     spec,
     queue: new BoundedQueue(spec.label, spec.parallel, spec.queueSize),
     load() {
-      loading ??= loadModel(spec);
-      // A failed load is retried by the next request rather than cached forever.
-      loading.catch(() => (loading = undefined));
+      if (!loading) {
+        loading = loadModel(spec);
+        loading.then(
+          () => ((ready = true), (lastError = undefined)),
+          // A failed load is retried by the next request rather than cached forever.
+          (err: unknown) => ((loading = undefined), (lastError = err instanceof Error ? err.message : String(err))),
+        );
+      }
       return loading;
+    },
+    status() {
+      const state = ready ? "ready" : loading ? "loading" : lastError ? "failed" : "not loaded";
+      return { state, ...(lastError && !ready ? { error: lastError } : {}), ...entry.queue.stats };
     },
   };
   state.entries.set(spec.key, entry);

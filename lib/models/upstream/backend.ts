@@ -41,6 +41,11 @@ export class UpstreamBackend implements ModelBackend {
 
   constructor(private readonly config: UpstreamModelConfig) {}
 
+  /** Not probed (that would cost the upstream a call per health check): its failures show as 502/504. */
+  health() {
+    return { ok: true, upstream: new URL(this.config.url).host };
+  }
+
   private urlFor(path: string): URL {
     let url = this.urls.get(path);
     if (!url) this.urls.set(path, (url = new URL(`${this.config.url}${path}`)));
