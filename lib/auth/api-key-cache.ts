@@ -144,7 +144,8 @@ export class ApiKeyCache {
     const loaded = await load();
     if (loaded && usable && this.watch?.fresh(this.clear) && epoch === this.epoch) {
       if (this.entries.size >= MAX_ENTRIES && !this.entries.has(hash)) this.entries.delete(this.entries.keys().next().value!);
-      this.entries.set(hash, { ...loaded, expiresAt: Date.now() + TTL_MS });
+      // The very object returned, so the caller's lastUsedAt update is seen by later hits.
+      this.entries.set(hash, Object.assign(loaded, { expiresAt: Date.now() + TTL_MS }));
     }
     return loaded;
   }
