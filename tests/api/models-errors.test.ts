@@ -97,7 +97,8 @@ describe("model API errors", () => {
     }
     const wrong = await call("GET", "/v1/chat/completions");
     expect(wrong.status).toBe(405);
-    expect(wrong.body.error.code).toBe("method_not_allowed");
+    expect(wrong.headers.get("allow")).toBe("POST");
+    expect(wrong.body).toEqual(envelope("invalid_request_error", "method_not_allowed"));
   });
 
   it("sends the x-ratelimit-* headers on successes and refusals alike", async () => {
