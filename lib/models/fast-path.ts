@@ -125,6 +125,7 @@ export const modelFastPath: HttpHandler = (req, res) => {
   void serve(req, res, pathname, route);
   return true;
 };
+
 /** Offers the fast path to server.ts (idempotent across dev reloads). */
 export function registerModelFastPath() {
   const g = globalThis as unknown as { cabinHttpHandlers?: HttpHandler[] };
