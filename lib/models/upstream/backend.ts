@@ -8,7 +8,7 @@ import type { UpstreamModelConfig } from "@/lib/models/config";
 import { PushGeneration } from "@/lib/models/generation";
 import { estimatePromptTokens, estimateTokens } from "@/lib/models/upstream/estimate-tokens";
 import { upstreamHttpError, upstreamNetworkError, upstreamTimeout } from "@/lib/models/upstream/errors";
-import { bodyChunks, postJson } from "@/lib/models/upstream/http-client";
+import { postJson } from "@/lib/models/upstream/http-client";
 import { readSseData } from "@/lib/models/upstream/sse";
 import type { EmbeddingResult, FinishReason, Generation, GenerationInput, ModelBackend, SamplingParams } from "@/lib/models/types";
 
@@ -136,7 +136,7 @@ export class UpstreamBackend implements ModelBackend {
       ended = true;
     };
     try {
-      for await (const data of readSseData(bodyChunks(res.body))) {
+      for await (const data of readSseData(res.body)) {
         timer.refresh();
         if (ended) continue;
         if (data === "[DONE]") {

@@ -19,29 +19,16 @@ export interface UpstreamResponse {
   text(limit?: number): Promise<string>;
 }
 
-/**
- * The body's chunks as they arrive. Iterating the response directly would, on
- * the normal end, tear the socket down (Node's stream iterator destroys its
- * source and, for a client response, aborts the request): no keep-alive, a
- * fresh TCP connection per call. Early exits still destroy the body.
- */
-export async function* bodyChunks(body: IncomingMessage): AsyncGenerator<Buffer> {
-  let finished = false;
-  try {
-    for await (const chunk of body.iterator({ destroyOnReturn: false })) yield chunk as Buffer;
-    finished = true;
-  } finally {
-    if (!finished) body.destroy();
-  }
-}
-
 async function readText(body: IncomingMessage, limit = Infinity): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of bodyChunks(body)) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size >= limit) break;
+  for await (const chunk of body) {
+    chunks.push(chunk as Buffer);
+    size += (chunk as Buffer).length;
+    if (size >= limit) {
+      body.destroy();
+      break;
+    }
   }
   return Buffer.concat(chunks).subarray(0, limit).toString("utf8");
 }
