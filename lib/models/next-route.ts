@@ -14,18 +14,18 @@ async function boundedText(req: Request): Promise<string> {
 
 export function nextRoute(handler: ModelHandler) {
   return async (req: Request, route?: NextRouteContext): Promise<Response> => {
-    const requestId = requestIdOf(req);
     const reply = await handler(
       {
         method: req.method,
         pathname: new URL(req.url).pathname,
-        requestId,
+        requestId: requestIdOf(req),
         header: (name) => req.headers.get(name),
         text: () => boundedText(req),
         signal: req.signal,
       },
       await flatParams(route),
     );
-    return new Response(reply.body, { status: reply.status, headers: { ...reply.headers, "x-request-id": requestId } });
+    // The reply already carries x-request-id (withModelApi, or the rendered error).
+    return new Response(reply.body, { status: reply.status, headers: reply.headers });
   };
 }
