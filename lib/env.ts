@@ -36,6 +36,10 @@ const schema = z.object({
   // Login/sign-up attempts allowed per client IP per minute (0 turns the limit off).
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(10),
 
+  // ---- sessions (browser and desktop) ----
+  // One action or screenshot of a session fails (status "error") after this long; the next one runs.
+  ACTION_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+
   // ---- browser sessions ----
   // Path to a Chromium/Chrome binary; otherwise Playwright's install, then the system chromium.
   CHROMIUM_PATH: z.string().optional(),

@@ -5,9 +5,10 @@ import { z } from "zod";
 import { AppError } from "@/lib/api/errors";
 import { parseWith } from "@/lib/api/request";
 import type { ApiPrincipal } from "@/lib/auth/api-keys";
-import { findOwnedComputer, mapComputerError, reachSession, type Reached } from "@/lib/computers/access";
+import { findOwnedComputer, reachSession, type Reached } from "@/lib/computers/access";
 import { parseAction, TAB_ACTIONS, type Action, type ActionOf } from "@/lib/computers/actions";
 import type { ActionOutcome } from "@/lib/computers/driver";
+import { asActionResult, asAppError, type ActionResult } from "@/lib/computers/failures";
 import { readScreenshot, storeScreenshot } from "@/lib/computers/screenshots";
 
 export interface ActionCall {
@@ -18,15 +19,6 @@ export interface ActionCall {
   baseUrl: string;
 }
 
-export type ActionResult = {
-  status: "success" | "error";
-  error_message?: string;
-  request_id: string;
-  executed_tab_id?: string;
-  timestamp: string;
-  result?: Record<string, unknown>;
-  page_context?: unknown;
-};
 
 function success(call: ActionCall, outcome: ActionOutcome): ActionResult {
   return {
@@ -39,10 +31,6 @@ function success(call: ActionCall, outcome: ActionOutcome): ActionResult {
   };
 }
 
-function failure(call: ActionCall, message: string): ActionResult {
-  return { status: "error", error_message: message, request_id: call.requestId, timestamp: new Date().toISOString() };
-}
-
 function assertKindAllows(reached: Reached, action: Action) {
   if (TAB_ACTIONS.has(action.type) && reached.row.kind !== "browser") {
     throw new AppError("invalid_request", `Tabs are for browser sessions; '${reached.row.id}' is a ${reached.row.kind} session`, {
@@ -51,10 +39,18 @@ function assertKindAllows(reached: Reached, action: Action) {
   }
 }
 
-/** Runs one parsed action on a reached session; failed actions become status "error". */
+/**
+ * Runs one parsed action on a reached session; failed actions become status "error".
+ * `wait` and `screenshot` are the same for every kind, so they are done here: a wait
+ * is a pause between this request's actions, and a screenshot is the handle's.
+ */
 async function perform(call: ActionCall, reached: Reached, action: Action): Promise<ActionResult> {
   assertKindAllows(reached, action);
   try {
+    if (action.type === "wait") {
+      await new Promise((resolve) => setTimeout(resolve, action.ms));
+      return success(call, {});
+    }
     if (action.type === "screenshot") {
       const shot = await reached.handle.screenshot({ format: action.format, quality: action.quality, tabId: action.tab_id });
       const result: Record<string, unknown> = action.base64
@@ -64,9 +60,7 @@ async function perform(call: ActionCall, reached: Reached, action: Action): Prom
     }
     return success(call, await reached.handle.act(action));
   } catch (err) {
-    const mapped = mapComputerError(err, reached.live);
-    if (mapped instanceof AppError) throw mapped;
-    return failure(call, mapped.actionFailed);
+    return asActionResult(err, call, reached.live);
   }
 }
 
@@ -130,12 +124,7 @@ async function tabAction<K extends "list_tabs" | "new_tab" | "switch_tab" | "clo
   try {
     return (await reached.handle.act(action)).result ?? {};
   } catch (err) {
-    const mapped = mapComputerError(err, reached.live);
-    if (mapped instanceof AppError) throw mapped;
-    if (mapped.reason === "tab_not_found") {
-      throw new AppError("not_found", mapped.actionFailed, { param: "tab_id", detail: "tab_not_found" });
-    }
-    throw new AppError("upstream_error", mapped.actionFailed, { detail: "action_failed" });
+    throw asAppError(err, reached.live);
   }
 }
 

@@ -8,6 +8,11 @@
 // - Never touch the database or throw AppError from a driver: throw ActionError
 //   (lib/computers/action-error.ts) for failures a client should see, plain Errors
 //   for everything else (the manager logs them and answers 500 / provision_failed).
+//   lib/computers/failures.ts is the one translation of both for clients.
+// - Run `act` and `screenshot` through one ActionQueue (lib/computers/action-queue.ts):
+//   one at a time per computer, each bounded by ACTION_TIMEOUT_SECONDS.
+// - What only some kinds can do is an optional capability on the handle (`exec`);
+//   callers check for it, never probe an object.
 // - `start` must either resolve with a fully usable handle or reject having released
 //   everything it started (no half-made computers).
 // - Call `events.onExit(reason)` once if the computer dies on its own (process crash,
@@ -15,7 +20,7 @@
 //   `stop({saveState: false})` to release what is left (must not hang on a dead
 //   computer) and keeps the last periodic snapshot as the saved state.
 // - `stop` must be idempotent and must kill the whole process tree it started.
-import type { Action } from "@/lib/computers/actions";
+import type { Action, ActionType } from "@/lib/computers/actions";
 
 export type ComputerKind = "browser" | "desktop";
 
@@ -60,21 +65,41 @@ export interface ComputerEvents {
   onExit(detail: string): void;
 }
 
-export interface PageContext {
+/** What every kind of computer knows about its screen (the public SDK's page_context names). */
+export interface ScreenContext {
+  viewport_width: number;
+  viewport_height: number;
+  device_scale_factor: number;
+}
+
+/** A browser tab's page_context: every field of the public SDK's. */
+export interface PageContext extends ScreenContext {
   url: string;
   title: string;
   tab_id: string;
   is_main_tab: boolean;
+  /** Document size and scroll offset in CSS pixels; absent when the page did not answer in time. */
+  page_width?: number;
+  page_height?: number;
+  scroll_x?: number;
+  scroll_y?: number;
+  /** @deprecated viewport_width; kept for one release for clients of the first API. */
   viewport_w: number;
+  /** @deprecated viewport_height; kept for one release for clients of the first API. */
   viewport_h: number;
 }
 
-/** What a successful action returns; the manager wraps it into an ActionResult. */
+/** What a successful action returns; the action layer wraps it into an ActionResult. */
 export interface ActionOutcome {
   result?: Record<string, unknown>;
   executedTabId?: string;
-  pageContext?: PageContext;
+  pageContext?: PageContext | ScreenContext;
 }
+
+/** Actions the action layer does itself for every kind (lib/computers/action-service.ts `perform`). */
+export type KindNeutralAction = Extract<ActionType, "wait" | "screenshot">;
+/** What reaches a driver's `act`. */
+export type DriverAction = Exclude<Action, { type: KindNeutralAction }>;
 
 export interface ScreenshotOptions {
   format: "png" | "jpeg";
@@ -87,8 +112,35 @@ export interface Screenshot {
   data: Buffer;
   mime: "image/png" | "image/jpeg";
   executedTabId?: string;
-  pageContext?: PageContext;
+  pageContext?: PageContext | ScreenContext;
 }
+
+export interface ExecRequest {
+  command: string;
+  cwd?: string;
+  /** Extra environment variables of the command (names checked by the caller). */
+  env?: Record<string, string>;
+  timeoutSeconds: number;
+  maxOutputBytes: number;
+}
+
+export interface ExecResult {
+  stdout: string;
+  stderr: string;
+  exit_code: number;
+  timed_out: boolean;
+  truncated: boolean;
+}
+
+/** Runs shell commands inside the computer (desktops: as the desktop user). */
+export interface ExecCapability {
+  run(request: ExecRequest): Promise<ExecResult>;
+}
+
+// Capabilities the live-view/CDP issue adds next to `exec` (not built yet; the
+// shapes are a sketch so that room is kept, not a promise):
+//   readonly screencast?: { frames(options): AsyncIterable<Buffer>; }   live view frames
+//   readonly cdp?: { endpoint(): Promise<string>; }                       a DevTools WebSocket
 
 /** A running computer. Every method may be called concurrently with the others. */
 export interface ComputerHandle {
@@ -99,8 +151,10 @@ export interface ComputerHandle {
   /** stop: release everything; with saveState, return a final snapshot taken before teardown. */
   stop(options: { saveState: boolean }): Promise<SavedState | null>;
   /** act: one action of lib/computers/actions.ts; unsupported types throw ActionError("not_supported"). */
-  act(action: Action): Promise<ActionOutcome>;
+  act(action: DriverAction): Promise<ActionOutcome>;
   screenshot(options: ScreenshotOptions): Promise<Screenshot>;
+  /** exec: present on kinds that run commands (desktop). */
+  readonly exec?: ExecCapability;
   /** Resources held, for health and leak checks (contexts, pages, processes). */
   resources(): Record<string, number>;
 }
@@ -115,7 +169,7 @@ export interface ComputerDriver {
   readonly kind: ComputerKind;
   /**
    * Kind-specific checks of a create request (restored state included) before any row is
-   * written; throw ActionError("invalid"), or an AppError for another status.
+   * written; throw ActionError "invalid" (400) or "conflict" (409).
    */
   validate(spec: Omit<StartSpec, "id">): void;
   start(spec: StartSpec, events: ComputerEvents): Promise<ComputerHandle>;

@@ -5,13 +5,17 @@
 // lifecycle change to the database. Drivers (lib/computers/driver.ts) know
 // nothing of rows, deadlines or persistence.
 //
-// Errors thrown here are plain (SessionUnavailableError by name); the HTTP
-// mapping lives in lib/computers/service.ts.
+// Errors thrown here are AppErrors (unavailable: shutting down, no driver, a
+// start that failed) or a driver's ActionError refusing the request; callers
+// translate them with lib/computers/failures.ts.
 import { createHash } from "node:crypto";
+import { AppError } from "@/lib/api/errors";
+import { isActionError } from "@/lib/computers/action-error";
 import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
 import type { CreateOptions } from "@/lib/computers/create-options";
 import type { ComputerDriver, ComputerHandle, ComputerKind, ProxyConfig, SavedState } from "@/lib/computers/driver";
+import { firstLine, scrubSecrets } from "@/lib/computers/failures";
 import { dueReason, initialDeadlines, idleDeadlineAfter, type TerminationReason } from "@/lib/computers/lifecycle";
 import { sweepScreenshots } from "@/lib/computers/screenshots";
 import { saveState } from "@/lib/computers/state-store";
@@ -19,13 +23,6 @@ import * as store from "@/lib/computers/store";
 
 const REAPER_TICK_MS = 500;
 const SWEEP_EVERY_MS = 60_000;
-
-export class SessionUnavailableError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "SessionUnavailableError";
-  }
-}
 
 export interface LiveSession {
   id: string;
@@ -80,12 +77,29 @@ export class SessionManager {
     return this.sessions.size;
   }
 
-  /** Inserts the row, starts the computer; on failure the row ends as provision_failed and nothing is left running. */
+  /**
+   * Inserts the row, starts the computer; on failure the row ends as provision_failed and
+   * nothing is left running. A driver's refusal (an ActionError other than `failed`) is
+   * rethrown as is; any other failure is a 503 provision_failed naming its cause.
+   */
   async start(input: StartInput): Promise<store.ComputerRow> {
-    if (this.shuttingDown) throw new SessionUnavailableError("The server is shutting down; no new sessions");
+    if (this.shuttingDown) throw new AppError("unavailable", "The server is shutting down; no new sessions");
     const { options } = input;
     const driver = this.drivers.get(options.kind);
-    if (!driver) throw new SessionUnavailableError(`No driver for ${options.kind} sessions`);
+    if (!driver) throw new AppError("unavailable", `No driver for ${options.kind} sessions`);
+    try {
+      return await this.startWith(driver, input);
+    } catch (err) {
+      if (isActionError(err) && err.reason !== "failed") throw err;
+      getLogger().error({ err: scrubSecrets(String(err)) }, "session provisioning failed");
+      throw new AppError("unavailable", `Could not start the ${options.kind} session: ${scrubSecrets(firstLine(err))}`, {
+        detail: "provision_failed",
+      });
+    }
+  }
+
+  private async startWith(driver: ComputerDriver, input: StartInput): Promise<store.ComputerRow> {
+    const { options } = input;
     const id = store.newComputerId();
     const createdAt = new Date();
     const deadlines = initialDeadlines({ createdAt, ...options });
@@ -127,13 +141,12 @@ export class SessionManager {
     return row;
   }
 
-  /** Activity: moves the idle deadline (memory and row) and ready → running. */
-  async touch(live: LiveSession): Promise<void> {
+  /** Activity: moves the idle deadline (memory and row) and ready → running; false when the row has ended. */
+  async touch(live: LiveSession): Promise<boolean> {
     const at = new Date();
     const idleExpiresAt = idleDeadlineAfter(at, live.inactivityTimeoutSeconds);
     live.idleExpiresAt = idleExpiresAt;
-    const stillLive = await store.recordActivity({ id: live.id, at, idleExpiresAt });
-    if (!stillLive) throw new SessionUnavailableError("The session has ended");
+    return store.recordActivity({ id: live.id, at, idleExpiresAt });
   }
 
   /** Ends a session once, whoever asks; resolves when it is terminated in the database. */

@@ -1,18 +1,18 @@
-// The process-wide SessionManager with its drivers. Kept on globalThis: Next may
-// load lib/ from several bundles (instrumentation, each route), and there must be
-// exactly one owner of the browsers. The desktop driver registers here too.
+// The process-wide SessionManager with its drivers. A singleton (lib/singleton.ts):
+// Next may load lib/ from several bundles (instrumentation, each route), and there
+// must be exactly one owner of the browsers and desktops.
 import { browserDriver } from "@/lib/computers/browser/browser-driver";
 import { desktopDriver } from "@/lib/computers/desktop/desktop-driver";
 import { SessionManager } from "@/lib/computers/manager";
+import { singleton, singletonKey } from "@/lib/singleton";
 
-const g = globalThis as unknown as { cabinSessionManager?: SessionManager };
+const MANAGER = singletonKey<SessionManager>("sessionManager");
 
 export function getSessionManager(): SessionManager {
-  if (!g.cabinSessionManager) {
+  return singleton(MANAGER, () => {
     const manager = new SessionManager();
     manager.registerDriver(browserDriver);
     manager.registerDriver(desktopDriver);
-    g.cabinSessionManager = manager;
-  }
-  return g.cabinSessionManager;
+    return manager;
+  });
 }

@@ -6,10 +6,10 @@ import { parseWith } from "@/lib/api/request";
 import type { ApiPrincipal } from "@/lib/auth/api-keys";
 import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
-import { assertServedHere, findOwnedComputer, mapComputerError, reachSession, scrubSecrets } from "@/lib/computers/access";
-import { isActionError } from "@/lib/computers/action-error";
+import { assertServedHere, findOwnedComputer, reachSession } from "@/lib/computers/access";
 import { parseCreateOptions } from "@/lib/computers/create-options";
 import type { ComputerKind, ProxyConfig, SavedState } from "@/lib/computers/driver";
+import { asAppError } from "@/lib/computers/failures";
 import { toSession, toSessionListItem, type SessionObject } from "@/lib/computers/lifecycle";
 import { parseProxyUrl } from "@/lib/computers/proxy";
 import { getSessionManager } from "@/lib/computers/registry";
@@ -45,14 +45,6 @@ export async function createComputer(input: { principal: ApiPrincipal; body: unk
   try {
     // Before the row exists: a refused request leaves nothing behind.
     driver.validate({ viewport: options.display, stealth: options.stealth, proxy, restore });
-  } catch (err) {
-    if (isActionError(err)) {
-      const mapped = mapComputerError(err);
-      throw mapped instanceof AppError ? mapped : new AppError("invalid_request", mapped.actionFailed, { param: err.param });
-    }
-    throw err;
-  }
-  try {
     const row = await manager.start({
       organizationId: input.principal.organizationId,
       apiKeyId: input.principal.apiKeyId,
@@ -62,11 +54,7 @@ export async function createComputer(input: { principal: ApiPrincipal; body: unk
     });
     return toSession(row);
   } catch (err) {
-    const mapped = mapComputerError(err);
-    if (mapped instanceof AppError && mapped.code !== "internal") throw mapped;
-    const message = scrubSecrets(err instanceof Error ? err.message.split("\n")[0] : String(err));
-    getLogger().error({ err: scrubSecrets(String(err)) }, "session provisioning failed");
-    throw new AppError("unavailable", `Could not start the ${options.kind} session: ${message}`, { detail: "provision_failed" });
+    throw asAppError(err);
   }
 }
 

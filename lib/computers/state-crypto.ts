@@ -6,6 +6,7 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:cr
 import { gunzipSync, gzipSync } from "node:zlib";
 import { getEnv } from "@/lib/env";
 import { getAppSecret } from "@/lib/secrets";
+import { singleton, singletonKey } from "@/lib/singleton";
 
 const VERSION = 1;
 const FLAG_GZIP = 1;
@@ -17,11 +18,10 @@ export function deriveStateKey(secret: string): Buffer {
   return Buffer.from(hkdfSync("sha256", secret, "cabin-computer-state", "aes-256-gcm v1", 32));
 }
 
-const cache = globalThis as unknown as { cabinStateKey?: Buffer };
+const STATE_KEY = singletonKey<Buffer>("stateKey");
 
 export function stateKey(): Buffer {
-  cache.cabinStateKey ??= deriveStateKey(getEnv().STATE_ENCRYPTION_KEY ?? getAppSecret());
-  return cache.cabinStateKey;
+  return singleton(STATE_KEY, () => deriveStateKey(getEnv().STATE_ENCRYPTION_KEY ?? getAppSecret()));
 }
 
 /** [version, flags, iv(12), tag(16), ciphertext] */

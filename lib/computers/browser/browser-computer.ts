@@ -1,18 +1,20 @@
 // One browser session: a BrowserContext leased from the pool, its tabs, and
-// the actions on them. Actions and screenshots of a session run one at a time
-// (a click then a screenshot must see the click); stop() does not wait for them.
+// the actions on them. Actions and screenshots of a session go through one
+// ActionQueue (one at a time, bounded); stop() does not wait for them.
 import type { BrowserContextOptions, Page } from "playwright-core";
 import { ActionError, isActionError } from "@/lib/computers/action-error";
-import type { Action } from "@/lib/computers/actions";
+import { ActionQueue } from "@/lib/computers/action-queue";
 import type {
-  ActionOutcome, ComputerEvents, ComputerHandle, PageContext, SavedState, Screenshot, ScreenshotOptions, StartSpec, Viewport,
+  ActionOutcome, ComputerEvents, ComputerHandle, DriverAction, PageContext, SavedState, Screenshot, ScreenshotOptions, StartSpec,
+  Viewport,
 } from "@/lib/computers/driver";
+import { getEnv } from "@/lib/env";
 import { DEFAULT_VIEWPORT, type BrowserPool, type Lease } from "@/lib/computers/browser/pool";
 import { runPageAction, type PageAction } from "@/lib/computers/browser/page-actions";
 import { TabSet } from "@/lib/computers/browser/tabs";
 
-const ACTION_TIMEOUT_MS = 60_000;
-const TITLE_TIMEOUT_MS = 500;
+// page_context reads the document once; a page busy for longer (a dialog, a long script) answers without it.
+const PAGE_READ_TIMEOUT_MS = 500;
 // Hides the most common automation tell; `stealth` is otherwise a stored flag for now.
 const STEALTH_SCRIPT = "Object.defineProperty(Navigator.prototype, 'webdriver', { get: () => false, configurable: true });";
 
@@ -20,7 +22,7 @@ export class BrowserComputer implements ComputerHandle {
   readonly kind = "browser" as const;
   private readonly tabs = new TabSet<Page>();
   private stopping: Promise<SavedState | null> | null = null;
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new ActionQueue(getEnv().ACTION_TIMEOUT_SECONDS * 1000);
   private reopening: Promise<unknown> | null = null;
 
   private constructor(
@@ -95,44 +97,39 @@ export class BrowserComputer implements ComputerHandle {
 
   private async pageContext(id: string, page: Page): Promise<PageContext> {
     const size = page.viewportSize() ?? { width: this.viewport.width, height: this.viewport.height };
+    const doc = await readDocument(page);
     return {
       url: page.url(),
-      title: await titleOf(page),
+      title: doc?.title ?? "",
       tab_id: id,
       is_main_tab: id === this.tabs.mainId(),
+      viewport_width: size.width,
+      viewport_height: size.height,
+      ...(doc ? { page_width: doc.pageWidth, page_height: doc.pageHeight, scroll_x: doc.scrollX, scroll_y: doc.scrollY } : {}),
+      device_scale_factor: doc?.scale ?? this.viewport.scale,
       viewport_w: size.width,
       viewport_h: size.height,
     };
   }
 
-  /** Runs `fn` after the session's previous action, with a timeout, mapping Playwright errors to ActionError("failed"). */
+  /** Runs `fn` after the session's previous action, mapping Playwright's errors to ActionError("failed"). */
   private serial<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(async () => {
+    return this.queue.run(async () => {
       if (this.stopping) throw new ActionError("failed", "The session is ending");
-      let timer: NodeJS.Timeout | undefined;
       try {
-        return await Promise.race([
-          fn(),
-          new Promise<never>((_, reject) => {
-            timer = setTimeout(() => reject(new ActionError("failed", `Action timed out after ${ACTION_TIMEOUT_MS / 1000} s`)), ACTION_TIMEOUT_MS);
-          }),
-        ]);
+        return await fn();
       } catch (err) {
         if (isActionError(err)) throw err;
         throw new ActionError("failed", firstLine(err), { cause: err });
-      } finally {
-        clearTimeout(timer);
       }
     });
-    this.queue = run.catch(() => {});
-    return run;
   }
 
-  act(action: Action): Promise<ActionOutcome> {
+  act(action: DriverAction): Promise<ActionOutcome> {
     return this.serial(() => this.dispatch(action));
   }
 
-  private async dispatch(action: Action): Promise<ActionOutcome> {
+  private async dispatch(action: DriverAction): Promise<ActionOutcome> {
     switch (action.type) {
       case "list_tabs":
         return { result: { tabs: await this.listTabs() } };
@@ -156,11 +153,6 @@ export class BrowserComputer implements ComputerHandle {
       }
       case "set_viewport":
         return this.setViewport(action.width, action.height, action.scale_factor);
-      case "wait":
-        await new Promise((resolve) => setTimeout(resolve, action.ms));
-        return {};
-      case "screenshot":
-        throw new ActionError("invalid", "Screenshots go through ComputerHandle.screenshot");
       default: {
         const { id, page } = await this.mainPage(action.tab_id);
         const result = await runPageAction(page, action as PageAction);
@@ -171,7 +163,7 @@ export class BrowserComputer implements ComputerHandle {
 
   private async listTabs() {
     return Promise.all(this.tabs.list().map(async ({ id, page, isMain }) => ({
-      tab_id: id, url: page.url(), is_main: isMain, title: await titleOf(page),
+      tab_id: id, url: page.url(), is_main: isMain, title: (await readDocument(page))?.title ?? "",
     })));
   }
 
@@ -236,10 +228,34 @@ export class BrowserComputer implements ComputerHandle {
   }
 }
 
-async function titleOf(page: Page): Promise<string> {
+interface DocumentReading {
+  title: string;
+  pageWidth: number;
+  pageHeight: number;
+  scrollX: number;
+  scrollY: number;
+  scale: number;
+}
+
+/** Title, document size, scroll offset and pixel ratio in one round trip; null when the page does not answer in time. */
+async function readDocument(page: Page): Promise<DocumentReading | null> {
+  const reading = page
+    .evaluate(() => {
+      const root = document.documentElement;
+      const body = document.body;
+      return {
+        title: document.title,
+        pageWidth: Math.max(root?.scrollWidth ?? 0, body?.scrollWidth ?? 0, window.innerWidth),
+        pageHeight: Math.max(root?.scrollHeight ?? 0, body?.scrollHeight ?? 0, window.innerHeight),
+        scrollX: window.scrollX,
+        scrollY: window.scrollY,
+        scale: window.devicePixelRatio,
+      };
+    })
+    .catch(() => null);
   return Promise.race([
-    page.title().catch(() => ""),
-    new Promise<string>((resolve) => setTimeout(() => resolve(""), TITLE_TIMEOUT_MS).unref()),
+    reading,
+    new Promise<null>((resolve) => setTimeout(() => resolve(null), PAGE_READ_TIMEOUT_MS).unref()),
   ]);
 }
 

@@ -1,17 +1,17 @@
 // The browser implementation of ComputerDriver: sessions are contexts in the
-// process-wide BrowserPool (kept on globalThis: one owner per process, even
-// when Next loads this module from more than one bundle).
+// process-wide BrowserPool (a singleton: one owner per process, even when Next
+// loads this module from more than one bundle).
 import type { ComputerDriver, ComputerEvents, StartSpec } from "@/lib/computers/driver";
 import { BrowserComputer } from "@/lib/computers/browser/browser-computer";
 import { findChromium } from "@/lib/computers/browser/find-chromium";
 import { BrowserPool } from "@/lib/computers/browser/pool";
 import { getLogger } from "@/lib/logger";
+import { singleton, singletonKey } from "@/lib/singleton";
 
-const g = globalThis as unknown as { cabinBrowserPool?: BrowserPool };
+const POOL = singletonKey<BrowserPool>("browserPool");
 
 export function getBrowserPool(): BrowserPool {
-  g.cabinBrowserPool ??= new BrowserPool();
-  return g.cabinBrowserPool;
+  return singleton(POOL, () => new BrowserPool());
 }
 
 export const browserDriver: ComputerDriver = {

@@ -47,10 +47,10 @@ export async function runPageAction(page: Page, action: PageAction): Promise<Rec
       await page.keyboard.press(toChord(action.keys));
       return {};
     case "key_down":
-      await page.keyboard.down(toPlaywrightKey(action.key));
+      await page.keyboard.down(toPlaywrightKey(action.key, "key"));
       return {};
     case "key_up":
-      await page.keyboard.up(toPlaywrightKey(action.key));
+      await page.keyboard.up(toPlaywrightKey(action.key, "key"));
       return {};
     case "mouse_down":
     case "mouse_up": {

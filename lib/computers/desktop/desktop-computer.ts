@@ -1,38 +1,28 @@
 // One desktop session as a ComputerHandle (lib/computers/driver.ts): input through
 // xdotool inside the desktop, screenshots of the root window, exec as the desktop
-// user, and snapshots of the overlay's upper layer. Input and screenshots run one
-// at a time (a click then a screenshot must see the click); exec runs beside them.
+// user (its `exec` capability), and snapshots of the overlay's upper layer. Input
+// and screenshots go through one ActionQueue; exec runs beside them.
 import { ActionError } from "@/lib/computers/action-error";
-import type { Action } from "@/lib/computers/actions";
-import type { ActionOutcome, ComputerHandle, SavedState, Screenshot, ScreenshotOptions } from "@/lib/computers/driver";
+import { ActionQueue } from "@/lib/computers/action-queue";
+import type {
+  ActionOutcome, ComputerHandle, DriverAction, ExecCapability, ExecRequest, ExecResult, SavedState, ScreenContext, Screenshot,
+  ScreenshotOptions,
+} from "@/lib/computers/driver";
 import type { RunResult } from "@/lib/computers/desktop/enter";
 import type { DesktopRunner } from "@/lib/computers/desktop/desktop-runner";
 import { archiveUpper, fingerprintUpper } from "@/lib/computers/desktop/snapshot";
 import { xdotoolArgs } from "@/lib/computers/desktop/xdotool";
+import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
 
 const INPUT_TIMEOUT_MS = 15_000;
 const SCREENSHOT_TIMEOUT_MS = 20_000;
 const CLOSE_APPS_MS = 3_000;
 
-export interface ExecRequest {
-  command: string;
-  cwd?: string;
-  timeoutSeconds: number;
-  maxOutputBytes: number;
-}
-
-export interface ExecResult {
-  stdout: string;
-  stderr: string;
-  exit_code: number;
-  timed_out: boolean;
-  truncated: boolean;
-}
-
 export class DesktopComputer implements ComputerHandle {
   readonly kind = "desktop" as const;
-  private queue: Promise<unknown> = Promise.resolve();
+  readonly exec: ExecCapability = { run: (request) => this.runCommand(request) };
+  private readonly queue = new ActionQueue(getEnv().ACTION_TIMEOUT_SECONDS * 1000);
   private stopping: Promise<SavedState | null> | null = null;
   private lastSnapshot: { fingerprint: string; state: SavedState } | null = null;
 
@@ -44,12 +34,6 @@ export class DesktopComputer implements ComputerHandle {
     private readonly onStopped: () => void,
   ) {}
 
-  private serial<T>(fn: () => Promise<T>): Promise<T> {
-    const next = this.queue.then(fn, fn);
-    this.queue = next.catch(() => {});
-    return next;
-  }
-
   private assertRunning() {
     if (this.stopping) throw new ActionError("failed", "The desktop is stopping");
   }
@@ -60,24 +44,22 @@ export class DesktopComputer implements ComputerHandle {
     if (res.code !== 0) throw new ActionError("failed", `xdotool failed: ${res.stderr.toString().trim().slice(0, 500) || `exit ${res.code}`}`);
   }
 
-  act(action: Action): Promise<ActionOutcome> {
-    const args = xdotoolArgs(action); // throws not_supported / wrong_kind before queueing
-    return this.serial(async () => {
+  /** The screen as page_context: a desktop has no page or scroll position, and X does not scale. */
+  private screenContext(): ScreenContext {
+    return { viewport_width: this.viewport.width, viewport_height: this.viewport.height, device_scale_factor: 1 };
+  }
+
+  act(action: DriverAction): Promise<ActionOutcome> {
+    const args = xdotoolArgs(action); // throws not_supported / wrong_kind / invalid before queueing
+    return this.queue.run(async () => {
       this.assertRunning();
-      if (action.type === "wait") {
-        await new Promise((r) => setTimeout(r, action.ms));
-      } else if (action.type === "screenshot") {
-        const shot = await this.capture({ format: action.format, quality: action.quality });
-        return { result: { screenshot: shot.data.toString("base64"), mime_type: shot.mime } };
-      } else if (args && args.length) {
-        await this.xdotool(args);
-      }
-      return {};
+      if (args?.length) await this.xdotool(args);
+      return { pageContext: this.screenContext() };
     });
   }
 
   screenshot(options: ScreenshotOptions): Promise<Screenshot> {
-    return this.serial(() => this.capture(options));
+    return this.queue.run(async () => ({ ...(await this.capture(options)), pageContext: this.screenContext() }));
   }
 
   private async capture(options: ScreenshotOptions): Promise<Screenshot> {
@@ -91,12 +73,12 @@ export class DesktopComputer implements ComputerHandle {
     return { data: res.stdout, mime: jpeg ? "image/jpeg" : "image/png" };
   }
 
-  /** exec/sync: a shell command as the desktop user, with bounded output and a timeout. */
-  async exec(req: ExecRequest): Promise<ExecResult> {
+  /** exec/sync: a shell command as the desktop user, with its env, bounded output and a timeout. */
+  private async runCommand(req: ExecRequest): Promise<ExecResult> {
     this.assertRunning();
     const script = 'cd -- "$1" 2>/dev/null || { echo "cwd: no such directory: $1" >&2; exit 127; }; exec bash -lc "$2"';
     const res: RunResult = await this.runner.run(["sh", "-c", script, "sh", req.cwd ?? "/home/user", req.command], {
-      timeoutMs: req.timeoutSeconds * 1000, maxOutputBytes: req.maxOutputBytes,
+      timeoutMs: req.timeoutSeconds * 1000, maxOutputBytes: req.maxOutputBytes, env: req.env,
     });
     const note = res.timedOut ? `\n[cabin: timed out after ${req.timeoutSeconds} s; the command was killed]` : "";
     return {

@@ -1,7 +1,6 @@
 // The desktop implementation of ComputerDriver (lib/computers/driver.ts). Its state
-// (the live desktops) is kept on globalThis: one owner per process, even when Next
-// loads this module from more than one bundle.
-import { AppError } from "@/lib/api/errors";
+// (the live desktops) is a process-wide singleton: one owner per process, even when
+// Next loads this module from more than one bundle.
 import { ActionError } from "@/lib/computers/action-error";
 import type { ComputerDriver, ComputerEvents, ComputerHandle, StartSpec } from "@/lib/computers/driver";
 import { DesktopComputer } from "@/lib/computers/desktop/desktop-computer";
@@ -10,6 +9,7 @@ import { availability, cleanOrphans, markedProcesses, sessionDirCount, sessionsR
 import { imageVersion } from "@/lib/computers/desktop/image";
 import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
+import { singleton, singletonKey } from "@/lib/singleton";
 
 interface DriverState {
   live: Map<string, DesktopComputer>;
@@ -17,31 +17,28 @@ interface DriverState {
   lastStartError: string | null;
 }
 
-const g = globalThis as unknown as { cabinDesktops?: DriverState };
-const state: DriverState = (g.cabinDesktops ??= { live: new Map(), starting: 0, lastStartError: null });
+const state = singleton(singletonKey<DriverState>("desktopDriverState"), (): DriverState => ({
+  live: new Map(), starting: 0, lastStartError: null,
+}));
 
 /**
  * A snapshot only fits the base image it was taken on (its upper layer is a diff
- * against that image). The driver contract has no conflict reason, and this must be
- * a 409 naming environment_id, so it is the one AppError a driver throws (see report).
+ * against that image): a conflict (409) naming environment_id.
  */
 function assertRestorable(spec: Pick<StartSpec, "restore">, version: string) {
   const saved = spec.restore;
   if (!saved) return;
   if (saved.kind !== "desktop" || saved.baseVersion !== version) {
-    throw new AppError(
+    throw new ActionError(
       "conflict",
       `environment_id: its snapshot was taken on desktop base image ${saved.baseVersion ?? "(unknown)"}, but this server runs ${version}; ` +
         "a snapshot only restores onto the image it was taken on (rebuild that image version or start a fresh desktop)",
-      { param: "environment_id", detail: "desktop_base_version_mismatch" },
+      { param: "environment_id" },
     );
   }
 }
 
-/**
- * This host cannot run desktops: a 400 naming `kind` with the reason. (A 501 would need an
- * AppError, and one thrown here is a copy from another bundle that the renderer answers as a 500.)
- */
+/** This host cannot run desktops: a 400 naming `kind` with the reason. */
 function unavailable(reason: string): ActionError {
   return new ActionError("invalid", `desktop sessions are not available on this server: ${reason}`, { param: "kind" });
 }
@@ -122,10 +119,3 @@ export const desktopDriver: ComputerDriver = {
     };
   },
 };
-
-/** The live desktop handle of a session, for exec (duck-typed: handles may come from another bundle). */
-export function asDesktop(handle: ComputerHandle): DesktopComputer | null {
-  return handle.kind === "desktop" && typeof (handle as Partial<DesktopComputer>).exec === "function"
-    ? (handle as DesktopComputer)
-    : null;
-}

@@ -3,21 +3,17 @@
 // make a 20-character type take 150 ms instead of 11.
 import { ActionError } from "@/lib/computers/action-error";
 import type { Action, ActionOf } from "@/lib/computers/actions";
+import { canonicalKey, type CanonicalKey } from "@/lib/computers/keys";
 
-// Key names as agents send them (CUA "CTRL", Playwright "ArrowUp", "cmd"…) → X keysyms.
-const KEYSYMS: Record<string, string> = {
-  ctrl: "ctrl", control: "ctrl", ctl: "ctrl", shift: "shift", alt: "alt", option: "alt", opt: "alt",
-  cmd: "super", command: "super", meta: "super", super: "super", win: "super", windows: "super",
-  enter: "Return", return: "Return", esc: "Escape", escape: "Escape", tab: "Tab",
-  space: "space", spacebar: "space", " ": "space", backspace: "BackSpace", bksp: "BackSpace",
-  delete: "Delete", del: "Delete", insert: "Insert", ins: "Insert", home: "Home", end: "End",
-  pageup: "Prior", page_up: "Prior", pgup: "Prior", pagedown: "Next", page_down: "Next", pgdn: "Next",
-  up: "Up", arrowup: "Up", down: "Down", arrowdown: "Down", left: "Left", arrowleft: "Left",
-  right: "Right", arrowright: "Right", capslock: "Caps_Lock", plus: "plus", minus: "minus",
+// Canonical key names (lib/computers/keys.ts `canonicalKey`) → X keysyms.
+const KEYSYMS: Record<CanonicalKey, string> = {
+  Control: "ctrl", Shift: "shift", Alt: "alt", Meta: "super", Enter: "Return", Escape: "Escape", Tab: "Tab",
+  Backspace: "BackSpace", Delete: "Delete", Insert: "Insert", Home: "Home", End: "End", PageUp: "Prior",
+  PageDown: "Next", ArrowUp: "Up", ArrowDown: "Down", ArrowLeft: "Left", ArrowRight: "Right", CapsLock: "Caps_Lock",
 };
 // Printable characters whose keysym name differs from the character.
 const CHAR_KEYSYMS: Record<string, string> = {
-  "+": "plus", "-": "minus", "=": "equal", "/": "slash", "\\": "backslash", ".": "period", ",": "comma",
+  " ": "space", "+": "plus", "-": "minus", "=": "equal", "/": "slash", "\\": "backslash", ".": "period", ",": "comma",
   ";": "semicolon", ":": "colon", "'": "apostrophe", '"': "quotedbl", "`": "grave", "~": "asciitilde",
   "!": "exclam", "@": "at", "#": "numbersign", $: "dollar", "%": "percent", "^": "asciicircum",
   "&": "ampersand", "*": "asterisk", "(": "parenleft", ")": "parenright", "[": "bracketleft",
@@ -25,13 +21,10 @@ const CHAR_KEYSYMS: Record<string, string> = {
   _: "underscore", "|": "bar",
 };
 
-export function toKeysym(name: string): string {
-  if (name.length === 1) return CHAR_KEYSYMS[name] ?? (name === " " ? "space" : name);
-  const lower = name.toLowerCase();
-  if (KEYSYMS[lower]) return KEYSYMS[lower];
-  if (/^f([1-9]|1[0-9]|2[0-4])$/.test(lower)) return lower.toUpperCase();
-  if (!/^[A-Za-z0-9_]+$/.test(name)) throw new ActionError("invalid", `Unknown key '${name}'`, { param: "keys" });
-  return name;
+export function toKeysym(name: string, param = "keys"): string {
+  const key = canonicalKey(name, param);
+  if (Object.hasOwn(KEYSYMS, key)) return KEYSYMS[key as CanonicalKey];
+  return CHAR_KEYSYMS[key] ?? key; // other characters, F1–F24 and raw keysym names are themselves
 }
 
 const BUTTONS = { left: 1, middle: 2, wheel: 2, right: 3, back: 8, forward: 9 } as const;
@@ -79,11 +72,11 @@ export function xdotoolArgs(action: Action): string[] | null {
     case "type":
       return action.text ? ["type", "--delay", "0", "--", action.text] : [];
     case "keypress":
-      return ["key", "--delay", "0", "--", action.keys.map(toKeysym).join("+")];
+      return ["key", "--delay", "0", "--", action.keys.map((key) => toKeysym(key)).join("+")];
     case "key_down":
-      return ["keydown", "--delay", "0", "--", toKeysym(action.key)];
+      return ["keydown", "--delay", "0", "--", toKeysym(action.key, "key")];
     case "key_up":
-      return ["keyup", "--delay", "0", "--", toKeysym(action.key)];
+      return ["keyup", "--delay", "0", "--", toKeysym(action.key, "key")];
     case "scroll":
       return scroll(action);
     case "wait":
