@@ -1,7 +1,8 @@
 // The one error drivers throw for failures a client should see. Drivers never
-// throw AppError (they know nothing about HTTP); lib/computers/service.ts maps
-// these reasons to statuses, and the /execute dispatcher turns `failed` and
-// `tab_not_found` into an ActionResult with status "error".
+// throw AppError (they know nothing about HTTP); `asAppError` maps these reasons
+// to statuses, and `asActionResult` turns `failed` and `tab_not_found` into an
+// ActionResult with status "error" for the action endpoints (both in
+// lib/computers/failures.ts).
 export type ActionErrorReason =
   /** Bad input the zod schema could not catch (a selector, a URL scheme). → 400 */
   | "invalid"
@@ -15,7 +16,7 @@ export type ActionErrorReason =
   | "last_tab"
   /** The request conflicts with the computer's state (a snapshot of another base image). → 409 */
   | "conflict"
-  /** The action ran and failed (element gone, navigation error, page crashed). → 200 status "error" */
+  /** The action ran and failed (element gone, navigation error, timed out). → 200 status "error"; 502 elsewhere */
   | "failed";
 
 export class ActionError extends Error {
