@@ -19,7 +19,6 @@ export interface ActionCall {
   baseUrl: string;
 }
 
-
 function success(call: ActionCall, outcome: ActionOutcome): ActionResult {
   return {
     status: "success",
