@@ -130,7 +130,7 @@ export class SessionManager {
   /** Activity: moves the idle deadline (memory and row) and ready → running. */
   async touch(live: LiveSession): Promise<void> {
     const at = new Date();
-    const idleExpiresAt = idleDeadlineAfter(at, live.inactivityTimeoutSeconds);
+    const idleExpiresAt = idleDeadlineAfter(at, live.inactivityTimeoutSeconds, live.expiresAt);
     live.idleExpiresAt = idleExpiresAt;
     const stillLive = await store.recordActivity({ id: live.id, at, idleExpiresAt });
     if (!stillLive) throw new SessionUnavailableError("The session has ended");
