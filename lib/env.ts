@@ -15,8 +15,9 @@ const schema = z.object({
   // ---- server ----
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default("0.0.0.0"),
-  // Public address of the app (links, auth callbacks). Defaults to localhost:PORT.
-  PUBLIC_URL: z.url().optional(),
+  // Public address of the app (links, auth callbacks). Unset or empty: the address
+  // each request came by (X-Forwarded-Proto/-Host or Host), localhost:PORT without one.
+  PUBLIC_URL: z.preprocess((v) => (v === "" ? undefined : v), z.url().optional()),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // Where the SQLite file, generated secrets, saved states and model files live.
   DATA_DIR: z.string().default("data"),
@@ -124,8 +125,4 @@ export function dataDir(env: Env = getEnv()): string {
 
 export function databaseUrl(env: Env = getEnv()): string {
   return env.DATABASE_URL ?? `file:${path.join(dataDir(env), "cabin.db")}`;
-}
-
-export function publicUrl(env: Env = getEnv()): string {
-  return (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, "");
 }

@@ -1,4 +1,4 @@
-import { withApiKey } from "@/lib/api/handlers";
+import { methodNotAllowed, withApiKey } from "@/lib/api/handlers";
 import { readJson } from "@/lib/api/request";
 import { createComputer, listComputers } from "@/lib/computers/service";
 
@@ -11,3 +11,6 @@ export const POST = withApiKey("api", async ({ req, principal }) =>
 export const GET = withApiKey("api", async ({ req, principal }) =>
   Response.json(await listComputers({ principal, query: new URL(req.url).searchParams })),
 );
+
+const wrongMethod = methodNotAllowed(["GET", "POST"]);
+export { wrongMethod as PUT, wrongMethod as PATCH, wrongMethod as DELETE };

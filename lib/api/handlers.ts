@@ -1,6 +1,7 @@
 // Route-handler wrappers, one per audience. Each resolves who is calling,
 // runs the handler, renders any error for its surface and stamps the request
 // id on the response. Handlers stay thin: parse, call lib/, return.
+import { AppError } from "@/lib/api/errors";
 import type { ApiPrincipal } from "@/lib/auth/api-keys";
 import { authenticateApiKey } from "@/lib/auth/api-keys";
 import { errorResponse, type Surface } from "@/lib/api/render";
@@ -70,4 +71,19 @@ export function withApiKey(surface: Surface, handler: Handler<ApiKeyContext>) {
     ...base,
     principal: await authenticateApiKey(base.req.headers.get("authorization")),
   }), handler);
+}
+
+/**
+ * The handler a route file exports for the methods it does not serve, so a
+ * wrong method is a JSON 405 with an `allow` header instead of Next's empty
+ * one. No key needed: the answer says nothing about any session.
+ */
+export function methodNotAllowed(allow: readonly string[], surface: Surface = "api") {
+  return withPublic(surface, ({ req }) => {
+    const path = new URL(req.url).pathname;
+    throw new AppError("method_not_allowed", `${req.method} is not allowed on ${path}; use ${allow.join(" or ")}`, {
+      detail: "method_not_allowed",
+      headers: { allow: allow.join(", ") },
+    });
+  });
 }

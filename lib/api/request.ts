@@ -19,9 +19,17 @@ export function fieldPath(path: PropertyKey[]): string {
   return path.map((p) => (typeof p === "number" ? `[${p}]` : String(p))).join(".").replace(/\.\[/g, "[");
 }
 
-/** Turns the first zod issue into a 400 that names the field. */
+/** Turns the first zod issue into a 400 that names the field (for unknown fields: the first unknown one). */
 export function validationError(error: z.ZodError): AppError {
   const issue = error.issues[0];
+  if (issue?.code === "unrecognized_keys" && issue.keys.length) {
+    // Strict schemas: a typo must not silently fall back to a default.
+    const names = issue.keys.map((key) => fieldPath([...issue.path, key]));
+    const message = names.length === 1
+      ? `Unknown field '${names[0]}'`
+      : `Unknown fields ${names.map((n) => `'${n}'`).join(", ")}`;
+    return new AppError("invalid_request", message, { param: names[0], detail: "unknown_field" });
+  }
   // A body that is not an object at all names no field.
   const param = issue && issue.path.length ? fieldPath(issue.path) : undefined;
   const message = issue

@@ -13,13 +13,14 @@ import {
   resolveMembership,
 } from "@/lib/auth/organizations";
 import { dbProvider, getDb } from "@/lib/db";
-import { getEnv, publicUrl } from "@/lib/env";
+import { configuredOrigin, requestOrigin } from "@/lib/api/public-url";
+import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
 import { getAppSecret } from "@/lib/secrets";
 
 function createAuth() {
   const env = getEnv();
-  const base = publicUrl(env);
+  const base = configuredOrigin(env);
   return betterAuth({
     appName: "Cabin",
     baseURL: base,
@@ -27,11 +28,7 @@ function createAuth() {
     database: prismaAdapter(getDb(), { provider: dbProvider() }),
     // Same-origin requests are trusted whatever host name the dashboard is
     // reached by; Better Auth rejects mutations from any other Origin (CSRF).
-    trustedOrigins: (request) => {
-      const host = request?.headers.get("host");
-      const proto = request?.headers.get("x-forwarded-proto") ?? new URL(base).protocol.replace(":", "");
-      return host ? [base, `${proto}://${host}`] : [base];
-    },
+    trustedOrigins: (request) => (request ? [base, requestOrigin(request.headers, env, { asSent: true })] : [base]),
     emailAndPassword: { enabled: true, autoSignIn: true, minPasswordLength: 8, maxPasswordLength: 128 },
     session: { expiresIn: 60 * 60 * 24 * 14, updateAge: 60 * 60 * 24 },
     // Brute-force guard on the credential endpoints; Better Auth keeps the counters in memory.

@@ -1,11 +1,11 @@
 // With an empty database, tell the operator how to create the first account.
 import { countUsers } from "@/lib/auth/organizations";
-import { publicUrl } from "@/lib/env";
+import { configuredOrigin } from "@/lib/api/public-url";
 import { getLogger } from "@/lib/logger";
 
 export async function announceFirstRun() {
   if ((await countUsers()) > 0) return;
-  const url = publicUrl();
+  const url = configuredOrigin();
   const message = [
     "No accounts yet. Create the first one:",
     `  - in the browser: ${url}/sign-up`,

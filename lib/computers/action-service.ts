@@ -5,17 +5,18 @@ import { z } from "zod";
 import { AppError } from "@/lib/api/errors";
 import { parseWith } from "@/lib/api/request";
 import type { ApiPrincipal } from "@/lib/auth/api-keys";
-import { findOwnedComputer, reachSession, type Reached } from "@/lib/computers/access";
+import { reachSession, type Reached } from "@/lib/computers/access";
 import { parseAction, TAB_ACTIONS, type Action, type ActionOf } from "@/lib/computers/actions";
 import type { ActionOutcome } from "@/lib/computers/driver";
 import { asActionResult, asAppError, type ActionResult } from "@/lib/computers/failures";
-import { readScreenshot, storeScreenshot } from "@/lib/computers/screenshots";
+import { screenshotUrl } from "@/lib/computers/screenshot-links";
+import { storeScreenshot } from "@/lib/computers/screenshots";
 
 export interface ActionCall {
   principal: ApiPrincipal;
   id: string;
   requestId: string;
-  /** Origin for screenshot URLs (PUBLIC_URL, else the request's). */
+  /** Origin for screenshot URLs (publicOrigin of the request). */
   baseUrl: string;
 }
 
@@ -54,7 +55,7 @@ async function perform(call: ActionCall, reached: Reached, action: Action): Prom
       const shot = await reached.handle.screenshot({ format: action.format, quality: action.quality, tabId: action.tab_id });
       const result: Record<string, unknown> = action.base64
         ? { screenshot: shot.data.toString("base64"), mime_type: shot.mime }
-        : { screenshot_url: `${call.baseUrl}/computers/${call.id}/screenshots/${await storeScreenshot(call.id, shot.data, shot.mime)}`, mime_type: shot.mime };
+        : { screenshot_url: screenshotUrl(call.baseUrl, { computerId: call.id, name: await storeScreenshot(call.id, shot.data, shot.mime) }), mime_type: shot.mime };
       return success(call, { result, executedTabId: shot.executedTabId, pageContext: shot.pageContext });
     }
     return success(call, await reached.handle.act(action));
@@ -63,18 +64,23 @@ async function perform(call: ActionCall, reached: Reached, action: Action): Prom
   }
 }
 
-const executeBody = z.object({ action: z.unknown() }).passthrough();
+const executeBody = z.strictObject({ action: z.unknown() });
 
-/** POST /computers/{id}/execute: `{action: {type, …}}` (a bare action object is accepted too). */
+/** A body that is itself an action (`{type, …}`, no `action` member): older clients send that to /execute. */
+function isBareAction(body: unknown): body is Record<string, unknown> {
+  return typeof body === "object" && body !== null && !Array.isArray(body) && !("action" in body) &&
+    typeof (body as { type?: unknown }).type === "string";
+}
+
+/** POST /computers/{id}/execute: `{action: {type, …}}` (a bare action object is accepted too); unknown fields are 400s. */
 export async function executeAction(call: ActionCall & { body: unknown }): Promise<ActionResult> {
-  const body = parseWith(executeBody, call.body);
-  const action = parseAction(body.action ?? (typeof body.type === "string" ? body : undefined));
+  const action = isBareAction(call.body) ? parseAction(call.body, "") : parseAction(parseWith(executeBody, call.body).action);
   return perform(call, await reachSession(call.principal, call.id), action);
 }
 
 /** POST /computers/{id}/batch: runs in order, stops at the first failure. */
 export async function executeBatch(call: ActionCall & { body: unknown }) {
-  const { actions } = parseWith(z.object({ actions: z.array(z.unknown()).min(1).max(100) }), call.body);
+  const { actions } = parseWith(z.strictObject({ actions: z.array(z.unknown()).min(1).max(100) }), call.body);
   const parsed = actions.map((a, i) => parseAction(a, `actions[${i}]`));
   const reached = await reachSession(call.principal, call.id);
   const results: ActionResult[] = [];
@@ -135,7 +141,7 @@ export async function listTabs(call: ActionCall) {
 }
 
 export async function createTab(call: ActionCall & { body: unknown }) {
-  const { url } = parseWith(z.object({ url: z.string().optional() }), call.body);
+  const { url } = parseWith(z.strictObject({ url: z.string().optional() }), call.body);
   const action = parseAction({ type: "new_tab", ...(url !== undefined ? { url } : {}) }, "") as ActionOf<"new_tab">;
   const result = await tabAction(call, action);
   return { status: "success", result, ...stamp(call) };
@@ -149,14 +155,6 @@ export async function switchTab(call: ActionCall & { tabId: string }) {
 export async function closeTab(call: ActionCall & { tabId: string }) {
   await tabAction(call, { type: "close_tab", tab_id: call.tabId });
   return { status: "success", closed_tab: call.tabId, ...stamp(call) };
-}
-
-/** GET /computers/{id}/screenshots/{name}: a screenshot taken with base64: false (a read; not activity). */
-export async function getScreenshotFile(input: { principal: ApiPrincipal; id: string; name: string }) {
-  await findOwnedComputer(input.principal, input.id);
-  const file = await readScreenshot(input.id, input.name);
-  if (!file) throw new AppError("not_found", `Screenshot '${input.name}' not found (screenshots are kept for 15 minutes)`);
-  return file;
 }
 
 // Paths of extensions.md that need parts not built yet (desktop exec, live view).

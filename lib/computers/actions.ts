@@ -1,6 +1,7 @@
 // The generic action vocabulary of POST /computers/{id}/execute (extensions.md),
 // shared by every kind of computer. Parsing normalizes the aliases clients send
-// (CUA-style `scroll_x`, a single `key`, `path` for drags) so drivers see one shape.
+// (CUA-style `scroll_x`, a single `key`, `path` for drags) so drivers see one
+// shape; any other field is refused (a 400 naming it), never silently dropped.
 import { z } from "zod";
 import { AppError } from "@/lib/api/errors";
 import { parseWith } from "@/lib/api/request";
@@ -26,17 +27,17 @@ export const navigableUrl = z
 
 const target = { tab_id: tabId.optional() };
 
-const click = z.object({ type: z.literal("click"), x: coord, y: coord, button: button.default("left"), ...target });
-const doubleClick = z.object({ type: z.literal("double_click"), x: coord, y: coord, ...target });
-const rightClick = z.object({ type: z.literal("right_click"), x: coord, y: coord, ...target });
+const click = z.strictObject({ type: z.literal("click"), x: coord, y: coord, button: button.default("left"), ...target });
+const doubleClick = z.strictObject({ type: z.literal("double_click"), x: coord, y: coord, ...target });
+const rightClick = z.strictObject({ type: z.literal("right_click"), x: coord, y: coord, ...target });
 const drag = z
-  .object({
+  .strictObject({
     type: z.literal("drag"),
     x1: coord.optional(),
     y1: coord.optional(),
     x2: coord.optional(),
     y2: coord.optional(),
-    path: z.array(z.object({ x: coord, y: coord })).min(2).max(1000).optional(),
+    path: z.array(z.strictObject({ x: coord, y: coord })).min(2).max(1000).optional(),
     ...target,
   })
   .transform((a, ctx) => {
@@ -49,9 +50,9 @@ const drag = z
     }
     return { type: "drag" as const, path, tab_id: a.tab_id };
   });
-const typeText = z.object({ type: z.literal("type"), text: z.string().max(100_000), ...target });
+const typeText = z.strictObject({ type: z.literal("type"), text: z.string().max(100_000), ...target });
 const keypress = z
-  .object({ type: z.literal("keypress"), keys: z.array(z.string().min(1).max(32)).min(1).max(8).optional(), key: z.string().min(1).max(32).optional(), ...target })
+  .strictObject({ type: z.literal("keypress"), keys: z.array(z.string().min(1).max(32)).min(1).max(8).optional(), key: z.string().min(1).max(32).optional(), ...target })
   .transform((a, ctx) => {
     const keys = a.keys ?? (a.key ? [a.key] : undefined);
     if (!keys) {
@@ -60,12 +61,12 @@ const keypress = z
     }
     return { type: "keypress" as const, keys, tab_id: a.tab_id };
   });
-const keyDown = z.object({ type: z.literal("key_down"), key: z.string().min(1).max(32), ...target });
-const keyUp = z.object({ type: z.literal("key_up"), key: z.string().min(1).max(32), ...target });
-const mouseDown = z.object({ type: z.literal("mouse_down"), x: coord.optional(), y: coord.optional(), button: button.default("left"), ...target });
-const mouseUp = z.object({ type: z.literal("mouse_up"), x: coord.optional(), y: coord.optional(), button: button.default("left"), ...target });
+const keyDown = z.strictObject({ type: z.literal("key_down"), key: z.string().min(1).max(32), ...target });
+const keyUp = z.strictObject({ type: z.literal("key_up"), key: z.string().min(1).max(32), ...target });
+const mouseDown = z.strictObject({ type: z.literal("mouse_down"), x: coord.optional(), y: coord.optional(), button: button.default("left"), ...target });
+const mouseUp = z.strictObject({ type: z.literal("mouse_up"), x: coord.optional(), y: coord.optional(), button: button.default("left"), ...target });
 const scroll = z
-  .object({
+  .strictObject({
     type: z.literal("scroll"),
     dx: z.number().finite().optional(),
     dy: z.number().finite().optional(),
@@ -84,27 +85,27 @@ const scroll = z
     tab_id: a.tab_id,
   }));
 const wait = z
-  .object({ type: z.literal("wait"), ms: z.number().int().min(0).max(60_000).optional(), duration_ms: z.number().int().min(0).max(60_000).optional() })
+  .strictObject({ type: z.literal("wait"), ms: z.number().int().min(0).max(60_000).optional(), duration_ms: z.number().int().min(0).max(60_000).optional() })
   .transform((a) => ({ type: "wait" as const, ms: a.ms ?? a.duration_ms ?? 1000 }));
-const screenshot = z.object({
+const screenshot = z.strictObject({
   type: z.literal("screenshot"),
   base64: z.boolean().default(false),
   format: z.enum(["png", "jpeg"]).default("png"),
   quality: z.number().int().min(1).max(100).optional(),
   ...target,
 });
-const goToUrl = z.object({ type: z.literal("go_to_url"), url: navigableUrl, ...target });
-const getHtml = z.object({ type: z.literal("get_html_content"), ...target });
-const setViewport = z.object({
+const goToUrl = z.strictObject({ type: z.literal("go_to_url"), url: navigableUrl, ...target });
+const getHtml = z.strictObject({ type: z.literal("get_html_content"), ...target });
+const setViewport = z.strictObject({
   type: z.literal("set_viewport"),
   width: z.number().int().min(320).max(3840),
   height: z.number().int().min(240).max(2160),
   scale_factor: z.number().min(0.5).max(4).optional(),
 });
-const listTabs = z.object({ type: z.literal("list_tabs") });
-const newTab = z.object({ type: z.literal("new_tab"), url: navigableUrl.optional() });
-const switchTab = z.object({ type: z.literal("switch_tab"), tab_id: tabId });
-const closeTab = z.object({ type: z.literal("close_tab"), tab_id: tabId });
+const listTabs = z.strictObject({ type: z.literal("list_tabs") });
+const newTab = z.strictObject({ type: z.literal("new_tab"), url: navigableUrl.optional() });
+const switchTab = z.strictObject({ type: z.literal("switch_tab"), tab_id: tabId });
+const closeTab = z.strictObject({ type: z.literal("close_tab"), tab_id: tabId });
 
 const SCHEMAS = {
   click, double_click: doubleClick, right_click: rightClick, drag, type: typeText, keypress,

@@ -13,13 +13,13 @@ export const MAX_INACTIVITY_TIMEOUT_SECONDS = 86_400;
 
 const seconds = z.number().int().min(1);
 
-const display = z.object({
+const display = z.strictObject({
   width: z.number().int().min(DISPLAY_BOUNDS.minWidth).max(DISPLAY_BOUNDS.maxWidth).optional(),
   height: z.number().int().min(DISPLAY_BOUNDS.minHeight).max(DISPLAY_BOUNDS.maxHeight).optional(),
   scale: z.number().min(0.5).max(4).optional(),
 });
 
-export const createBodySchema = z.object({
+export const createBodySchema = z.strictObject({
   kind: z.enum(["browser", "desktop"]).optional(),
   timeout_seconds: seconds.optional(),
   max_lifetime_seconds: seconds.optional(),

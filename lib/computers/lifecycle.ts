@@ -25,16 +25,21 @@ export interface LifetimeSettings {
 }
 
 export function initialDeadlines(s: LifetimeSettings): Deadlines & { lastActivityAt: Date } {
+  const expiresAt = new Date(s.createdAt.getTime() + s.maxLifetimeSeconds * 1000);
   return {
-    expiresAt: new Date(s.createdAt.getTime() + s.maxLifetimeSeconds * 1000),
-    idleExpiresAt: new Date(s.createdAt.getTime() + s.inactivityTimeoutSeconds * 1000),
+    expiresAt,
+    idleExpiresAt: idleDeadlineAfter(s.createdAt, s.inactivityTimeoutSeconds, expiresAt),
     lastActivityAt: s.createdAt,
   };
 }
 
-/** Activity moves only the idle deadline; expires_at is fixed at creation. */
-export function idleDeadlineAfter(activityAt: Date, inactivityTimeoutSeconds: number): Date {
-  return new Date(activityAt.getTime() + inactivityTimeoutSeconds * 1000);
+/**
+ * Activity moves only the idle deadline; expires_at is fixed at creation. The
+ * idle deadline never passes expires_at (extensions.md): clients schedule
+ * keepalives by it, and the reaper ends the session at expires_at anyway.
+ */
+export function idleDeadlineAfter(activityAt: Date, inactivityTimeoutSeconds: number, expiresAt: Date): Date {
+  return new Date(Math.min(activityAt.getTime() + inactivityTimeoutSeconds * 1000, expiresAt.getTime()));
 }
 
 export interface DueInput {
@@ -80,19 +85,29 @@ export interface ComputerRowLike {
   displayScale: number;
 }
 
+/**
+ * URLs that work for this session (extensions.md `endpoints`). Empty until the
+ * live-view and CDP endpoints exist: a key is only ever added with a working endpoint.
+ */
+export type SessionEndpoints = Partial<Record<"cdp" | "screencast" | "ws" | "vnc" | "live_view", string>>;
+
 /** Session object: every field of interface.md §2.1, then the additive ones of extensions.md. */
 export function toSession(row: ComputerRowLike) {
+  // Rows written before the clamp in idleDeadlineAfter may still hold a later idle deadline.
+  const idleExpiresAt = Math.min(row.idleExpiresAt.getTime(), row.expiresAt.getTime());
+  const endpoints: SessionEndpoints = {};
   return {
     id: row.id,
     kind: row.kind,
     status: row.status,
     created_at: row.createdAt.toISOString(),
     expires_at: row.expiresAt.toISOString(),
-    idle_expires_at: row.idleExpiresAt.toISOString(),
+    idle_expires_at: new Date(idleExpiresAt).toISOString(),
     last_activity_at: row.lastActivityAt.toISOString(),
     max_lifetime_seconds: row.maxLifetimeSeconds,
     inactivity_timeout_seconds: row.inactivityTimeoutSeconds,
     auto_kill: row.autoKill,
+    idle_timeout_enabled: row.autoKill,
     persistent: row.persistent,
     environment_id: row.environmentId,
     use_advanced_proxy: row.useAdvancedProxy,
@@ -101,6 +116,7 @@ export function toSession(row: ComputerRowLike) {
     context_id: row.contextId,
     termination_reason: row.terminationReason,
     terminated_at: row.terminatedAt?.toISOString() ?? null,
+    endpoints,
   };
 }
 

@@ -144,7 +144,7 @@ export class SessionManager {
   /** Activity: moves the idle deadline (memory and row) and ready → running; false when the row has ended. */
   async touch(live: LiveSession): Promise<boolean> {
     const at = new Date();
-    const idleExpiresAt = idleDeadlineAfter(at, live.inactivityTimeoutSeconds);
+    const idleExpiresAt = idleDeadlineAfter(at, live.inactivityTimeoutSeconds, live.expiresAt);
     live.idleExpiresAt = idleExpiresAt;
     return store.recordActivity({ id: live.id, at, idleExpiresAt });
   }

@@ -1,6 +1,6 @@
 // Screenshots returned by URL (base64: false) are files under
 // DATA_DIR/screenshots/<session id>/, served by GET /computers/{id}/screenshots/{name}
-// behind the API key, and swept after SCREENSHOT_TTL_MS. (turbopackIgnore: these
+// to a capability token (screenshotUrl) or the API key, and swept after SCREENSHOT_TTL_MS. (turbopackIgnore: these
 // are runtime data paths; without it the build traces the whole data directory.)
 import { randomBytes } from "node:crypto";
 import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";

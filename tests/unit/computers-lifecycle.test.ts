@@ -9,7 +9,14 @@ describe("deadlines", () => {
     expect(initialDeadlines({ createdAt: t0, maxLifetimeSeconds: 3600, inactivityTimeoutSeconds: 120 })).toEqual({
       expiresAt: at(3600), idleExpiresAt: at(120), lastActivityAt: t0,
     });
-    expect(idleDeadlineAfter(at(50), 120)).toEqual(at(170));
+    expect(idleDeadlineAfter(at(50), 120, at(3600))).toEqual(at(170));
+  });
+
+  it("never puts the idle deadline after expires_at", () => {
+    expect(initialDeadlines({ createdAt: t0, maxLifetimeSeconds: 60, inactivityTimeoutSeconds: 120 })).toMatchObject({
+      expiresAt: at(60), idleExpiresAt: at(60),
+    });
+    expect(idleDeadlineAfter(at(3550), 120, at(3600))).toEqual(at(3600));
   });
 
   it("ends for lifetime always, for inactivity only with auto_kill", () => {
@@ -41,6 +48,12 @@ describe("toSession", () => {
       last_activity_at: "2026-01-01T00:00:00.000Z", max_lifetime_seconds: 3600, inactivity_timeout_seconds: 120, auto_kill: true,
       display: { width: 1280, height: 720, scale: 1 }, stealth: false, termination_reason: null,
     });
+  });
+
+  it("mirrors auto_kill as idle_timeout_enabled, has no endpoints yet, clamps an old row's idle deadline", () => {
+    const s = toSession({ ...row, autoKill: false, expiresAt: at(60), idleExpiresAt: at(120) });
+    expect(s).toMatchObject({ auto_kill: false, idle_timeout_enabled: false, endpoints: {} });
+    expect(s.idle_expires_at).toBe(s.expires_at);
   });
 
   it("lists only id, kind, status, created_at", () => {

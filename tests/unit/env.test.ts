@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { databaseUrl, loadEnv, publicUrl } from "@/lib/env";
+import { configuredOrigin as publicUrl } from "@/lib/api/public-url";
+import { databaseUrl, loadEnv } from "@/lib/env";
 
 describe("environment validation", () => {
   it("applies defaults on an empty environment", () => {

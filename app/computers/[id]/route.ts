@@ -1,4 +1,4 @@
-import { withApiKey } from "@/lib/api/handlers";
+import { methodNotAllowed, withApiKey } from "@/lib/api/handlers";
 import { deleteComputer, getComputer } from "@/lib/computers/service";
 
 export const dynamic = "force-dynamic";
@@ -11,3 +11,6 @@ export const DELETE = withApiKey("api", async ({ principal, params }) => {
   await deleteComputer({ principal, id: params.id });
   return new Response(null, { status: 204 });
 });
+
+const wrongMethod = methodNotAllowed(["GET", "DELETE"]);
+export { wrongMethod as POST, wrongMethod as PUT, wrongMethod as PATCH };

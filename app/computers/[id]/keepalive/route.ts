@@ -1,4 +1,4 @@
-import { withApiKey } from "@/lib/api/handlers";
+import { methodNotAllowed, withApiKey } from "@/lib/api/handlers";
 import { keepAlive } from "@/lib/computers/service";
 
 export const dynamic = "force-dynamic";
@@ -6,3 +6,6 @@ export const dynamic = "force-dynamic";
 export const POST = withApiKey("api", async ({ principal, params }) =>
   Response.json(await keepAlive({ principal, id: params.id })),
 );
+
+const wrongMethod = methodNotAllowed(["POST"]);
+export { wrongMethod as GET, wrongMethod as PUT, wrongMethod as PATCH, wrongMethod as DELETE };

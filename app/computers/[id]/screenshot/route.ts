@@ -1,4 +1,4 @@
-import { withApiKey } from "@/lib/api/handlers";
+import { methodNotAllowed, withApiKey } from "@/lib/api/handlers";
 import { readJson } from "@/lib/api/request";
 import { runNamedAction } from "@/lib/computers/action-service";
 import { actionCall } from "@/lib/computers/route-context";
@@ -8,3 +8,6 @@ export const dynamic = "force-dynamic";
 export const POST = withApiKey("api", async (ctx) =>
   Response.json(await runNamedAction({ ...actionCall(ctx), name: "screenshot", body: await readJson(ctx.req, { optional: true }) })),
 );
+
+const wrongMethod = methodNotAllowed(["POST"]);
+export { wrongMethod as GET, wrongMethod as PUT, wrongMethod as PATCH, wrongMethod as DELETE };

@@ -1,4 +1,4 @@
-import { withApiKey } from "@/lib/api/handlers";
+import { methodNotAllowed, withApiKey } from "@/lib/api/handlers";
 import { readJson } from "@/lib/api/request";
 import { createTab, listTabs } from "@/lib/computers/action-service";
 import { actionCall } from "@/lib/computers/route-context";
@@ -10,3 +10,6 @@ export const GET = withApiKey("api", async (ctx) => Response.json(await listTabs
 export const POST = withApiKey("api", async (ctx) =>
   Response.json(await createTab({ ...actionCall(ctx), body: await readJson(ctx.req, { optional: true }) })),
 );
+
+const wrongMethod = methodNotAllowed(["GET", "POST"]);
+export { wrongMethod as PUT, wrongMethod as PATCH, wrongMethod as DELETE };

@@ -1,4 +1,4 @@
-import { withApiKey } from "@/lib/api/handlers";
+import { methodNotAllowed, withApiKey } from "@/lib/api/handlers";
 import { readJson } from "@/lib/api/request";
 import { execSync } from "@/lib/computers/desktop/exec-service";
 
@@ -7,3 +7,6 @@ export const dynamic = "force-dynamic";
 export const POST = withApiKey("api", async (ctx) =>
   Response.json(await execSync({ principal: ctx.principal, id: ctx.params.id, body: await readJson(ctx.req) })),
 );
+
+const wrongMethod = methodNotAllowed(["POST"]);
+export { wrongMethod as GET, wrongMethod as PUT, wrongMethod as PATCH, wrongMethod as DELETE };

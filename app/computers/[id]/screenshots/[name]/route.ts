@@ -1,11 +1,20 @@
-import { withApiKey } from "@/lib/api/handlers";
-import { getScreenshotFile } from "@/lib/computers/action-service";
+import { methodNotAllowed, withPublic } from "@/lib/api/handlers";
+import { getScreenshotFile } from "@/lib/computers/screenshot-links";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withApiKey("api", async ({ principal, params }) => {
-  const file = await getScreenshotFile({ principal, id: params.id, name: params.name });
+// Public wrapper: the capability token in screenshot_url stands in for the API key.
+export const GET = withPublic("api", async ({ req, params }) => {
+  const file = await getScreenshotFile({
+    id: params.id,
+    name: params.name,
+    token: new URL(req.url).searchParams.get("token"),
+    authorization: req.headers.get("authorization"),
+  });
   return new Response(new Uint8Array(file.data), {
     headers: { "content-type": file.mime, "cache-control": "private, max-age=900" },
   });
 });
+
+const wrongMethod = methodNotAllowed(["GET"]);
+export { wrongMethod as POST, wrongMethod as PUT, wrongMethod as PATCH, wrongMethod as DELETE };

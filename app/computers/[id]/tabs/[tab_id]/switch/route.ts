@@ -1,4 +1,4 @@
-import { withApiKey } from "@/lib/api/handlers";
+import { methodNotAllowed, withApiKey } from "@/lib/api/handlers";
 import { switchTab } from "@/lib/computers/action-service";
 import { actionCall } from "@/lib/computers/route-context";
 
@@ -7,3 +7,6 @@ export const dynamic = "force-dynamic";
 export const POST = withApiKey("api", async (ctx) =>
   Response.json(await switchTab({ ...actionCall(ctx), tabId: ctx.params.tab_id })),
 );
+
+const wrongMethod = methodNotAllowed(["POST"]);
+export { wrongMethod as GET, wrongMethod as PUT, wrongMethod as PATCH, wrongMethod as DELETE };
