@@ -25,7 +25,14 @@ export const navigableUrl = z
     }
   }, "must be an absolute http(s) URL or about:blank");
 
-const target = { tab_id: tabId.optional() };
+/**
+ * Fields the public SDK may send on any action (its `Action` type): accepted so
+ * its clients work unmodified. `include_context` is moot (page_context is always
+ * sent) and `request_id` is the SDK's stream-correlation hint; the ActionResult's
+ * request_id stays the server's own.
+ */
+const sdkFields = { include_context: z.boolean().optional(), request_id: z.string().max(128).optional() };
+const target = { tab_id: tabId.optional(), ...sdkFields };
 
 const click = z.strictObject({ type: z.literal("click"), x: coord, y: coord, button: button.default("left"), ...target });
 const doubleClick = z.strictObject({ type: z.literal("double_click"), x: coord, y: coord, ...target });
@@ -85,7 +92,7 @@ const scroll = z
     tab_id: a.tab_id,
   }));
 const wait = z
-  .strictObject({ type: z.literal("wait"), ms: z.number().int().min(0).max(60_000).optional(), duration_ms: z.number().int().min(0).max(60_000).optional() })
+  .strictObject({ type: z.literal("wait"), ms: z.number().int().min(0).max(60_000).optional(), duration_ms: z.number().int().min(0).max(60_000).optional(), ...sdkFields })
   .transform((a) => ({ type: "wait" as const, ms: a.ms ?? a.duration_ms ?? 1000 }));
 const screenshot = z.strictObject({
   type: z.literal("screenshot"),
@@ -95,17 +102,18 @@ const screenshot = z.strictObject({
   ...target,
 });
 const goToUrl = z.strictObject({ type: z.literal("go_to_url"), url: navigableUrl, ...target });
-const getHtml = z.strictObject({ type: z.literal("get_html_content"), ...target });
+const getHtml = z.strictObject({ type: z.literal("get_html_content"), auto_detect_encoding: z.boolean().optional(), ...target });
 const setViewport = z.strictObject({
   type: z.literal("set_viewport"),
   width: z.number().int().min(320).max(3840),
   height: z.number().int().min(240).max(2160),
   scale_factor: z.number().min(0.5).max(4).optional(),
+  ...sdkFields,
 });
-const listTabs = z.strictObject({ type: z.literal("list_tabs") });
-const newTab = z.strictObject({ type: z.literal("new_tab"), url: navigableUrl.optional() });
-const switchTab = z.strictObject({ type: z.literal("switch_tab"), tab_id: tabId });
-const closeTab = z.strictObject({ type: z.literal("close_tab"), tab_id: tabId });
+const listTabs = z.strictObject({ type: z.literal("list_tabs"), ...sdkFields });
+const newTab = z.strictObject({ type: z.literal("new_tab"), url: navigableUrl.optional(), ...sdkFields });
+const switchTab = z.strictObject({ type: z.literal("switch_tab"), tab_id: tabId, ...sdkFields });
+const closeTab = z.strictObject({ type: z.literal("close_tab"), tab_id: tabId, ...sdkFields });
 
 const SCHEMAS = {
   click, double_click: doubleClick, right_click: rightClick, drag, type: typeText, keypress,

@@ -98,6 +98,13 @@ describe("unknown body fields are a 400 naming them", () => {
     expect(aliases.body.status).toBe("success");
     const bare = await api("POST", `/computers/${s.id}/execute`, { type: "wait", duration_ms: 1 });
     expect(bare.body.status).toBe("success");
+    // Fields the public SDK's Action type carries are not "unknown": its clients work unmodified.
+    const sdk = await api("POST", `/computers/${s.id}/execute`, {
+      action: { type: "get_html_content", include_context: true, request_id: "sdk-1", auto_detect_encoding: true },
+    });
+    expect([sdk.status, sdk.body.status]).toEqual([200, "success"]);
+    const sdkTabs = await api("POST", `/computers/${s.id}/execute`, { action: { type: "list_tabs", include_context: false } });
+    expect([sdkTabs.status, sdkTabs.body.status]).toEqual([200, "success"]);
   });
 });
 
