@@ -3,18 +3,18 @@
 // Domain code lives inside Next's bundle; this file reaches it only through
 // handles that lib/boot.ts puts on globalThis.
 import { randomBytes } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import next from "next";
 import { getEnv } from "./lib/env";
+import { httpFastPathsKey } from "./lib/http-fast-paths";
+import { peekSingleton } from "./lib/singleton";
 
 type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => boolean;
 const handles = globalThis as unknown as {
   cabinShutdown?: (reason: string) => Promise<void>;
   /** Domain upgrade handlers; each returns true when it took the socket. */
   cabinUpgradeHandlers?: UpgradeHandler[];
-  /** Domain HTTP fast paths (the model gateway): each returns true when it took the request. */
-  cabinHttpHandlers?: ((req: IncomingMessage, res: ServerResponse) => boolean)[];
 };
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -31,7 +31,9 @@ const server = createServer((req, res) => {
   const requestId = typeof given === "string" && REQUEST_ID.test(given) ? given : `req_${randomBytes(12).toString("hex")}`;
   req.headers["x-request-id"] = requestId;
   res.setHeader("x-request-id", requestId);
-  for (const take of handles.cabinHttpHandlers ?? []) if (take(req, res)) return;
+  // Domain HTTP fast paths (the model gateway) first: each returns true when it took the request.
+  const fastPaths = peekSingleton(httpFastPathsKey);
+  if (fastPaths) for (const take of fastPaths.values()) if (take(req, res)) return;
   void handle(req, res);
 });
 

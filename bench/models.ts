@@ -182,7 +182,7 @@ try {
   const { raw, viaCabin } = await tokensPerSecond(cabin.url, key);
   // Next's router marks its responses with `vary: rsc, …`; the custom server's /v1 fast path does not.
   const probe = await fetch(`${cabin.url}/v1/models`, { headers: { authorization: `Bearer ${key}` } });
-  const route = probe.headers.get("vary")?.includes("rsc") ? "Next router (app/v1 route files)" : "custom server fast path";
+  const route = probe.headers.get("vary")?.includes("rsc") ? "Next router (the app/v1 catch-all route)" : "custom server fast path";
 
   const rows = [
     ["non-streamed, p50", fmt(plain.p50[0]!), fmt(plain.p50[1]!), fmt(plain.p50[1]! - plain.p50[0]!), "≤ 2 ms"],

@@ -4,6 +4,7 @@ import { chromiumHelp } from "@/lib/computers/browser/find-chromium";
 import { computersHealth } from "@/lib/computers/health";
 import { getDb } from "@/lib/db";
 import { modelsHealth } from "@/lib/models/registry";
+import { usageHealth } from "@/lib/models/usage";
 
 export interface CheckResult {
   ok: boolean;
@@ -38,7 +39,8 @@ export async function healthReport() {
     database: await checkDatabase(),
     browser: checkBrowser(sessions),
     sessions,
-    models: modelsHealth(),
+    // Usage rows held in memory or given up: dropped rows do not fail health, they are counted.
+    models: { ...modelsHealth(), usage: usageHealth() },
   };
   const healthy = Object.values(checks).every((c) => c.ok || c.required === false);
   return { healthy, body: { status: healthy ? "ok" : "error", checks } };

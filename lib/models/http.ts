@@ -1,16 +1,17 @@
 // The /v1 request layer, whichever way a request arrived: the custom server's
-// fast path (production, lib/models/fast-path.ts) and Next's route files
-// (app/v1/**, development) both adapt to ModelHttpRequest and ModelReply, so
-// the gateway's hot path never builds a Web Request or Response (a measurable
-// share of its ~2 ms budget). Here: the API key (OpenAI error envelope), the
-// organization's rate limit, and x-ratelimit-* / x-request-id on every reply,
-// errors included.
-import { AppError } from "@/lib/api/errors";
+// fast path (`modelFastPath`, production) and Next's catch-all route
+// (`nextModelRoute`, development) both adapt to ModelHttpRequest and ModelReply,
+// so the gateway's hot path never builds a Web Request or Response (a
+// measurable share of its ~2 ms budget). Here: the API key (OpenAI error
+// envelope), the organization's rate limit, and x-request-id on every reply;
+// x-ratelimit-* on every reply once the key is known, errors included.
+import { AppError, isAppError } from "@/lib/api/errors";
 import { renderError } from "@/lib/api/render";
 import { parseJsonText, parseWith } from "@/lib/api/request";
 import { authenticateApiKey, type ApiPrincipal } from "@/lib/auth/api-keys";
 import { getEnv } from "@/lib/env";
 import { RateLimiter } from "@/lib/models/rate-limit";
+import { singleton, singletonKey } from "@/lib/singleton";
 import type { z } from "zod";
 
 /** Bodies above this are refused with a 413 before they are read to the end. */
@@ -67,17 +68,13 @@ export async function readModelBody<T extends z.ZodType>(req: ModelHttpRequest, 
   return parseWith(schema, parseJsonText(await req.text()));
 }
 
-const g = globalThis as unknown as { cabinModelRateLimiter?: RateLimiter };
+const rateLimiterKey = singletonKey<RateLimiter>("models.rateLimiter");
 
 export function getRateLimiter(): RateLimiter {
-  if (!g.cabinModelRateLimiter) {
+  return singleton(rateLimiterKey, () => {
     const env = getEnv();
-    g.cabinModelRateLimiter = new RateLimiter({
-      requestsPerMinute: env.MODEL_RATE_LIMIT_RPM,
-      tokensPerMinute: env.MODEL_RATE_LIMIT_TPM,
-    });
-  }
-  return g.cabinModelRateLimiter;
+    return new RateLimiter({ requestsPerMinute: env.MODEL_RATE_LIMIT_RPM, tokensPerMinute: env.MODEL_RATE_LIMIT_TPM });
+  });
 }
 
 function errorReply(error: unknown, requestId: string, extraHeaders: Record<string, string> = {}): ModelReply {
@@ -106,18 +103,38 @@ export function withModelApi(kind: "inference" | "read", handler: (ctx: ModelCon
   };
 }
 
-/** A /v1 handler without a key (unknown paths, wrong methods); errors in the OpenAI envelope. */
+/**
+ * The rate-limit report for a request whose key is optional (unknown paths,
+ * wrong methods): the key's organization when the key is valid, else none.
+ * A bad key does not turn these answers into a 401; they only lack the headers.
+ */
+async function rateLimitHeadersIfKeyed(req: ModelHttpRequest): Promise<Record<string, string>> {
+  const authorization = req.header("authorization");
+  if (!authorization) return {};
+  try {
+    return getRateLimiter().headers((await authenticateApiKey(authorization)).organizationId);
+  } catch (error) {
+    if (isAppError(error) && error.code === "unauthorized") return {};
+    throw error;
+  }
+}
+
+/** A /v1 handler that needs no key (unknown paths, wrong methods); errors in the OpenAI envelope. */
 export function publicModelApi(handler: (req: ModelHttpRequest) => ModelReply | Promise<ModelReply>): ModelHandler {
   return async (req) => {
+    let rateLimit: Record<string, string> = {};
     try {
-      return await handler(req);
+      rateLimit = await rateLimitHeadersIfKeyed(req);
+      const reply = await handler(req);
+      Object.assign(reply.headers, rateLimit, { "x-request-id": req.requestId });
+      return reply;
     } catch (error) {
-      return errorReply(error, req.requestId);
+      return errorReply(error, req.requestId, rateLimit);
     }
   };
 }
 
-/** Handlers for the methods a /v1 path does not serve: 405 in the OpenAI envelope. */
+/** The handler for the methods a /v1 path does not serve: 405 in the OpenAI envelope, `allowed` in `allow`. */
 export function methodNotAllowed(allowed: string): ModelHandler {
   return publicModelApi((req) => {
     throw new AppError("method_not_allowed", `${req.method} is not supported on ${req.pathname}; use ${allowed}`, {

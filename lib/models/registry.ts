@@ -9,12 +9,13 @@ import { LocalBackend } from "@/lib/models/local/backend";
 import { ensureEmbeddedModel, PLACEHOLDER_NOTICE } from "@/lib/models/local/embedded-model";
 import type { ModelInfo, ResolvedModel } from "@/lib/models/types";
 import { UpstreamBackend } from "@/lib/models/upstream/backend";
+import { singleton, singletonKey } from "@/lib/singleton";
 
 interface Registry {
   byId: Map<string, ResolvedModel>;
 }
 
-const g = globalThis as unknown as { cabinModelRegistry?: Registry };
+const registryKey = singletonKey<Registry>("models.registry");
 
 function resolve(config: ModelConfig, created: number, labels: Map<string, string>): ResolvedModel {
   if (config.backend === "openai-compatible") {
@@ -77,9 +78,9 @@ function buildRegistry(): Registry {
   return { byId };
 }
 
+/** Built on first use, once per process (MODELS is read once). */
 function registry(): Registry {
-  g.cabinModelRegistry ??= buildRegistry();
-  return g.cabinModelRegistry;
+  return singleton(registryKey, buildRegistry);
 }
 
 export function listModels(): ModelInfo[] {

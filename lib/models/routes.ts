@@ -1,15 +1,6 @@
-// The /v1 handlers, defined once over ModelHttpRequest (lib/models/http.ts):
-// the custom server's fast path calls them directly, and app/v1/**/route.ts
-// serves them through Next by way of `nextRoute` (lib/models/next-route.ts).
-import {
-  jsonReply,
-  methodNotAllowed,
-  readModelBody,
-  unknownPath,
-  withModelApi,
-  type ModelRequest,
-  type ModelContext,
-} from "@/lib/models/http";
+// The /v1 handlers, defined once over ModelHttpRequest (lib/models/http.ts).
+// Which path and method reach each is the route table's business (`resolveModelRoute`).
+import { jsonReply, readModelBody, withModelApi, type ModelContext, type ModelRequest } from "@/lib/models/http";
 import { createChatCompletion, createCompletion, createEmbeddings } from "@/lib/models/inference";
 import { getModel, listModels } from "@/lib/models/registry";
 import { chatCompletionSchema, completionSchema, embeddingSchema } from "@/lib/models/schemas";
@@ -31,7 +22,3 @@ export const completionsRoute = withModelApi("inference", async (ctx) =>
 export const embeddingsRoute = withModelApi("inference", async (ctx) =>
   createEmbeddings(inferenceRequest(ctx), await readModelBody(ctx.req, embeddingSchema)),
 );
-
-export const postOnly = methodNotAllowed("POST");
-
-export { unknownPath };

@@ -1,11 +1,14 @@
 // Usage metering: one UsageRecord per completion or embedding request, for the
 // key's organization and the key, priced at the model's per-million prices.
 // Writes are not awaited by the request (the client should not wait on the
-// database); they are batched and flushed at shutdown.
+// database): rows go through a BatchWriter, which retries failed writes,
+// counts what it must drop, and is flushed at shutdown.
 import { randomUUID } from "node:crypto";
 import { getDb } from "@/lib/db";
 import { getLogger } from "@/lib/logger";
+import { BatchWriter, type BatchWriterStats } from "@/lib/models/batch-writer";
 import type { Prices } from "@/lib/models/types";
+import { singleton, singletonKey } from "@/lib/singleton";
 
 export type UsageEndpoint = "chat.completions" | "completions" | "embeddings";
 
@@ -29,58 +32,51 @@ export function costUsd(prices: Prices, inputTokens: number, outputTokens: numbe
   return Math.round(((inputTokens * prices.input + outputTokens * prices.output) / 1_000_000) * 1e12) / 1e12;
 }
 
-// Rows are written in batches shortly after the requests end: one createMany
-// instead of a query per request keeps the database (and the CPU it costs)
-// off the path of the responses.
-const BATCH_DELAY_MS = 100;
-
-interface UsageWriter {
-  queue: UsageEntry[];
-  timer: NodeJS.Timeout | null;
-  inFlight: Set<Promise<void>>;
+/** A UsageRecord row; its id is fixed when the request ends, so a retried write cannot count it twice. */
+function usageRow(entry: UsageEntry) {
+  return {
+    id: randomUUID(),
+    organizationId: entry.organizationId,
+    apiKeyId: entry.apiKeyId,
+    requestId: entry.requestId,
+    endpoint: entry.endpoint,
+    model: entry.model,
+    inputTokens: entry.inputTokens,
+    outputTokens: entry.outputTokens,
+    costUsd: costUsd(entry.prices, entry.inputTokens, entry.outputTokens),
+    latencyMs: Math.round(entry.latencyMs),
+    status: entry.status,
+    stream: entry.stream,
+  };
 }
 
-const g = globalThis as unknown as { cabinUsageWriter?: UsageWriter };
-const writer: UsageWriter = (g.cabinUsageWriter ??= { queue: [], timer: null, inFlight: new Set() });
+type UsageRow = ReturnType<typeof usageRow>;
 
-function writeBatch(): Promise<void> {
-  writer.timer = null;
-  const batch = writer.queue.splice(0);
-  if (batch.length === 0) return Promise.resolve();
-  const write = getDb()
-    .usageRecord.createMany({
-      data: batch.map((entry) => ({
-        id: randomUUID(),
-        organizationId: entry.organizationId,
-        apiKeyId: entry.apiKeyId,
-        requestId: entry.requestId,
-        endpoint: entry.endpoint,
-        model: entry.model,
-        inputTokens: entry.inputTokens,
-        outputTokens: entry.outputTokens,
-        costUsd: costUsd(entry.prices, entry.inputTokens, entry.outputTokens),
-        latencyMs: Math.round(entry.latencyMs),
-        status: entry.status,
-        stream: entry.stream,
-      })),
-    })
-    .then(() => undefined)
-    .catch((err) =>
-      getLogger().error({ err, requests: batch.map((e) => e.requestId) }, "usage records could not be written"),
-    )
-    .finally(() => writer.inFlight.delete(write));
-  writer.inFlight.add(write);
-  return write;
-}
+// One createMany per batch instead of a query per request keeps the database
+// (and the CPU it costs) off the path of the responses.
+const usageWriterKey = singletonKey<BatchWriter<UsageRow>>("models.usageWriter");
+
+const usageWriter = () =>
+  singleton(
+    usageWriterKey,
+    () =>
+      new BatchWriter<UsageRow>({
+        write: async (rows) => void (await getDb().usageRecord.createMany({ data: rows })),
+        requestIdOf: (row) => row.requestId,
+        log: getLogger(),
+      }),
+  );
 
 export function recordUsage(entry: UsageEntry): void {
-  writer.queue.push(entry);
-  writer.timer ??= setTimeout(writeBatch, BATCH_DELAY_MS);
+  usageWriter().add(usageRow(entry));
 }
 
-/** Writes what is queued and waits for writes in flight (shutdown). */
-export async function flushUsage(): Promise<void> {
-  if (writer.timer) clearTimeout(writer.timer);
-  await writeBatch();
-  while (writer.inFlight.size) await Promise.allSettled([...writer.inFlight]);
+/** Writes what is held, with retries, and waits for it (shutdown). */
+export function flushUsage(): Promise<void> {
+  return usageWriter().flush();
+}
+
+/** /api/health: rows held in memory and rows given up. */
+export function usageHealth(): BatchWriterStats {
+  return usageWriter().stats();
 }

@@ -1,5 +1,6 @@
-// Real servers for API tests: `server.ts` from the production build, on a
-// free loopback port, with its own data directory and a fresh database
+// Real servers for API tests: `server.ts` from the production build (or, with
+// `dev: true`, Next's development server, as `npm start -- --dev` runs it), on
+// a free loopback port, with its own data directory and a fresh database
 // (SQLite, or a new PostgreSQL database when CABIN_TEST_DATABASE_URL is set).
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -11,6 +12,8 @@ import { createServer } from "node:net";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const READY_TIMEOUT_MS = 90_000;
+// Development compiles each route on its first request: slow on a small, shared machine.
+const DEV_READY_TIMEOUT_MS = 600_000;
 
 export interface TestServer {
   url: string;
@@ -34,6 +37,8 @@ export interface StartOptions {
   dataDir?: string;
   databaseUrl?: string;
   port?: number;
+  /** Next's development server (compiles on demand, no production build needed) instead of the build. */
+  dev?: boolean;
 }
 
 export function freePort(): Promise<number> {
@@ -84,12 +89,12 @@ async function dropDatabase(databaseUrl: string) {
   await client.end();
 }
 
-function baseEnv(o: { port: number; dataDir: string; databaseUrl: string; env: Record<string, string> }): NodeJS.ProcessEnv {
+function baseEnv(o: { port: number; dataDir: string; databaseUrl: string; env: Record<string, string>; dev?: boolean }): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     LANG: process.env.LANG ?? "C.UTF-8",
-    NODE_ENV: "production",
+    NODE_ENV: o.dev ? "development" : "production",
     NEXT_TELEMETRY_DISABLED: "1",
     HOST: "127.0.0.1",
     PORT: String(o.port),
@@ -103,8 +108,8 @@ function baseEnv(o: { port: number; dataDir: string; databaseUrl: string; env: R
   };
 }
 
-async function waitUntilReady(url: string, child: ChildProcess, logFile: string) {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
+async function waitUntilReady(url: string, child: ChildProcess, logFile: string, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}) before it was ready:\n${tail(logFile)}`);
     try {
@@ -115,7 +120,7 @@ async function waitUntilReady(url: string, child: ChildProcess, logFile: string)
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`server not ready after ${READY_TIMEOUT_MS} ms:\n${tail(logFile)}`);
+  throw new Error(`server not ready after ${timeoutMs} ms:\n${tail(logFile)}`);
 }
 
 function tail(file: string): string {
@@ -123,13 +128,13 @@ function tail(file: string): string {
 }
 
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
-  if (!existsSync(path.join(root, ".next", "BUILD_ID"))) {
+  if (!options.dev && !existsSync(path.join(root, ".next", "BUILD_ID"))) {
     throw new Error("No production build: run `npm test` (which builds) or `npm run build` first");
   }
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), "cabin-test-"));
   const databaseUrl = options.databaseUrl ?? (await freshDatabase(dataDir));
   const port = options.port ?? (await freePort());
-  const env = baseEnv({ port, dataDir, databaseUrl, env: options.env ?? {} });
+  const env = baseEnv({ port, dataDir, databaseUrl, env: options.env ?? {}, dev: options.dev });
   await runToEnd(["scripts/db/cli.ts", "deploy"], env);
 
   const logFile = path.join(dataDir, `server-${port}.log`);
@@ -138,7 +143,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   child.stdout!.pipe(log);
   child.stderr!.pipe(log);
   const url = `http://127.0.0.1:${port}`;
-  await waitUntilReady(url, child, logFile);
+  await waitUntilReady(url, child, logFile, options.dev ? DEV_READY_TIMEOUT_MS : READY_TIMEOUT_MS);
 
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const server: TestServer = {

@@ -1,10 +1,11 @@
 // The one owner of node-llama-cpp in this process: the Llama binding, each
-// loaded GGUF with its context, chat wrapper and queue. Kept on globalThis so a
-// dev reload never loads a model twice. Model ids with the same file and
+// loaded GGUF with its context, chat wrapper and queue. A process-wide singleton
+// (`singleton`), so a dev reload never loads a model twice. Model ids with the same file and
 // settings share one entry (both default ids use the same placeholder model).
 import type { ChatWrapper, Llama, LlamaContext, LlamaEmbeddingContext, LlamaModel } from "node-llama-cpp";
 import { getLogger } from "@/lib/logger";
 import { BoundedQueue } from "@/lib/models/queue";
+import { singleton, singletonKey } from "@/lib/singleton";
 
 export interface LocalModelSpec {
   key: string;
@@ -40,8 +41,7 @@ interface RuntimeState {
   entries: Map<string, RuntimeEntry>;
 }
 
-const g = globalThis as unknown as { cabinLlamaRuntime?: RuntimeState };
-const state: RuntimeState = (g.cabinLlamaRuntime ??= { maxThreads: 1, entries: new Map() });
+const state = singleton(singletonKey<RuntimeState>("models.llamaRuntime"), (): RuntimeState => ({ maxThreads: 1, entries: new Map() }));
 
 function getLlamaBinding(threads: number): Promise<Llama> {
   state.maxThreads = Math.max(state.maxThreads, threads);
