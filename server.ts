@@ -1,21 +1,16 @@
-// The one process: Next's handler for HTTP, plus WebSocket upgrades (CDP and
-// live view) and graceful shutdown, which route handlers cannot do.
-// Domain code lives inside Next's bundle; this file reaches it only through
-// handles that lib/boot.ts puts on globalThis.
+// The one process: Next's handler for HTTP, domain fast paths before it (the
+// model gateway's `httpHandlersKey`), the WebSocket upgrade hook, and graceful
+// shutdown, which route handlers cannot do. Domain code lives inside Next's
+// bundle; this file reaches it only through the slots in process-handles
+// (`shutdownKey`, `httpHandlersKey`, `upgradeHandlersKey`).
+// No upgrade handler is registered yet: every upgrade goes to Next until the
+// live-view and CDP WebSocket routes arrive.
 import { randomBytes } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { Duplex } from "node:stream";
+import { createServer } from "node:http";
 import next from "next";
 import { getEnv } from "./lib/env";
-
-type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => boolean;
-const handles = globalThis as unknown as {
-  cabinShutdown?: (reason: string) => Promise<void>;
-  /** Domain upgrade handlers; each returns true when it took the socket. */
-  cabinUpgradeHandlers?: UpgradeHandler[];
-  /** Domain HTTP fast paths (the model gateway): each returns true when it took the request. */
-  cabinHttpHandlers?: ((req: IncomingMessage, res: ServerResponse) => boolean)[];
-};
+import { httpHandlersKey, shutdownKey, upgradeHandlersKey } from "./lib/process-handles";
+import { peekSingleton } from "./lib/singleton";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const env = getEnv();
@@ -31,12 +26,12 @@ const server = createServer((req, res) => {
   const requestId = typeof given === "string" && REQUEST_ID.test(given) ? given : `req_${randomBytes(12).toString("hex")}`;
   req.headers["x-request-id"] = requestId;
   res.setHeader("x-request-id", requestId);
-  for (const take of handles.cabinHttpHandlers ?? []) if (take(req, res)) return;
+  for (const take of peekSingleton(httpHandlersKey) ?? []) if (take(req, res)) return;
   void handle(req, res);
 });
 
 server.on("upgrade", (req, socket, head) => {
-  for (const take of handles.cabinUpgradeHandlers ?? []) if (take(req, socket, head)) return;
+  for (const take of peekSingleton(upgradeHandlersKey) ?? []) if (take(req, socket, head)) return;
   void nextUpgrade(req, socket, head);
 });
 
@@ -60,7 +55,7 @@ async function stop(signal: string) {
   console.log(`${signal} received: ending sessions and shutting down`);
   server.close();
   try {
-    await handles.cabinShutdown?.(signal);
+    await peekSingleton(shutdownKey)?.(signal);
   } finally {
     server.closeAllConnections();
     process.exit(0);

@@ -2,11 +2,13 @@
 // costs several milliseconds per request: too much for a gateway whose budget
 // is ~2 ms). It runs the very same handlers as app/v1/**/route.ts, adapting the
 // Node request to ModelHttpRequest and writing the ModelReply straight to the
-// socket, streams chunk by chunk. server.ts consults `globalThis.cabinHttpHandlers`
+// socket, streams chunk by chunk. The custom server consults `httpHandlersKey`
 // before Next; without that hook Next serves /v1 through the route files.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { requestIdFrom } from "@/lib/api/request";
 import { getLogger } from "@/lib/logger";
+import { httpHandlersKey, type HttpHandler } from "@/lib/process-handles";
+import { singleton } from "@/lib/singleton";
 import { MAX_BODY_BYTES, tooLarge, type ModelHandler, type ModelHttpRequest } from "@/lib/models/http";
 import {
   chatCompletionsRoute,
@@ -17,8 +19,6 @@ import {
   postOnly,
   unknownPath,
 } from "@/lib/models/routes";
-
-type HttpHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 const POST_ROUTES: Record<string, ModelHandler> = {
   "/v1/chat/completions": chatCompletionsRoute,
@@ -128,8 +128,7 @@ export const modelFastPath: HttpHandler = (req, res) => {
 
 /** Offers the fast path to server.ts (idempotent across dev reloads). */
 export function registerModelFastPath() {
-  const g = globalThis as unknown as { cabinHttpHandlers?: HttpHandler[] };
-  const handlers = (g.cabinHttpHandlers ??= []);
+  const handlers = singleton(httpHandlersKey, (): HttpHandler[] => []);
   const existing = handlers.findIndex((h) => (h as { cabinName?: string }).cabinName === "models");
   const named = Object.assign((req: IncomingMessage, res: ServerResponse) => modelFastPath(req, res), { cabinName: "models" });
   if (existing >= 0) handlers[existing] = named;

@@ -1,0 +1,20 @@
+// The handles the custom server (server.ts) uses to reach domain code. The
+// server lives outside Next's bundle, so it cannot import domain modules; both
+// sides meet on these typed process-wide slots instead (see `singletonKey`).
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+import { singletonKey } from "./singleton";
+
+/** Takes an HTTP request before Next does; returns true when it answered it. */
+export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
+/** Takes a WebSocket upgrade before Next does; returns true when it took the socket. */
+export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => boolean;
+/** Ends every domain's work (the hooks `boot` registered), once. */
+export type ShutdownHandle = (reason: string) => Promise<void>;
+
+/** Set by `boot`; called by the server on SIGTERM/SIGINT. */
+export const shutdownKey = singletonKey<ShutdownHandle>("shutdown");
+/** Domain HTTP fast paths (the model gateway), consulted in order before Next. */
+export const httpHandlersKey = singletonKey<HttpHandler[]>("httpHandlers");
+/** Domain WebSocket upgrade handlers, consulted in order before Next. */
+export const upgradeHandlersKey = singletonKey<UpgradeHandler[]>("upgradeHandlers");
