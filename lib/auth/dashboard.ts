@@ -1,6 +1,6 @@
 // What the dashboard shell needs about the person logged in.
 import { AppError } from "@/lib/api/errors";
-import type { Member } from "@/lib/api/with-member";
+import type { Member } from "@/lib/auth/member";
 import { revokeApiKey } from "@/lib/auth/api-keys";
 import { getDb } from "@/lib/db";
 
