@@ -62,14 +62,14 @@ describe("usage records", () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     const input = first.usage.prompt_tokens + second.usage.prompt_tokens;
-    expect(report.totals).toMatchObject({ requests: 2, inputTokens: input, outputTokens: 8 });
-    expect(report.totals.costUsd).toBeCloseTo(cost(MODEL, first.usage.prompt_tokens, 3) + cost(CUA, second.usage.prompt_tokens, 5), 9);
-    expect(report.byDay).toHaveLength(30);
-    expect(report.byDay.at(-1)).toMatchObject({ date: new Date().toISOString().slice(0, 10), requests: 2 });
-    expect(report.byModel).toEqual(
+    expect(report.totals).toMatchObject({ requests: 2, input_tokens: input, output_tokens: 8 });
+    expect(report.totals.cost_usd).toBeCloseTo(cost(MODEL, first.usage.prompt_tokens, 3) + cost(CUA, second.usage.prompt_tokens, 5), 9);
+    expect(report.by_day).toHaveLength(30);
+    expect(report.by_day.at(-1)).toMatchObject({ date: new Date().toISOString().slice(0, 10), requests: 2 });
+    expect(report.by_model).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ model: MODEL, requests: 1, outputTokens: 3 }),
-        expect.objectContaining({ model: CUA, requests: 1, outputTokens: 5 }),
+        expect.objectContaining({ model: MODEL, requests: 1, output_tokens: 3 }),
+        expect.objectContaining({ model: CUA, requests: 1, output_tokens: 5 }),
       ]),
     );
     expect(report.models.find((m: { id: string }) => m.id === MODEL)).toMatchObject({ placeholder: true });
