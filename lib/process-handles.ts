@@ -1,6 +1,6 @@
-// The handles the custom server (server.ts) uses to reach domain code. The
-// server lives outside Next's bundle, so it cannot import domain modules; both
-// sides meet on these typed process-wide slots instead (see `singletonKey`).
+// The handles the custom server uses to reach domain code. The server lives
+// outside Next's bundle, so it cannot import domain modules; both sides meet on
+// these typed process-wide slots instead (see `singletonKey`).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { singletonKey } from "./singleton";
