@@ -1,21 +1,16 @@
-// The one process: Next's handler for HTTP, plus WebSocket upgrades (CDP and
-// live view) and graceful shutdown, which route handlers cannot do.
-// Domain code lives inside Next's bundle; this file reaches it only through
-// handles that lib/boot.ts puts on globalThis.
+// The one process: Next's handler for HTTP, domain fast paths before it (the
+// model gateway's `httpHandlersKey`), the WebSocket upgrade hook, and graceful
+// shutdown, which route handlers cannot do. Domain code lives inside Next's
+// bundle; this file reaches it only through the slots in process-handles
+// (`shutdownKey`, `httpHandlersKey`, `upgradeHandlersKey`).
+// No upgrade handler is registered yet: every upgrade goes to Next until the
+// live-view and CDP WebSocket routes arrive.
 import { randomBytes } from "node:crypto";
-import { createServer, type IncomingMessage } from "node:http";
-import type { Duplex } from "node:stream";
+import { createServer } from "node:http";
 import next from "next";
 import { getEnv } from "./lib/env";
-import { httpFastPathsKey } from "./lib/http-fast-paths";
+import { httpHandlersKey, shutdownKey, upgradeHandlersKey } from "./lib/process-handles";
 import { peekSingleton } from "./lib/singleton";
-
-type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => boolean;
-const handles = globalThis as unknown as {
-  cabinShutdown?: (reason: string) => Promise<void>;
-  /** Domain upgrade handlers; each returns true when it took the socket. */
-  cabinUpgradeHandlers?: UpgradeHandler[];
-};
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const env = getEnv();
@@ -32,13 +27,13 @@ const server = createServer((req, res) => {
   req.headers["x-request-id"] = requestId;
   res.setHeader("x-request-id", requestId);
   // Domain HTTP fast paths (the model gateway) first: each returns true when it took the request.
-  const fastPaths = peekSingleton(httpFastPathsKey);
+  const fastPaths = peekSingleton(httpHandlersKey);
   if (fastPaths) for (const take of fastPaths.values()) if (take(req, res)) return;
   void handle(req, res);
 });
 
 server.on("upgrade", (req, socket, head) => {
-  for (const take of handles.cabinUpgradeHandlers ?? []) if (take(req, socket, head)) return;
+  for (const take of peekSingleton(upgradeHandlersKey)?.values() ?? []) if (take(req, socket, head)) return;
   void nextUpgrade(req, socket, head);
 });
 
@@ -62,7 +57,7 @@ async function stop(signal: string) {
   console.log(`${signal} received: ending sessions and shutting down`);
   server.close();
   try {
-    await handles.cabinShutdown?.(signal);
+    await peekSingleton(shutdownKey)?.(signal);
   } finally {
     server.closeAllConnections();
     process.exit(0);

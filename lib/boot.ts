@@ -1,41 +1,40 @@
 // Process-wide start-up and shutdown. `boot()` runs once per process (from
-// instrumentation.ts); domains register their background work here and their
-// cleanup with `onShutdown`. server.ts calls the shutdown on SIGTERM/SIGINT
-// through a handle on globalThis, because it lives outside Next's bundle.
+// `register` in instrumentation). Each part's start function returns its stop
+// hook (or null); boot keeps them and `shutdown` runs them in reverse order.
+// Start modules never import this one: the dependency points one way only.
+// The custom server reaches `shutdown` through `shutdownKey`, because it lives
+// outside Next's bundle.
 import { getLogger } from "@/lib/logger";
+import { shutdownKey } from "@/lib/process-handles";
+import { setSingleton, singleton, singletonKey } from "@/lib/singleton";
 
-type Hook = () => Promise<void> | void;
+/** What a start function hands back: how to stop what it started, or null when nothing needs stopping. */
+export type StopHook = () => Promise<void>;
+type Starter = [name: string, start: () => Promise<StopHook | null>];
 
 interface BootState {
   booted: Promise<void> | null;
-  shutdownHooks: { name: string; fn: Hook }[];
+  stopHooks: { name: string; stop: StopHook }[];
   shuttingDown: Promise<void> | null;
 }
 
-const g = globalThis as unknown as { cabinBoot?: BootState; cabinShutdown?: (reason: string) => Promise<void> };
-const state: BootState = (g.cabinBoot ??= { booted: null, shutdownHooks: [], shuttingDown: null });
+const bootStateKey = singletonKey<BootState>("boot");
+const state = () => singleton(bootStateKey, () => ({ booted: null, stopHooks: [], shuttingDown: null }));
 
-const SHUTDOWN_HOOK_TIMEOUT_MS = 20_000;
+const STOP_HOOK_TIMEOUT_MS = 20_000;
 
-/** Registers cleanup run at shutdown, in reverse order of registration. */
-export function onShutdown(name: string, fn: Hook) {
-  state.shutdownHooks.push({ name, fn });
-}
-
-export function isShuttingDown(): boolean {
-  return state.shuttingDown !== null;
-}
-
+/** Runs every registered stop hook once, newest first; each is bounded so one stuck part cannot hold the exit. */
 export function shutdown(reason: string): Promise<void> {
-  state.shuttingDown ??= (async () => {
+  const s = state();
+  s.shuttingDown ??= (async () => {
     const log = getLogger();
     log.info({ reason }, "shutting down");
-    for (const { name, fn } of [...state.shutdownHooks].reverse()) {
+    for (const { name, stop } of [...s.stopHooks].reverse()) {
       const started = Date.now();
       try {
         await Promise.race([
-          Promise.resolve().then(fn),
-          new Promise((_, reject) => setTimeout(() => reject(new Error("timed out")), SHUTDOWN_HOOK_TIMEOUT_MS).unref()),
+          Promise.resolve().then(stop),
+          new Promise((_, reject) => setTimeout(() => reject(new Error("timed out")), STOP_HOOK_TIMEOUT_MS).unref()),
         ]);
         log.info({ hook: name, ms: Date.now() - started }, "shutdown hook done");
       } catch (err) {
@@ -43,29 +42,31 @@ export function shutdown(reason: string): Promise<void> {
       }
     }
   })();
-  return state.shuttingDown;
+  return s.shuttingDown;
 }
 
-/** Starts every domain's background work once. Failures are logged, not fatal: health reports them. */
+const starters: Starter[] = [
+  ["api key cache", () => import("@/lib/auth/api-key-cache").then((m) => m.startApiKeyCache())],
+  ["computers", () => import("@/lib/computers/start").then((m) => m.startComputers())],
+  ["models", () => import("@/lib/models/start").then((m) => m.start())],
+  ["first-run notice", () => import("@/lib/auth/first-run").then((m) => m.announceFirstRun()).then(() => null)],
+];
+
+/** Starts every part's background work once. Failures are logged, not fatal: health reports them. */
 export function boot(): Promise<void> {
-  state.booted ??= (async () => {
+  const s = state();
+  s.booted ??= (async () => {
     const log = getLogger();
-    g.cabinShutdown = shutdown;
-    const starters: [string, () => Promise<unknown>][] = [
-      // Domains add their start-up here: ["name", () => import("@/lib/x/start").then((m) => m.start())]
-      ["api key cache", () => import("@/lib/auth/api-key-cache").then((m) => m.startApiKeyCache())],
-      ["computers", () => import("@/lib/computers/start").then((m) => m.startComputers())],
-      ["models", () => import("@/lib/models/start").then((m) => m.start())],
-      ["first-run notice", () => import("@/lib/auth/first-run").then((m) => m.announceFirstRun())],
-    ];
+    setSingleton(shutdownKey, shutdown);
     for (const [name, start] of starters) {
       try {
-        await start();
+        const stop = await start();
+        if (stop) s.stopHooks.push({ name, stop });
       } catch (err) {
         log.error({ err, part: name }, "start-up of a part failed");
       }
     }
     log.info("cabin booted");
   })();
-  return state.booted;
+  return s.booted;
 }

@@ -1,5 +1,5 @@
 // Parses DATABASE_URL-style strings into what the driver adapters need. Shared
-// by the migration scripts and lib/db.ts so both open the same database.
+// by the migration scripts and `createDb` so both open the same database.
 import path from "node:path";
 
 export type ParsedDatabaseUrl =

@@ -1,8 +1,9 @@
 // The app's one Prisma client. Created on first use, never at import: `next
-// build` imports route modules and must not open a database. Kept on
-// globalThis so Next dev hot reloads reuse it instead of leaking connections.
+// build` imports route modules and must not open a database. Kept in a
+// process-wide slot (`dbStateKey`) so Next's several bundles and dev hot
+// reloads share one client instead of leaking connections.
 //
-// DATABASE_URL (via lib/env.ts) picks the provider: file:<path> → embedded
+// DATABASE_URL (via `databaseUrl`) picks the provider: file:<path> → embedded
 // SQLite through better-sqlite3, postgresql://... → PostgreSQL through pg.
 // Both generated clients share one model API, so callers get the SQLite type.
 import fs from "node:fs";
@@ -14,6 +15,7 @@ import { parseDatabaseUrl, type ParsedDatabaseUrl } from "./db-url";
 import { databaseUrl } from "./env";
 import { PrismaClient as PostgresPrismaClient } from "./generated/postgres/client";
 import { PrismaClient } from "./generated/sqlite/client";
+import { peekSingleton, setSingleton, singletonKey } from "./singleton";
 
 export type Db = PrismaClient;
 export type DbProvider = ParsedDatabaseUrl["provider"];
@@ -27,7 +29,8 @@ interface DbState {
   provider: DbProvider;
 }
 
-const holder = globalThis as typeof globalThis & { __cabinDb?: DbState };
+/** Undefined after `disconnectDb`, so the next `getDb` reopens. */
+const dbStateKey = singletonKey<DbState | undefined>("db");
 
 /**
  * better-sqlite3 adapter whose connections run in WAL mode: readers do not
@@ -60,8 +63,9 @@ export function createDb(url: string): DbState {
 }
 
 function state(): DbState {
-  holder.__cabinDb ??= createDb(databaseUrl());
-  return holder.__cabinDb;
+  let current = peekSingleton(dbStateKey);
+  if (!current) setSingleton(dbStateKey, (current = createDb(databaseUrl())));
+  return current;
 }
 
 /** The shared Prisma client; connects lazily on its first query. */
@@ -70,12 +74,12 @@ export function getDb(): Db {
 }
 
 export function dbProvider(): DbProvider {
-  return holder.__cabinDb?.provider ?? parseDatabaseUrl(databaseUrl()).provider;
+  return peekSingleton(dbStateKey)?.provider ?? parseDatabaseUrl(databaseUrl()).provider;
 }
 
 /** Closes the shared client (shutdown, tests); the next getDb() reopens. */
 export async function disconnectDb(): Promise<void> {
-  const current = holder.__cabinDb;
-  holder.__cabinDb = undefined;
+  const current = peekSingleton(dbStateKey);
+  setSingleton(dbStateKey, undefined);
   await current?.client.$disconnect();
 }

@@ -79,7 +79,7 @@ const schema = z.object({
   // ---- model API ----
   // The provider prefix of model ids (svc.sm-1, svc.cua-fast).
   MODEL_PREFIX: z.string().regex(/^[a-z0-9-]+$/).default("svc"),
-  // JSON map of model id -> backend settings (lib/models/config.ts). Unset: the two
+  // JSON map of model id -> backend settings (parsed by `parseModelsConfig`). Unset: the two
   // default ids run locally on a generated placeholder model.
   MODELS: z.string().optional(),
   // CPU threads per local model (1 is fastest on small shared machines).

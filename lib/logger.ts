@@ -2,8 +2,9 @@
 import pino, { type Logger } from "pino";
 import pretty from "pino-pretty";
 import { getEnv } from "@/lib/env";
+import { singleton, singletonKey } from "@/lib/singleton";
 
-const globalForLogger = globalThis as unknown as { cabinLogger?: Logger };
+const loggerKey = singletonKey<Logger>("logger");
 
 function createLogger(): Logger {
   const env = getEnv();
@@ -18,6 +19,5 @@ function createLogger(): Logger {
 }
 
 export function getLogger(): Logger {
-  globalForLogger.cabinLogger ??= createLogger();
-  return globalForLogger.cabinLogger;
+  return singleton(loggerKey, createLogger);
 }

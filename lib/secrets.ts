@@ -4,26 +4,30 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { dataDir, getEnv } from "@/lib/env";
+import { singleton, singletonKey } from "@/lib/singleton";
 
-let cached: string | undefined;
+const appSecretKey = singletonKey<string>("appSecret");
 
-export function getAppSecret(): string {
-  if (cached) return cached;
+function loadAppSecret(): string {
   const env = getEnv();
-  if (env.CABIN_SECRET) return (cached = env.CABIN_SECRET);
+  if (env.CABIN_SECRET) return env.CABIN_SECRET;
   const file = path.join(dataDir(env), "secret");
   try {
-    cached = readFileSync(/* turbopackIgnore: true */ file, "utf8").trim();
+    return readFileSync(/* turbopackIgnore: true */ file, "utf8").trim();
   } catch {
     mkdirSync(/* turbopackIgnore: true */ path.dirname(file), { recursive: true });
     const fresh = randomBytes(32).toString("base64url");
     try {
       writeFileSync(/* turbopackIgnore: true */ file, fresh + "\n", { mode: 0o600, flag: "wx" });
-      cached = fresh;
+      return fresh;
     } catch {
       // Another process created it first: use theirs.
-      cached = readFileSync(/* turbopackIgnore: true */ file, "utf8").trim();
+      return readFileSync(/* turbopackIgnore: true */ file, "utf8").trim();
     }
   }
-  return cached;
+}
+
+/** The secret, read or created once per process (every bundle sees the same one). */
+export function getAppSecret(): string {
+  return singleton(appSecretKey, loadAppSecret);
 }

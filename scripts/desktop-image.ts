@@ -11,7 +11,7 @@ if (values["print-version"]) {
   process.exit(0);
 }
 try {
-  // Progress goes to stderr, the one-line outcome to stdout (scripts/setup/desktop-image.mjs reads it).
+  // Progress goes to stderr, the one-line outcome to stdout (`ensureDesktopImage` reads it).
   const image = await buildImage({ force: values.force, log: (line) => console.error(line) });
   console.log(image.built
     ? `built desktop image ${image.version} (${(image.manifest.size_bytes / 1048576).toFixed(0)} MiB in ${image.manifest.build_seconds} s)`

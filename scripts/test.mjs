@@ -1,7 +1,7 @@
 // `npm test`: the same preparation as `npm start`, then every suite — unit,
 // API against SQLite, API against a throwaway PostgreSQL, e2e in Chromium —
 // and one closing line "N passed, N failed".
-//   npm test -- --only unit,api-sqlite    run some phases (unit, drift, api-sqlite, api-postgres, e2e)
+//   npm test -- --only unit,api-sqlite    run some phases (drift, house, unit, api-sqlite, api-postgres, e2e)
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -65,6 +65,8 @@ try {
 }
 
 await phase("drift", () => runTsx("scripts/db/cli.ts", ["check"], { cwd: root }));
+// File sizes, import cycles and environment reads (checkHouse): rules no compiler enforces.
+await phase("house", () => runTsx("scripts/check-house.ts", [], { cwd: root }));
 await phase("unit", () => vitest("unit", "unit"));
 await phase("api-sqlite", () => vitest("api", "api-sqlite"));
 await phase("api-postgres", async () => {

@@ -2,7 +2,7 @@ import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { AppShell } from "@/components/shell/app-shell";
-import { currentMember } from "@/lib/api/with-member";
+import { currentMember } from "@/lib/auth/member";
 
 export const dynamic = "force-dynamic";
 

@@ -40,11 +40,11 @@ export function KeyTable() {
             <tr key={key.id} data-testid="key-row" data-prefix={key.prefix}>
               <td className="py-2 pr-3 font-medium text-slate-900">{key.name}</td>
               <td className="py-2 pr-3 font-mono text-xs text-slate-600">{key.prefix}…</td>
-              <td className="py-2 pr-3 text-slate-600">{key.createdBy?.email ?? "operator (CLI)"}</td>
-              <td className="py-2 pr-3 text-slate-600">{formatTime(key.createdAt)}</td>
-              <td className="py-2 pr-3 text-slate-600">{key.lastUsedAt ? formatTime(key.lastUsedAt) : "never"}</td>
+              <td className="py-2 pr-3 text-slate-600">{key.created_by?.email ?? "operator (CLI)"}</td>
+              <td className="py-2 pr-3 text-slate-600">{formatTime(key.created_at)}</td>
+              <td className="py-2 pr-3 text-slate-600">{key.last_used_at ? formatTime(key.last_used_at) : "never"}</td>
               <td className="py-2 text-right">
-                {key.revokedAt ? (
+                {key.revoked_at ? (
                   <span className="rounded bg-slate-100 px-2 py-1 text-xs text-slate-600">Revoked</span>
                 ) : (
                   <Button variant="danger" onClick={() => confirmRevoke(key)} disabled={revoke.isPending}>

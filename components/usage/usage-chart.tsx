@@ -4,11 +4,11 @@ import { useState } from "react";
 import { formatDay, formatTokens, formatUsd } from "@/components/usage/format";
 import type { UsageReport } from "@/components/usage/use-usage";
 
-type Metric = "tokens" | "costUsd" | "requests";
+type Metric = "tokens" | "cost" | "requests";
 
 const METRICS: { key: Metric; label: string }[] = [
   { key: "tokens", label: "Tokens" },
-  { key: "costUsd", label: "Cost" },
+  { key: "cost", label: "Cost" },
   { key: "requests", label: "Requests" },
 ];
 
@@ -17,9 +17,9 @@ const HEIGHT = 200;
 const PAD_LEFT = 8;
 const PAD_BOTTOM = 22;
 
-type Day = UsageReport["byDay"][number];
-const valueOf = (d: Day, m: Metric) => (m === "tokens" ? d.inputTokens + d.outputTokens : m === "costUsd" ? d.costUsd : d.requests);
-const format = (v: number, m: Metric) => (m === "costUsd" ? formatUsd(v) : formatTokens(v));
+type Day = UsageReport["by_day"][number];
+const valueOf = (d: Day, m: Metric) => (m === "tokens" ? d.input_tokens + d.output_tokens : m === "cost" ? d.cost_usd : d.requests);
+const format = (v: number, m: Metric) => (m === "cost" ? formatUsd(v) : formatTokens(v));
 
 /** Bars per day in plain SVG: tokens stack input (dark) under output (light). */
 export function UsageChart({ days }: { days: Day[] }) {
@@ -62,11 +62,11 @@ export function UsageChart({ days }: { days: Day[] }) {
           const x = PAD_LEFT + i * slot + (slot - barWidth) / 2;
           const base = HEIGHT - PAD_BOTTOM;
           const label = `${formatDay(d.date)}: ${format(valueOf(d, metric), metric)}`;
-          const inputH = metric === "tokens" ? scale(d.inputTokens) : scale(valueOf(d, metric));
-          const outputH = metric === "tokens" ? scale(d.outputTokens) : 0;
+          const inputH = metric === "tokens" ? scale(d.input_tokens) : scale(valueOf(d, metric));
+          const outputH = metric === "tokens" ? scale(d.output_tokens) : 0;
           return (
             <g key={d.date}>
-              <title>{metric === "tokens" ? `${label} (${formatTokens(d.inputTokens)} in, ${formatTokens(d.outputTokens)} out)` : label}</title>
+              <title>{metric === "tokens" ? `${label} (${formatTokens(d.input_tokens)} in, ${formatTokens(d.output_tokens)} out)` : label}</title>
               <rect x={x} y={base - inputH} width={barWidth} height={inputH} className="fill-brand-600" />
               {outputH > 0 && <rect x={x} y={base - inputH - outputH} width={barWidth} height={outputH} className="fill-brand-100" />}
               {(i % 5 === 0 || i === days.length - 1) && (

@@ -31,12 +31,12 @@ export function UsageDashboard() {
       )}
       <div className="grid grid-cols-2 gap-3 md:grid-cols-4" data-testid="usage-totals">
         <Stat label="Requests" value={formatTokens(report.totals.requests)} />
-        <Stat label="Input tokens" value={formatTokens(report.totals.inputTokens)} />
-        <Stat label="Output tokens" value={formatTokens(report.totals.outputTokens)} />
-        <Stat label="Cost" value={formatUsd(report.totals.costUsd)} />
+        <Stat label="Input tokens" value={formatTokens(report.totals.input_tokens)} />
+        <Stat label="Output tokens" value={formatTokens(report.totals.output_tokens)} />
+        <Stat label="Cost" value={formatUsd(report.totals.cost_usd)} />
       </div>
       <Card title="Per day, last 30 days">
-        <UsageChart days={report.byDay} />
+        <UsageChart days={report.by_day} />
       </Card>
       <Card title="By model">
         <ModelTable report={report} />

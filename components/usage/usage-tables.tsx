@@ -23,9 +23,9 @@ function Table({ rows, first, testId }: { rows: Row[]; first: string; testId: st
             <tr key={r.key}>
               <td className="py-2 pr-3 font-medium text-slate-900">{r.label}</td>
               <td className="py-2 pr-3 text-right tabular-nums">{formatTokens(r.requests)}</td>
-              <td className="py-2 pr-3 text-right tabular-nums">{formatTokens(r.inputTokens)}</td>
-              <td className="py-2 pr-3 text-right tabular-nums">{formatTokens(r.outputTokens)}</td>
-              <td className="py-2 text-right tabular-nums">{formatUsd(r.costUsd)}</td>
+              <td className="py-2 pr-3 text-right tabular-nums">{formatTokens(r.input_tokens)}</td>
+              <td className="py-2 pr-3 text-right tabular-nums">{formatTokens(r.output_tokens)}</td>
+              <td className="py-2 text-right tabular-nums">{formatUsd(r.cost_usd)}</td>
             </tr>
           ))}
         </tbody>
@@ -35,9 +35,9 @@ function Table({ rows, first, testId }: { rows: Row[]; first: string; testId: st
 }
 
 export function ModelTable({ report }: { report: UsageReport }) {
-  if (report.byModel.length === 0) return <p className="text-sm text-slate-600">No model requests in the last 30 days.</p>;
+  if (report.by_model.length === 0) return <p className="text-sm text-slate-600">No model requests in the last 30 days.</p>;
   const prices = new Map(report.models.map((m) => [m.id, m.prices]));
-  const rows = report.byModel.map((m) => {
+  const rows = report.by_model.map((m) => {
     const p = prices.get(m.model);
     return { ...m, key: m.model, label: p ? `${m.model} ($${p.input} / $${p.output} per M)` : m.model };
   });
@@ -45,7 +45,7 @@ export function ModelTable({ report }: { report: UsageReport }) {
 }
 
 export function DayTable({ report }: { report: UsageReport }) {
-  const rows = report.byDay
+  const rows = report.by_day
     .filter((d) => d.requests > 0)
     .reverse()
     .map((d) => ({ ...d, key: d.date, label: formatDay(d.date) }));

@@ -1,16 +1,8 @@
 // The dashboard's wrapper: login cookie → user + organization + role.
 import { AppError } from "@/lib/api/errors";
 import { wrap, type PublicContext } from "@/lib/api/handlers";
-import { getAuth } from "@/lib/auth/auth";
-import { resolveMembership, type Role } from "@/lib/auth/organizations";
-
-export interface Member {
-  userId: string;
-  email: string;
-  name: string;
-  organizationId: string;
-  role: Role;
-}
+import { currentMember, type Member } from "@/lib/auth/member";
+import type { Role } from "@/lib/auth/organizations";
 
 export interface MemberContext extends PublicContext {
   member: Member;
@@ -29,23 +21,6 @@ function assertSameOrigin(req: Request) {
   } else if (site && site !== "same-origin" && site !== "none") {
     throw new AppError("forbidden", "Cross-site request refused");
   }
-}
-
-export async function currentMember(headers: Headers): Promise<Member | null> {
-  const session = await getAuth().api.getSession({ headers });
-  if (!session) return null;
-  const membership = await resolveMembership({
-    userId: session.user.id,
-    activeOrganizationId: (session.session as { activeOrganizationId?: string | null }).activeOrganizationId,
-  });
-  if (!membership) return null;
-  return {
-    userId: session.user.id,
-    email: session.user.email,
-    name: session.user.name,
-    organizationId: membership.organizationId,
-    role: membership.role as Role,
-  };
 }
 
 export function withMember(

@@ -12,10 +12,10 @@
 import { statSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { onShutdown } from "@/lib/boot";
 import { parseDatabaseUrl } from "@/lib/db-url";
 import { databaseUrl } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
+import { singleton, singletonKey } from "@/lib/singleton";
 import type { ApiPrincipal } from "@/lib/auth/api-keys";
 
 export interface CachedApiKey {
@@ -164,15 +164,15 @@ export class ApiKeyCache {
   }
 }
 
-const g = globalThis as unknown as { cabinApiKeyCache?: ApiKeyCache };
+const apiKeyCacheKey = singletonKey<ApiKeyCache>("apiKeyCache");
 
-/** The process's one cache (on globalThis: Next may bundle this module into several chunks). */
+/** The process's one cache (Next may bundle this module into several chunks). */
 export function apiKeyCache(): ApiKeyCache {
-  return (g.cabinApiKeyCache ??= new ApiKeyCache());
+  return singleton(apiKeyCacheKey, () => new ApiKeyCache());
 }
 
-/** Server start-up (lib/boot.ts): cache keys from now on, until shutdown. */
-export function startApiKeyCache(): void {
+/** Server start-up (called by `boot`): cache keys from now on; the returned hook stops it. */
+export async function startApiKeyCache(): Promise<() => Promise<void>> {
   apiKeyCache().start();
-  onShutdown("api key cache", () => apiKeyCache().stop());
+  return () => apiKeyCache().stop();
 }

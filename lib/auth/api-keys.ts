@@ -11,14 +11,15 @@ export interface ApiPrincipal {
   apiKeyId: string;
 }
 
+/** One key as the dashboard's JSON shows it (snake_case, like every JSON Cabin writes). */
 export interface ApiKeySummary {
   id: string;
   name: string;
   prefix: string;
-  createdBy: { id: string; name: string; email: string } | null;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
+  created_by: { id: string; name: string; email: string } | null;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
 }
 
 // lastUsedAt is advisory; writing it at most once a minute keeps the hot path read-only.
@@ -49,10 +50,10 @@ export async function listApiKeys({ organizationId }: { organizationId: string }
     id: r.id,
     name: r.name,
     prefix: r.prefix,
-    createdBy: r.createdBy,
-    createdAt: r.createdAt.toISOString(),
-    lastUsedAt: r.lastUsedAt?.toISOString() ?? null,
-    revokedAt: r.revokedAt?.toISOString() ?? null,
+    created_by: r.createdBy,
+    created_at: r.createdAt.toISOString(),
+    last_used_at: r.lastUsedAt?.toISOString() ?? null,
+    revoked_at: r.revokedAt?.toISOString() ?? null,
   }));
 }
 

@@ -17,6 +17,7 @@ import { configuredOrigin, requestOrigin } from "@/lib/api/public-url";
 import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
 import { getAppSecret } from "@/lib/secrets";
+import { singleton, singletonKey } from "@/lib/singleton";
 
 function createAuth() {
   const env = getEnv();
@@ -89,9 +90,8 @@ function createAuth() {
 
 export type Auth = ReturnType<typeof createAuth>;
 
-const globalForAuth = globalThis as unknown as { cabinAuth?: Auth };
+const authKey = singletonKey<Auth>("auth");
 
 export function getAuth(): Auth {
-  globalForAuth.cabinAuth ??= createAuth();
-  return globalForAuth.cabinAuth;
+  return singleton(authKey, createAuth);
 }

@@ -1,7 +1,7 @@
 // What the dashboard shell needs about the person logged in.
 import { AppError } from "@/lib/api/errors";
-import type { Member } from "@/lib/api/with-member";
-import { revokeApiKey } from "@/lib/auth/api-keys";
+import type { Member } from "@/lib/auth/member";
+import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
 import { getDb } from "@/lib/db";
 
 export async function describeMember(member: Member) {
@@ -16,6 +16,12 @@ export async function describeMember(member: Member) {
     role: member.role,
     organizations: memberships.map((m) => ({ ...m.organization, role: m.role })),
   };
+}
+
+/** A new key for the member's organization; the secret is in this answer only. */
+export async function createKeyAs(member: Member, name: string) {
+  const created = await createApiKey({ organizationId: member.organizationId, name, createdById: member.userId });
+  return { id: created.id, key: created.key, prefix: created.prefix, name: created.name, organization_id: created.organizationId };
 }
 
 /** Owners and admins revoke any key of their organization; members only the keys they created. */

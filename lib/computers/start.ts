@@ -1,11 +1,16 @@
-// Boot-time entry for sessions (called from lib/boot.ts): reconcile rows left by
-// a previous process, reap its Chromiums, warm the pool, start the reaper, and
-// register the shutdown that ends every session cleanly.
-import { onShutdown } from "@/lib/boot";
+// Boot-time entry for sessions (called by `boot`): reconcile rows left by a
+// previous process, reap its Chromiums, warm the pool, start the reaper; the
+// returned stop hook ends every session cleanly.
 import { getSessionManager } from "@/lib/computers/registry";
+import { getLogger } from "@/lib/logger";
 
-export async function startComputers(): Promise<void> {
+export async function startComputers(): Promise<() => Promise<void>> {
   const manager = getSessionManager();
-  onShutdown("computers", () => manager.shutdown());
-  await manager.boot();
+  try {
+    await manager.boot();
+  } catch (err) {
+    // Requests still create sessions after a failed warm-up, so the stop hook is returned regardless.
+    getLogger().error({ err, part: "computers" }, "start-up of sessions failed");
+  }
+  return () => manager.shutdown();
 }

@@ -7,7 +7,7 @@
 // serves /v1 through `nextModelRoute`.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { renderError } from "@/lib/api/render";
-import { httpFastPathsKey, type HttpFastPath } from "@/lib/http-fast-paths";
+import { httpHandlersKey, type HttpHandler } from "@/lib/process-handles";
 import { getLogger } from "@/lib/logger";
 import { resolveModelRoute, type ResolvedModelRoute } from "@/lib/models/route-table";
 import { toModelHttpRequest } from "@/lib/models/transport";
@@ -64,7 +64,7 @@ async function serve(req: IncomingMessage, res: ServerResponse, pathname: string
   }
 }
 
-export const modelFastPath: HttpFastPath = (req, res) => {
+export const modelFastPath: HttpHandler = (req, res) => {
   const pathname = (req.url ?? "/").split("?")[0]!;
   const route = resolveModelRoute(req.method ?? "GET", pathname);
   if (!route) return false;
@@ -74,5 +74,5 @@ export const modelFastPath: HttpFastPath = (req, res) => {
 
 /** Offers the fast path to server.ts; idempotent (a dev reload replaces it). */
 export function registerModelFastPath() {
-  singleton(httpFastPathsKey, () => new Map()).set("models", modelFastPath);
+  singleton(httpHandlersKey, () => new Map()).set("models", modelFastPath);
 }

@@ -1,7 +1,6 @@
-// Model API start-up (called once from lib/boot.ts): validate MODELS, load
-// local models in the background, and at shutdown flush usage writes before
+// Model API start-up (called once by `boot`): validate MODELS, load local
+// models in the background; the returned stop hook flushes usage writes before
 // freeing llama.cpp.
-import { onShutdown } from "@/lib/boot";
 import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
 import { registerModelFastPath } from "@/lib/models/fast-path";
@@ -9,17 +8,17 @@ import { disposeLocalRuntime } from "@/lib/models/local/runtime";
 import { listModels, warmUpModels } from "@/lib/models/registry";
 import { flushUsage } from "@/lib/models/usage";
 
-export async function start(): Promise<void> {
+export async function start(): Promise<() => Promise<void>> {
   // Builds the registry now: a bad MODELS value is reported at start-up, not at the first request.
   listModels();
   // Production only: in development Next's router keeps /v1 hot-reloadable.
   if (getEnv().NODE_ENV === "production") registerModelFastPath();
-  onShutdown("models", async () => {
-    await flushUsage();
-    await disposeLocalRuntime();
-  });
   if (getEnv().MODEL_WARMUP) {
     // Not awaited: the server accepts requests meanwhile; early requests wait for the load.
     warmUpModels().catch((err) => getLogger().error({ err, part: "models" }, "model warm-up failed"));
   }
+  return async () => {
+    await flushUsage();
+    await disposeLocalRuntime();
+  };
 }

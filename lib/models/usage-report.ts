@@ -1,6 +1,7 @@
 // The dashboard's usage summary: the organization's last 30 days, totals by
 // day (UTC, zero-filled) and by model. Aggregated in JS over the period's rows
 // (only the five columns needed), which keeps one query for SQLite and PostgreSQL.
+// Its fields are snake_case like every JSON Cabin writes.
 import { getDb } from "@/lib/db";
 import { listModels } from "@/lib/models/registry";
 
@@ -9,31 +10,31 @@ const DAY_MS = 86_400_000;
 
 export interface UsageTotals {
   requests: number;
-  inputTokens: number;
-  outputTokens: number;
-  costUsd: number;
+  input_tokens: number;
+  output_tokens: number;
+  cost_usd: number;
 }
 
 export interface UsageReport {
   from: string;
   to: string;
   totals: UsageTotals;
-  byDay: (UsageTotals & { date: string })[];
-  byModel: (UsageTotals & { model: string })[];
+  by_day: (UsageTotals & { date: string })[];
+  by_model: (UsageTotals & { model: string })[];
   /** Configured models, with the placeholder warning when one is in use. */
   models: { id: string; backend: string; placeholder: boolean; notice?: string; prices: { input: number; output: number } }[];
 }
 
-const empty = (): UsageTotals => ({ requests: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 });
+const empty = (): UsageTotals => ({ requests: 0, input_tokens: 0, output_tokens: 0, cost_usd: 0 });
 
 function add(into: UsageTotals, row: { inputTokens: number; outputTokens: number; costUsd: number }) {
   into.requests += 1;
-  into.inputTokens += row.inputTokens;
-  into.outputTokens += row.outputTokens;
-  into.costUsd += row.costUsd;
+  into.input_tokens += row.inputTokens;
+  into.output_tokens += row.outputTokens;
+  into.cost_usd += row.costUsd;
 }
 
-const round = (t: UsageTotals): UsageTotals => ({ ...t, costUsd: Math.round(t.costUsd * 1e9) / 1e9 });
+const round = (t: UsageTotals): UsageTotals => ({ ...t, cost_usd: Math.round(t.cost_usd * 1e9) / 1e9 });
 
 export async function getUsageReport({ organizationId, now = new Date() }: { organizationId: string; now?: Date }): Promise<UsageReport> {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
@@ -60,10 +61,10 @@ export async function getUsageReport({ organizationId, now = new Date() }: { org
     from: from.toISOString(),
     to: now.toISOString(),
     totals: round(totals),
-    byDay: [...days].map(([date, t]) => ({ date, ...round(t) })),
-    byModel: [...models]
+    by_day: [...days].map(([date, t]) => ({ date, ...round(t) })),
+    by_model: [...models]
       .map(([model, t]) => ({ model, ...round(t) }))
-      .sort((a, b) => b.costUsd - a.costUsd || b.requests - a.requests),
+      .sort((a, b) => b.cost_usd - a.cost_usd || b.requests - a.requests),
     models: listModels().map((m) => ({
       id: m.id,
       backend: m.metadata.backend,

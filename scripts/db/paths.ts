@@ -10,7 +10,7 @@ export type Provider = "sqlite" | "postgresql";
 
 /** The hand-edited source schema (SQLite). */
 export const SOURCE_SCHEMA = path.join(ROOT, "prisma/schema.prisma");
-/** Derived from SOURCE_SCHEMA by derive-postgres.ts; never edit by hand. */
+/** Derived from SOURCE_SCHEMA by `writePostgresSchema`; never edit by hand. */
 export const POSTGRES_SCHEMA = path.join(ROOT, "prisma/postgres/schema.prisma");
 
 export const SCHEMA_FILE: Record<Provider, string> = {

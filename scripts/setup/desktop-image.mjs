@@ -1,6 +1,6 @@
-// The desktop base image as a set-up step, for scripts/setup/prepare.mjs (`npm start`)
-// and scripts/test.mjs (`npm test`): built once per image version (a few minutes:
-// Debian packages are downloaded and unpacked), then "up to date" in a second.
+// The desktop base image as a set-up step, for `prepare` (`npm start`, `npm test`):
+// built once per image version (a few minutes: Debian packages are downloaded
+// and unpacked), then "up to date" in a second.
 // Only where desktops can run (Linux, root); elsewhere the step says why it skipped.
 //   import { ensureDesktopImage } from "./setup/desktop-image.mjs";
 //   await ensureDesktopImage();                 // prints "✓ desktop base image — built … (312.4 s)"

@@ -3,7 +3,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { call } from "./client";
-import { api, createSession, sleep } from "./computers-fixtures";
+import { api, createSession } from "./computers-fixtures";
+import { waitFor } from "./wait-for";
 
 const created: string[] = [];
 async function session(body: Record<string, unknown> = {}) {
@@ -147,7 +148,8 @@ describe("reading, keepalive, delete", () => {
 
   it("keepalive is activity: running, last_activity_at and idle_expires_at move, expires_at does not", async () => {
     const s = await session({ inactivity_timeout_seconds: 60 });
-    await sleep(50);
+    // Timestamps have millisecond resolution: activity shows as a move once the clock has passed the last one.
+    await waitFor(() => Date.now(), { until: (now) => now > Date.parse(s.last_activity_at), intervalMs: 1, message: "the clock to pass last_activity_at" });
     const res = await api("POST", `/computers/${s.id}/keepalive`);
     expect(res.status).toBe(200);
     expect(res.body.status).toBe("running");

@@ -3,11 +3,30 @@
 // saved before the kill is usable; SIGTERM ends sessions cleanly (saving state);
 // a Chromium that dies ends its sessions as crashed and the pool recovers.
 import { readFileSync } from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deriveStateKey, openState } from "@/lib/computers/state-crypto";
+import { createDb } from "@/lib/db";
 import { createOrgKey, startServer, type TestServer } from "./harness";
 import {
-  api, chromiumPidsOf, createSession, poolStats, readBrowserState, setBrowserState, sleep, startSite, waitFor, type Site, type Target,
+  api, chromiumPidsOf, createSession, poolStats, readBrowserState, setBrowserState, startSite, waitFor, type Site, type Target,
 } from "./computers-fixtures";
+
+/** Known to the test, so it can open what the server saved. */
+const STATE_ENCRYPTION_KEY = "crash-test-state-key-0123456789abcdef";
+
+/** The session's last saved state as plain text, or "" while nothing is saved. */
+async function savedStateText(server: TestServer, computerId: string): Promise<string> {
+  const { client } = createDb(server.databaseUrl);
+  try {
+    const row = await client.computerState.findUnique({ where: { computerId } });
+    if (!row) return "";
+    const sealed = row.data ? Buffer.from(row.data) : readFileSync(path.join(server.dataDir, row.filePath!));
+    return openState(sealed, computerId, deriveStateKey(STATE_ENCRYPTION_KEY)).toString("utf8");
+  } finally {
+    await client.$disconnect();
+  }
+}
 
 let site: Site;
 const servers: TestServer[] = [];
@@ -38,11 +57,13 @@ function alive(pid: number): boolean {
 
 describe("crash and restart", () => {
   it("SIGKILL mid-session: Chromium dies with the server; after restart the row is crashed and the saved state works", async () => {
-    let server = await ownServer({ STATE_SAVE_INTERVAL_SECONDS: "1" });
+    let server = await ownServer({ STATE_SAVE_INTERVAL_SECONDS: "1", STATE_ENCRYPTION_KEY });
     const target: Target = { base: server.url, key: await createOrgKey(server, "Crash Org") };
     const s = await createSession({ persistent: true }, target);
     await setBrowserState(s.id, site, "beforekill", target);
-    await sleep(2500); // at least one periodic save
+    // A periodic save has written all three values (cookie, localStorage, IndexedDB) before the kill.
+    await waitFor("a periodic save with the state", () => savedStateText(server, s.id),
+      (text) => (text.match(/beforekill/g) ?? []).length >= 3, 10_000, 250);
     const pids = chromiumPidsOf(server.dataDir);
     expect(pids.length).toBeGreaterThan(0);
 

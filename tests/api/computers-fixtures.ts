@@ -5,8 +5,9 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import path from "node:path";
-import { inject } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { call, type ApiResponse } from "./client";
+import { waitFor as poll } from "./wait-for";
 
 export interface Target {
   base?: string;
@@ -49,20 +50,12 @@ export async function poolStats(base: string = inject("baseUrl")): Promise<PoolS
   return { ...body.checks.sessions.browser, live_sessions: body.checks.sessions.live_sessions };
 }
 
-export async function waitFor<T>(what: string, fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 15_000, everyMs = 200): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T = await fn();
-  while (!ok(last)) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(last)}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-    last = await fn();
-  }
-  return last;
+/** The shared poll (`waitFor` of wait-for) with positional arguments, as the session suites call it. */
+export function waitFor<T>(what: string, fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 15_000, everyMs = 200): Promise<T> {
+  return poll(fn, { until: ok, timeoutMs, intervalMs: everyMs, message: what });
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Chromium main processes this test's server started (same marker as lib/computers/browser/processes.ts). */
+/** Chromium main processes this test's server started (the same marker as `ownerMarker`). */
 export function chromiumPidsOf(dataDir: string, hostId = "local"): number[] {
   const hash = createHash("sha256").update(`${path.resolve(dataDir)}\0${hostId}`).digest("hex").slice(0, 16);
   const marker = `--cabin-owner=${hash}`;
@@ -161,4 +154,35 @@ export async function readBrowserState(id: string, site: Site, target: Target = 
   await execute(id, { type: "go_to_url", url: `${site.url}/read-state` }, target);
   const text = await waitFor("state read", () => html(id, target), (h) => h.includes(":END"));
   return /STATE:(.*?):END/.exec(text)![1];
+}
+
+export interface SessionSuite {
+  /** The suite's loopback site (started before its tests). */
+  readonly site: Site;
+  /** Creates a session on the shared server that the suite ends after its tests. */
+  session(body?: Record<string, unknown>): ReturnType<typeof createSession>;
+}
+
+/** Registers the set-up every session suite repeats: a loopback site, and ending the suite's sessions afterwards. */
+export function useSessionSuite(): SessionSuite {
+  let site: Site | undefined;
+  const created: string[] = [];
+  beforeAll(async () => {
+    site = await startSite();
+  });
+  afterAll(async () => {
+    await Promise.all(created.map((id) => api("DELETE", `/computers/${id}`)));
+    await site?.close();
+  });
+  return {
+    get site() {
+      if (!site) throw new Error("the site starts in beforeAll: use it inside a test");
+      return site;
+    },
+    async session(body = {}) {
+      const s = await createSession(body);
+      created.push(s.id);
+      return s;
+    },
+  };
 }

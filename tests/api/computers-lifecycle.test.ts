@@ -1,7 +1,11 @@
 // The server enforces lifetimes: idle and lifetime kills within 2 s of the
 // deadline, with the right reason, leaving no Chromium context behind.
 import { afterAll, describe, expect, it } from "vitest";
-import { api, createSession, poolStats, sleep, waitFor } from "./computers-fixtures";
+import { api, createSession, poolStats, waitFor } from "./computers-fixtures";
+import { waitFor as poll } from "./wait-for";
+
+/** How late after its deadline the reaper may end a session (the suite's promise). */
+const REAP_MARGIN_MS = 2000;
 
 const created: string[] = [];
 afterAll(async () => {
@@ -22,7 +26,7 @@ describe("lifecycle enforcement", () => {
     expect(ended.termination_reason).toBe("inactivity");
     const lateBy = Date.parse(ended.terminated_at) - Date.parse(s.idle_expires_at);
     expect(lateBy).toBeGreaterThanOrEqual(0);
-    expect(lateBy).toBeLessThanOrEqual(2000);
+    expect(lateBy).toBeLessThanOrEqual(REAP_MARGIN_MS);
     const after = await waitFor("context closed", () => poolStats(), (p) => p.session_contexts === before.session_contexts);
     expect(after.live_sessions).toBe(before.live_sessions);
     expect((await api("POST", `/computers/${s.id}/keepalive`)).status).toBe(409);
@@ -31,10 +35,12 @@ describe("lifecycle enforcement", () => {
   it("activity postpones the idle kill", async () => {
     const s = await createSession({ inactivity_timeout_seconds: 2 });
     created.push(s.id);
-    for (let i = 0; i < 4; i++) {
-      await sleep(1000);
+    // An action every second, until well past the first idle deadline and the reaper's margin.
+    const pastFirstKill = Date.parse(s.idle_expires_at) + REAP_MARGIN_MS;
+    await poll(async () => {
       expect((await api("POST", `/computers/${s.id}/execute`, { action: { type: "wait", ms: 1 } })).body.status).toBe("success");
-    }
+      return Date.now();
+    }, { until: (now) => now > pastFirstKill, intervalMs: 1000, timeoutMs: 10_000, message: "the first idle deadline to pass" });
     expect((await api("GET", `/computers/${s.id}`)).body.status).toBe("running");
     const ended = await waitTerminated(s.id, 8000);
     expect(ended.termination_reason).toBe("inactivity");
@@ -43,7 +49,12 @@ describe("lifecycle enforcement", () => {
   it("auto_kill false: inactivity does not end the session", async () => {
     const s = await createSession({ inactivity_timeout_seconds: 1, auto_kill: false });
     created.push(s.id);
-    await sleep(2500);
+    // Watched through the whole window in which an idle kill would have happened.
+    const pastIdleKill = Date.parse(s.last_activity_at) + 1000 + REAP_MARGIN_MS;
+    await poll(async () => {
+      expect((await api("GET", `/computers/${s.id}`)).body.status).toBe("ready");
+      return Date.now();
+    }, { until: (now) => now > pastIdleKill, intervalMs: 250, timeoutMs: 10_000, message: "the idle deadline and its margin to pass" });
     expect((await api("GET", `/computers/${s.id}`)).body.status).toBe("ready");
   });
 
@@ -51,16 +62,17 @@ describe("lifecycle enforcement", () => {
     const before = await poolStats();
     const s = await createSession({ timeout_seconds: 3, inactivity_timeout_seconds: 60 });
     created.push(s.id);
+    // Keep-alives until just before the lifetime ends: activity must not extend it.
     const stopAt = Date.parse(s.expires_at) - 500;
-    while (Date.now() < stopAt) {
+    await poll(async () => {
       await api("POST", `/computers/${s.id}/keepalive`);
-      await sleep(400);
-    }
+      return Date.now();
+    }, { until: (now) => now >= stopAt, intervalMs: 400, timeoutMs: 10_000, message: "keep-alives up to the lifetime" });
     const ended = await waitTerminated(s.id, 8000);
     expect(ended.termination_reason).toBe("max_lifetime");
     const lateBy = Date.parse(ended.terminated_at) - Date.parse(s.expires_at);
     expect(lateBy).toBeGreaterThanOrEqual(0);
-    expect(lateBy).toBeLessThanOrEqual(2000);
+    expect(lateBy).toBeLessThanOrEqual(REAP_MARGIN_MS);
     await waitFor("context closed", () => poolStats(), (p) => p.session_contexts === before.session_contexts);
   });
 });

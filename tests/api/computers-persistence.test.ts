@@ -1,26 +1,11 @@
 // persistent: true saves cookies, localStorage and IndexedDB when the session
 // ends (DELETE, inactivity, lifetime); environment_id restores them; without
 // persistent the restored session does not save its changes.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inject } from "vitest";
-import { api, createSession, readBrowserState, setBrowserState, waitFor, type Site, startSite } from "./computers-fixtures";
+import { describe, expect, inject, it } from "vitest";
+import { api, readBrowserState, setBrowserState, useSessionSuite, waitFor } from "./computers-fixtures";
 
-let site: Site;
-const created: string[] = [];
-
-beforeAll(async () => {
-  site = await startSite();
-});
-afterAll(async () => {
-  await Promise.all(created.map((id) => api("DELETE", `/computers/${id}`)));
-  await site.close();
-});
-
-async function session(body: Record<string, unknown>) {
-  const s = await createSession(body);
-  created.push(s.id);
-  return s;
-}
+const suite = useSessionSuite();
+const session = suite.session;
 
 async function waitTerminated(id: string) {
   return waitFor(`${id} terminated`, async () => (await api("GET", `/computers/${id}`)).body, (b) => b.status === "terminated", 15_000);
@@ -29,7 +14,7 @@ async function waitTerminated(id: string) {
 describe("persistence", () => {
   it("a fresh session has no state", async () => {
     const s = await session({});
-    expect(await readBrowserState(s.id, site)).toBe("none|none|none");
+    expect(await readBrowserState(s.id, suite.site)).toBe("none|none|none");
   });
 
   it.each([
@@ -39,7 +24,7 @@ describe("persistence", () => {
   ] as const)("saves at the end by %s and restores into a new session", async (_how, body, end, reason) => {
     const value = `v${Date.now()}`;
     const s = await session(body);
-    await setBrowserState(s.id, site, value);
+    await setBrowserState(s.id, suite.site, value);
     await end(s.id);
     const ended = await waitTerminated(s.id);
     expect(ended.termination_reason).toBe(reason);
@@ -49,30 +34,30 @@ describe("persistence", () => {
 
     const restored = await session({ environment_id: s.id });
     expect(restored.environment_id).toBe(s.id);
-    expect(await readBrowserState(restored.id, site)).toBe(`${value}|${value}|${value}`);
+    expect(await readBrowserState(restored.id, suite.site)).toBe(`${value}|${value}|${value}`);
   });
 
   it("without persistent, a restored session does not save its changes; with it, the new session saves under its own id", async () => {
     const original = await session({ persistent: true });
-    await setBrowserState(original.id, site, "first");
+    await setBrowserState(original.id, suite.site, "first");
     await api("DELETE", `/computers/${original.id}`);
 
     const scratch = await session({ environment_id: original.id });
-    expect(await readBrowserState(scratch.id, site)).toBe("first|first|first");
-    await setBrowserState(scratch.id, site, "changed");
+    expect(await readBrowserState(scratch.id, suite.site)).toBe("first|first|first");
+    await setBrowserState(scratch.id, suite.site, "changed");
     await api("DELETE", `/computers/${scratch.id}`);
     // Not saved: neither under the original nor as an environment of its own.
     const again = await session({ environment_id: original.id });
-    expect(await readBrowserState(again.id, site)).toBe("first|first|first");
+    expect(await readBrowserState(again.id, suite.site)).toBe("first|first|first");
     expect((await api("POST", "/computers", { environment_id: scratch.id })).status).toBe(400);
 
     const forked = await session({ environment_id: original.id, persistent: true });
-    await setBrowserState(forked.id, site, "forked");
+    await setBrowserState(forked.id, suite.site, "forked");
     await api("DELETE", `/computers/${forked.id}`);
     const fromFork = await session({ environment_id: forked.id });
-    expect(await readBrowserState(fromFork.id, site)).toBe("forked|forked|forked");
+    expect(await readBrowserState(fromFork.id, suite.site)).toBe("forked|forked|forked");
     const fromOriginal = await session({ environment_id: original.id });
-    expect(await readBrowserState(fromOriginal.id, site)).toBe("first|first|first");
+    expect(await readBrowserState(fromOriginal.id, suite.site)).toBe("first|first|first");
   });
 
   it("another organization cannot use the saved state", async () => {

@@ -1,27 +1,11 @@
 // Tabs (§4.4–4.7) and actions end to end in real Chromium, on pages served by
 // this test on loopback.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inject } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { freePort } from "./harness";
-import { api, createSession, execute, html, poolStats, startSite, waitFor, type Site } from "./computers-fixtures";
+import { api, createSession, execute, html, poolStats, useSessionSuite, waitFor } from "./computers-fixtures";
 
-let site: Site;
-const created: string[] = [];
-
-beforeAll(async () => {
-  site = await startSite();
-});
-
-afterAll(async () => {
-  await Promise.all(created.map((id) => api("DELETE", `/computers/${id}`)));
-  await site.close();
-});
-
-async function session(body: Record<string, unknown> = {}) {
-  const s = await createSession(body);
-  created.push(s.id);
-  return s;
-}
+const suite = useSessionSuite();
+const session = suite.session;
 
 const tabsOf = async (id: string) => (await api("GET", `/computers/${id}/tabs`)).body.result.tabs as { tab_id: string; url: string; is_main: boolean }[];
 
@@ -36,14 +20,14 @@ describe("tabs", () => {
     // Listing tabs counts as activity.
     expect((await api("GET", `/computers/${s.id}`)).body.status).toBe("running");
 
-    const made = await api("POST", `/computers/${s.id}/tabs`, { url: `${site.url}/page?n=two` });
+    const made = await api("POST", `/computers/${s.id}/tabs`, { url: `${suite.site.url}/page?n=two` });
     expect(made.status).toBe(200);
     const tabId = made.body.result.created_tab_id;
     expect(tabId).toMatch(/^tab_[0-9a-f]+$/);
 
     let tabs = await tabsOf(s.id);
     expect(tabs).toHaveLength(2);
-    expect(tabs.find((t) => t.tab_id === tabId)).toMatchObject({ url: `${site.url}/page?n=two`, is_main: true });
+    expect(tabs.find((t) => t.tab_id === tabId)).toMatchObject({ url: `${suite.site.url}/page?n=two`, is_main: true });
     expect(tabs.find((t) => t.tab_id === "tab_main")).toMatchObject({ is_main: false });
 
     const switched = await api("POST", `/computers/${s.id}/tabs/tab_main/switch`);
@@ -89,7 +73,7 @@ describe("tabs", () => {
 
   it("pages opened by the page itself (target=_blank) appear in the list and become main", async () => {
     const s = await session();
-    await execute(s.id, { type: "go_to_url", url: `${site.url}/popup` });
+    await execute(s.id, { type: "go_to_url", url: `${suite.site.url}/popup` });
     await execute(s.id, { type: "click", x: 50, y: 40 });
     const tabs = await waitFor("popup tab", () => tabsOf(s.id), (t) => t.length === 2 && t.some((x) => x.url.endsWith("n=child")));
     const child = tabs.find((t) => t.url.endsWith("/page?n=child"))!;
@@ -103,7 +87,7 @@ describe("tabs", () => {
 
   it("tab actions work through /execute too", async () => {
     const s = await session();
-    const made = await execute(s.id, { type: "new_tab", url: `${site.url}/page?n=x` });
+    const made = await execute(s.id, { type: "new_tab", url: `${suite.site.url}/page?n=x` });
     expect(made.status).toBe("success");
     const id = made.result.created_tab_id;
     const list = await execute(s.id, { type: "list_tabs" });
@@ -118,11 +102,11 @@ describe("tabs", () => {
 describe("actions", () => {
   it("navigate, click, type, keypress, scroll, wait, html, with ActionResult fields", async () => {
     const s = await session();
-    const nav = await api("POST", `/computers/${s.id}/navigate`, { url: `${site.url}/form` });
+    const nav = await api("POST", `/computers/${s.id}/navigate`, { url: `${suite.site.url}/form` });
     expect(nav.status).toBe(200);
     expect(nav.body).toMatchObject({
       status: "success", executed_tab_id: "tab_main",
-      page_context: { url: `${site.url}/form`, title: "form", tab_id: "tab_main", is_main_tab: true, viewport_w: 1280, viewport_h: 720 },
+      page_context: { url: `${suite.site.url}/form`, title: "form", tab_id: "tab_main", is_main_tab: true, viewport_w: 1280, viewport_h: 720 },
     });
     expect(nav.body.request_id).toBe(nav.headers.get("x-request-id"));
     expect(Date.parse(nav.body.timestamp)).toBeGreaterThan(0);
@@ -159,7 +143,7 @@ describe("actions", () => {
 
   it("screenshots as base64 and as a capability URL (the key works too)", async () => {
     const s = await session();
-    await execute(s.id, { type: "go_to_url", url: `${site.url}/page?n=shot` });
+    await execute(s.id, { type: "go_to_url", url: `${suite.site.url}/page?n=shot` });
     const b64 = await api("POST", `/computers/${s.id}/screenshot`, { base64: true });
     expect(b64.body).toMatchObject({ status: "success", result: { mime_type: "image/png" } });
     expect(Buffer.from(b64.body.result.screenshot, "base64").subarray(1, 4).toString()).toBe("PNG");
@@ -184,7 +168,7 @@ describe("actions", () => {
   it("ended sessions leave no context or page behind", async () => {
     const before = await poolStats();
     const s = await createSession();
-    await api("POST", `/computers/${s.id}/tabs`, { url: `${site.url}/page?n=a` });
+    await api("POST", `/computers/${s.id}/tabs`, { url: `${suite.site.url}/page?n=a` });
     const during = await poolStats();
     expect(during.session_contexts).toBe(before.session_contexts + 1);
     await api("DELETE", `/computers/${s.id}`);

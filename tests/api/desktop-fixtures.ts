@@ -1,6 +1,7 @@
-// Shared pieces of the desktop-*.test.ts files: a server of their own (the shared one
-// has no DESKTOP_IMAGES_DIR; the base image lives in the repository's data dir, where
-// `npm test` builds it), a client bound to it, PNG checks and host-side process scans.
+// Shared pieces of the desktop suites: a server of their own (the shared one has no
+// DESKTOP_IMAGES_DIR; the base image lives in the per-user cache that `desktopImagesDir`
+// names, the app's `DEFAULT_IMAGES_DIR`, where `npm test` builds it), a client bound
+// to it, PNG checks and host-side process scans.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";

@@ -6,6 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOrgKey, startServer } from "./harness";
 import { api } from "./computers-fixtures";
+import { waitFor } from "./wait-for";
 import {
   canRunDesktops, createDesktop, desktopHealth, exec, pngStats, screenshot, startDesktopServer, type DesktopServer,
 } from "./desktop-fixtures";
@@ -32,11 +33,9 @@ describe.skipIf(!canRunDesktops)("desktop sessions", () => {
     const typed = await api("POST", `/computers/${d.id}/type`, { text: "echo typed-by-xdotool > ~/typed.txt\n" }, s.a);
     expect(typed.status).toBe(200);
     expect(typed.body.status).toBe("success");
-    let read = await exec(s.a, d.id, "cat ~/typed.txt");
-    for (let i = 0; i < 20 && read.stdout.trim() !== "typed-by-xdotool"; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      read = await exec(s.a, d.id, "cat ~/typed.txt");
-    }
+    const read = await waitFor(() => exec(s.a, d.id, "cat ~/typed.txt"), {
+      until: (r) => r.stdout.trim() === "typed-by-xdotool", timeoutMs: 5000, intervalMs: 100, message: "the typed command's file",
+    });
     expect(read).toMatchObject({ stdout: "typed-by-xdotool\n", exit_code: 0 });
     const after = await screenshot(s.a, d.id);
     expect(after.equals(before)).toBe(false);

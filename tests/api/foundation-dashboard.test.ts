@@ -24,9 +24,12 @@ describe("dashboard API keys", () => {
     const created = await alice.request("POST", "/api/keys", { name: "ci" });
     expect(created.status).toBe(201);
     expect(created.body.key).toMatch(/^cbn_[0-9A-Za-z]{48}$/);
+    // Dashboard JSON is snake_case like the public API.
+    expect(created.body).toMatchObject({ name: "ci", organization_id: expect.any(String) });
+    expect(created.body).not.toHaveProperty("organizationId");
     const list = await alice.request("GET", "/api/keys");
     const row = list.body.data.find((k: { id: string }) => k.id === created.body.id);
-    expect(row).toMatchObject({ name: "ci", prefix: created.body.key.slice(0, 12), revokedAt: null });
+    expect(row).toMatchObject({ name: "ci", prefix: created.body.key.slice(0, 12), revoked_at: null, last_used_at: null });
     expect(JSON.stringify(list.body)).not.toContain(created.body.key);
     expect((await call("GET", "/v1/models", { key: created.body.key })).status).toBe(200);
   });

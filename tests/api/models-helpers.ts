@@ -3,6 +3,7 @@
 import OpenAI from "openai";
 import { inject } from "vitest";
 import { createDb } from "@/lib/db";
+import { waitFor } from "./wait-for";
 
 export const MODEL = "svc.sm-1";
 export const CUA = "svc.cua-fast";
@@ -39,12 +40,10 @@ export function db(databaseUrl = inject("databaseUrl")) {
 
 /** The usage row of one request; usage writes do not hold the response, so wait for it briefly. */
 export async function usageRow(requestId: string, databaseUrl?: string) {
-  for (let i = 0; i < 100; i++) {
-    const row = await db(databaseUrl).usageRecord.findFirst({ where: { requestId } });
-    if (row) return row;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`no usage row for request ${requestId}`);
+  const row = await waitFor(() => db(databaseUrl).usageRecord.findFirst({ where: { requestId } }), {
+    timeoutMs: 5000, intervalMs: 50, message: `the usage row of request ${requestId}`,
+  });
+  return row!;
 }
 
 export async function closeDbs() {

@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { call } from "./client";
 import { closeDbs, CUA, db, MODEL, postV1, readSse, usageRow } from "./models-helpers";
 import { signUp } from "./session-client";
+import { waitFor } from "./wait-for";
 
 afterAll(closeDbs);
 
@@ -55,21 +56,18 @@ describe("usage records", () => {
     const first = await (await postV1("/chat/completions", { model: MODEL, messages: [{ role: "user", content: "hi" }], max_tokens: 3, temperature: 0 }, { key })).json();
     const second = await (await postV1("/completions", { model: CUA, prompt: "hi", max_tokens: 5, temperature: 0 }, { key })).json();
 
-    let report;
-    for (let i = 0; i < 50; i++) {
-      report = (await alice.request("GET", "/api/usage")).body;
-      if (report.totals.requests >= 2) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const report = await waitFor(async () => (await alice.request("GET", "/api/usage")).body, {
+      until: (r) => r.totals.requests >= 2, timeoutMs: 5000, intervalMs: 50, message: "both requests in the usage report",
+    });
     const input = first.usage.prompt_tokens + second.usage.prompt_tokens;
-    expect(report.totals).toMatchObject({ requests: 2, inputTokens: input, outputTokens: 8 });
-    expect(report.totals.costUsd).toBeCloseTo(cost(MODEL, first.usage.prompt_tokens, 3) + cost(CUA, second.usage.prompt_tokens, 5), 9);
-    expect(report.byDay).toHaveLength(30);
-    expect(report.byDay.at(-1)).toMatchObject({ date: new Date().toISOString().slice(0, 10), requests: 2 });
-    expect(report.byModel).toEqual(
+    expect(report.totals).toMatchObject({ requests: 2, input_tokens: input, output_tokens: 8 });
+    expect(report.totals.cost_usd).toBeCloseTo(cost(MODEL, first.usage.prompt_tokens, 3) + cost(CUA, second.usage.prompt_tokens, 5), 9);
+    expect(report.by_day).toHaveLength(30);
+    expect(report.by_day.at(-1)).toMatchObject({ date: new Date().toISOString().slice(0, 10), requests: 2 });
+    expect(report.by_model).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ model: MODEL, requests: 1, outputTokens: 3 }),
-        expect.objectContaining({ model: CUA, requests: 1, outputTokens: 5 }),
+        expect.objectContaining({ model: MODEL, requests: 1, output_tokens: 3 }),
+        expect.objectContaining({ model: CUA, requests: 1, output_tokens: 5 }),
       ]),
     );
     expect(report.models.find((m: { id: string }) => m.id === MODEL)).toMatchObject({ placeholder: true });

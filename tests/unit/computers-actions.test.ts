@@ -15,7 +15,7 @@ function fails(value: unknown, prefix?: string): AppError {
 
 describe("parseAction", () => {
   it("knows the full action list of extensions.md", () => {
-    expect(ACTION_TYPES.sort()).toEqual([
+    expect([...ACTION_TYPES].sort()).toEqual([
       "click", "close_tab", "double_click", "drag", "get_html_content", "go_to_url", "key_down", "key_up", "keypress",
       "list_tabs", "mouse_down", "mouse_up", "new_tab", "right_click", "screenshot", "scroll", "set_viewport",
       "switch_tab", "type", "wait",

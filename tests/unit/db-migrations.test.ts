@@ -1,5 +1,5 @@
 // Integration: the checked-in SQLite migrations deploy to a fresh file through
-// the WASM schema engine, and lib/db.ts's client can then write and read it.
+// the WASM schema engine, and `createDb`'s client can then write and read it.
 // Uses explicit URLs (createDb), so no process.env changes.
 import fs from "node:fs";
 import os from "node:os";

@@ -6,10 +6,18 @@ import { parseWith } from "@/lib/api/request";
 
 describe("error mapping", () => {
   it("maps every code to a 4xx or 5xx status", () => {
-    for (const [code, status] of Object.entries(ERROR_STATUS)) {
-      expect(new AppError(code as keyof typeof ERROR_STATUS, "x").status).toBe(status);
-      expect(status).toBeGreaterThanOrEqual(400);
+    for (const code of Object.keys(ERROR_STATUS) as (keyof typeof ERROR_STATUS)[]) {
+      const { status } = new AppError(code, "x");
+      expect(status, code).toBeGreaterThanOrEqual(400);
+      expect(status, code).toBeLessThan(600);
     }
+  });
+
+  it("answers the statuses the contract and clients rely on", () => {
+    // interface.md §7 for /v1, and the statuses Stainless clients decide retries by.
+    const contract = { invalid_request: 400, unauthorized: 401, not_found: 404, conflict: 409, rate_limited: 429, internal: 500, unavailable: 503 } as const;
+    const actual = Object.fromEntries(Object.keys(contract).map((code) => [code, new AppError(code as keyof typeof contract, "x").status]));
+    expect(actual).toEqual(contract);
   });
 
   it("renders the session API shape", () => {

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { parseBody } from "@/lib/api/request";
 import { withMember } from "@/lib/api/with-member";
-import { createApiKey, listApiKeys } from "@/lib/auth/api-keys";
+import { listApiKeys } from "@/lib/auth/api-keys";
+import { createKeyAs } from "@/lib/auth/dashboard";
 
 const CreateKey = z.object({ name: z.string().trim().min(1, "a name is required").max(100) });
 
@@ -11,6 +12,5 @@ export const GET = withMember(async ({ member }) =>
 
 export const POST = withMember(async ({ req, member }) => {
   const { name } = await parseBody(req, CreateKey);
-  const created = await createApiKey({ organizationId: member.organizationId, name, createdById: member.userId });
-  return Response.json(created, { status: 201 });
+  return Response.json(await createKeyAs(member, name), { status: 201 });
 });

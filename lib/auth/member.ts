@@ -1,0 +1,31 @@
+// Who is logged in: the login cookie's user, in the organization they are
+// working in, with their role there. The dashboard wrapper (`withMember`) and
+// the dashboard layout both ask this.
+import { getAuth } from "@/lib/auth/auth";
+import { resolveMembership, type Role } from "@/lib/auth/organizations";
+
+export interface Member {
+  userId: string;
+  email: string;
+  name: string;
+  organizationId: string;
+  role: Role;
+}
+
+/** The member behind these request headers, or null when not logged in or in no organization. */
+export async function currentMember(headers: Headers): Promise<Member | null> {
+  const session = await getAuth().api.getSession({ headers });
+  if (!session) return null;
+  const membership = await resolveMembership({
+    userId: session.user.id,
+    activeOrganizationId: (session.session as { activeOrganizationId?: string | null }).activeOrganizationId,
+  });
+  if (!membership) return null;
+  return {
+    userId: session.user.id,
+    email: session.user.email,
+    name: session.user.name,
+    organizationId: membership.organizationId,
+    role: membership.role as Role,
+  };
+}

@@ -1,0 +1,172 @@
+// The house rules a compiler does not check, checked on every `npm test`
+// (phase "house"): (a) no source file over MAX_LINES, (b) no import cycle in the
+// application (app/, lib/, components/, server.ts, instrumentation.ts), (c) no
+// `process.env` read in app/, lib/ or components/ outside `getEnv`'s module.
+// Prints every finding and exits 1 when there is one.
+//
+// Import edges: static imports and re-exports, and dynamic `import("…")`
+// (a lazy import still runs the module, and the old boot cycle went through
+// one). Type-only imports are ignored: they are erased at compile time, so
+// they cannot change what runs first.
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import ts from "typescript";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const MAX_LINES = 300;
+/** Written by tools, not people: prisma migrations and the generated Prisma clients. */
+const GENERATED = [/^prisma\/(postgres\/)?migrations\//, /^lib\/generated\//];
+const APP_SCOPE = [/^app\//, /^lib\//, /^components\//, /^server\.ts$/, /^instrumentation\.ts$/];
+const ENV_SCOPE = [/^app\//, /^lib\//, /^components\//];
+const ENV_MODULE = "lib/env.ts";
+
+const matches = (rel: string, patterns: RegExp[]) => patterns.some((p) => p.test(rel));
+
+/** Tracked and new (not ignored) .ts/.tsx files, repository-relative. */
+function sourceFiles(): string[] {
+  const out = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], { cwd: ROOT, encoding: "utf8" });
+  return [...new Set(out.split("\n"))]
+    .filter((f) => /\.tsx?$/.test(f) && !f.endsWith(".d.ts") && !matches(f, GENERATED))
+    .filter((f) => existsSync(path.join(ROOT, f)))
+    .sort();
+}
+
+function compilerOptions(): ts.CompilerOptions {
+  const configFile = path.join(ROOT, "tsconfig.json");
+  const { config, error } = ts.readConfigFile(configFile, ts.sys.readFile);
+  if (error) throw new Error(ts.flattenDiagnosticMessageText(error.messageText, "\n"));
+  return ts.parseJsonConfigFileContent(config, ts.sys, ROOT, undefined, configFile).options;
+}
+
+function isTypeOnlyImport(node: ts.ImportDeclaration): boolean {
+  const clause = node.importClause;
+  if (!clause) return false; // `import "x"` runs x
+  if (clause.isTypeOnly) return true;
+  if (clause.name) return false;
+  const bindings = clause.namedBindings;
+  return !!bindings && ts.isNamedImports(bindings) && bindings.elements.length > 0 && bindings.elements.every((e) => e.isTypeOnly);
+}
+
+interface Scan {
+  /** Module specifiers that load code when this file runs. */
+  runtimeImports: string[];
+  /** Line numbers of `process.env` reads. */
+  envReads: number[];
+}
+
+function scan(file: string, text: string): Scan {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const result: Scan = { runtimeImports: [], envReads: [] };
+  const visit = (node: ts.Node) => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+      if (!isTypeOnlyImport(node)) result.runtimeImports.push(node.moduleSpecifier.text);
+    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      if (!node.isTypeOnly) result.runtimeImports.push(node.moduleSpecifier.text);
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      const [arg] = node.arguments;
+      if (arg && ts.isStringLiteralLike(arg)) result.runtimeImports.push(arg.text);
+    } else if (
+      ts.isPropertyAccessExpression(node) && node.name.text === "env" &&
+      ts.isIdentifier(node.expression) && node.expression.text === "process"
+    ) {
+      result.envReads.push(source.getLineAndCharacterOfPosition(node.getStart()).line + 1);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return result;
+}
+
+/** Strongly connected components with more than one module, or a module importing itself (Tarjan). */
+function cycles(graph: Map<string, Set<string>>): string[][] {
+  let index = 0;
+  const indices = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const connect = (v: string) => {
+    indices.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!indices.has(w)) {
+        connect(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) {
+        low.set(v, Math.min(low.get(v)!, indices.get(w)!));
+      }
+    }
+    if (low.get(v) !== indices.get(v)) return;
+    const component: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1 || graph.get(v)?.has(v)) found.push(component.sort());
+  };
+  for (const v of [...graph.keys()].sort()) if (!indices.has(v)) connect(v);
+  return found;
+}
+
+/** One concrete loop through a component, for the message: a → b → … → a. */
+function exampleLoop(component: string[], graph: Map<string, Set<string>>): string[] {
+  const members = new Set(component);
+  const start = component[0]!;
+  const previous = new Map<string, string>();
+  const queue = [start];
+  while (queue.length) {
+    const v = queue.shift()!;
+    for (const w of graph.get(v) ?? []) {
+      if (!members.has(w)) continue;
+      if (w === start) {
+        const loop = [start];
+        for (let at = v; at !== start; at = previous.get(at)!) loop.splice(1, 0, at);
+        return [...loop, start];
+      }
+      if (!previous.has(w)) {
+        previous.set(w, v);
+        queue.push(w);
+      }
+    }
+  }
+  return component;
+}
+
+export function checkHouse(): string[] {
+  const files = sourceFiles();
+  const options = compilerOptions();
+  const findings: string[] = [];
+  const graph = new Map<string, Set<string>>();
+  for (const rel of files) {
+    const text = readFileSync(path.join(ROOT, rel), "utf8");
+    const lines = text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+    if (lines > MAX_LINES) findings.push(`size: ${rel} has ${lines} lines (limit ${MAX_LINES}): split it by concern`);
+    if (!matches(rel, APP_SCOPE)) continue;
+    const { runtimeImports, envReads } = scan(rel, text);
+    if (matches(rel, ENV_SCOPE) && rel !== ENV_MODULE) {
+      for (const line of envReads) findings.push(`env: ${rel}:${line} reads process.env: add the variable to getEnv() instead`);
+    }
+    const edges = new Set<string>();
+    for (const spec of runtimeImports) {
+      const resolved = ts.resolveModuleName(spec, path.join(ROOT, rel), options, ts.sys).resolvedModule;
+      if (!resolved || resolved.isExternalLibraryImport) continue;
+      const target = path.relative(ROOT, resolved.resolvedFileName).split(path.sep).join("/");
+      if (matches(target, APP_SCOPE) && !matches(target, GENERATED)) edges.add(target);
+    }
+    graph.set(rel, edges);
+  }
+  for (const component of cycles(graph)) {
+    findings.push(`cycle: ${exampleLoop(component, graph).join(" → ")}${component.length > 2 ? ` (${component.length} modules in the loop)` : ""}`);
+  }
+  return findings;
+}
+
+const findings = checkHouse();
+for (const f of findings) console.log(f);
+console.log(findings.length ? `house: ${findings.length} finding(s)` : "house: no file over 300 lines, no import cycle, process.env read only in lib/env.ts");
+process.exit(findings.length ? 1 : 0);
