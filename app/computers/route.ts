@@ -1,11 +1,12 @@
 import { methodNotAllowed, withApiKey } from "@/lib/api/handlers";
+import { publicOrigin } from "@/lib/api/public-url";
 import { readJson } from "@/lib/api/request";
 import { createComputer, listComputers } from "@/lib/computers/service";
 
 export const dynamic = "force-dynamic";
 
 export const POST = withApiKey("api", async ({ req, principal }) =>
-  Response.json(await createComputer({ principal, body: await readJson(req, { optional: true }) })),
+  Response.json(await createComputer({ principal, body: await readJson(req, { optional: true }), origin: publicOrigin(req.headers) })),
 );
 
 export const GET = withApiKey("api", async ({ req, principal }) =>

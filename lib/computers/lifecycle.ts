@@ -1,5 +1,6 @@
 // Session lifecycle rules (extensions.md), as pure functions: deadlines, what
 // ends a session, and the public Session object. Unit tested.
+import { sessionEndpoints } from "@/lib/computers/endpoints";
 
 export type ComputerStatus = "ready" | "running" | "terminated";
 export const LIVE_STATUSES: ComputerStatus[] = ["ready", "running"];
@@ -85,17 +86,11 @@ export interface ComputerRowLike {
   displayScale: number;
 }
 
-/**
- * URLs that work for this session (extensions.md `endpoints`). Empty until the
- * live-view and CDP endpoints exist: a key is only ever added with a working endpoint.
- */
-export type SessionEndpoints = Partial<Record<"cdp" | "screencast" | "ws" | "vnc" | "live_view", string>>;
-
 /** Session object: every field of interface.md §2.1, then the additive ones of extensions.md. */
-export function toSession(row: ComputerRowLike) {
+/** `origin`: the public origin of the request being answered (publicOrigin), for `endpoints`. */
+export function toSession(row: ComputerRowLike, origin: string) {
   // Rows written before the clamp in idleDeadlineAfter may still hold a later idle deadline.
   const idleExpiresAt = Math.min(row.idleExpiresAt.getTime(), row.expiresAt.getTime());
-  const endpoints: SessionEndpoints = {};
   return {
     id: row.id,
     kind: row.kind,
@@ -116,7 +111,7 @@ export function toSession(row: ComputerRowLike) {
     context_id: row.contextId,
     termination_reason: row.terminationReason,
     terminated_at: row.terminatedAt?.toISOString() ?? null,
-    endpoints,
+    endpoints: sessionEndpoints(row, origin),
   };
 }
 

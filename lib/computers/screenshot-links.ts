@@ -2,41 +2,26 @@
 // an HMAC (app secret) over the session id, the file name and an expiry, lets a
 // model upstream or a browser <img> fetch that one file without the API key.
 // The key still works, for any file of the caller's organization.
-import { createHmac, timingSafeEqual } from "node:crypto";
 import { AppError } from "@/lib/api/errors";
+import { signCapability, verifyCapability, type Capability } from "@/lib/api/capability-token";
 import { authenticateApiKey } from "@/lib/auth/api-keys";
-import { getAppSecret } from "@/lib/secrets";
 import { findOwnedComputer } from "@/lib/computers/access";
 import { readScreenshot, SCREENSHOT_TTL_MS } from "@/lib/computers/screenshots";
-
-// Bound into every MAC so a token made for another purpose with the same secret never verifies here.
-const PURPOSE = "cabin.screenshot-url.v1";
-const TOKEN = /^(\d{1,12})\.([A-Za-z0-9_-]{43})$/;
 
 export interface ScreenshotRef {
   computerId: string;
   name: string;
 }
 
-function mac(ref: ScreenshotRef, expiresAtSeconds: number, secret: string): Buffer {
-  return createHmac("sha256", secret).update(`${PURPOSE}\0${ref.computerId}\0${ref.name}\0${expiresAtSeconds}`).digest();
+const capability = (ref: ScreenshotRef): Capability => ({ purpose: "cabin.screenshot-url.v1", subject: [ref.computerId, ref.name] });
+
+/** A token valid for exactly this file until the expiry (see signCapability). */
+export function screenshotToken(ref: ScreenshotRef, expiresAtMs: number, secret?: string): string {
+  return signCapability(capability(ref), expiresAtMs, secret);
 }
 
-/** `<expiry in Unix seconds>.<base64url HMAC-SHA256>`, valid for exactly this file until the expiry. */
-export function screenshotToken(ref: ScreenshotRef, expiresAtMs: number, secret = getAppSecret()): string {
-  const expiresAtSeconds = Math.ceil(expiresAtMs / 1000);
-  return `${expiresAtSeconds}.${mac(ref, expiresAtSeconds, secret).toString("base64url")}`;
-}
-
-/** True when `token` was made by screenshotToken for this very file and has not expired. */
-export function verifyScreenshotToken(ref: ScreenshotRef, token: string, now = Date.now(), secret = getAppSecret()): boolean {
-  const match = TOKEN.exec(token);
-  if (!match) return false;
-  const expiresAtSeconds = Number(match[1]);
-  if (expiresAtSeconds * 1000 <= now) return false;
-  const given = Buffer.from(match[2], "base64url");
-  const expected = mac(ref, expiresAtSeconds, secret);
-  return given.length === expected.length && timingSafeEqual(given, expected);
+export function verifyScreenshotToken(ref: ScreenshotRef, token: string, now = Date.now(), secret?: string): boolean {
+  return verifyCapability(capability(ref), token, now, secret);
 }
 
 /** The public link of a stored screenshot; the token expires with the file (SCREENSHOT_TTL_MS). */

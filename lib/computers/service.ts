@@ -16,7 +16,7 @@ import { getSessionManager } from "@/lib/computers/registry";
 import { loadState } from "@/lib/computers/state-store";
 import * as store from "@/lib/computers/store";
 
-export async function createComputer(input: { principal: ApiPrincipal; body: unknown }): Promise<SessionObject> {
+export async function createComputer(input: { principal: ApiPrincipal; body: unknown; origin: string }): Promise<SessionObject> {
   const env = getEnv();
   const options = parseCreateOptions(input.body, env.PLAN_MAX_LIFETIME_SECONDS);
   const manager = getSessionManager();
@@ -52,7 +52,7 @@ export async function createComputer(input: { principal: ApiPrincipal; body: unk
       proxy,
       restore,
     });
-    return toSession(row);
+    return toSession(row, input.origin);
   } catch (err) {
     throw asAppError(err);
   }
@@ -103,14 +103,14 @@ export async function listComputers(input: { principal: ApiPrincipal; query: URL
 }
 
 /** GET /computers/{id} and /status: a read, not activity (polling must not keep a session alive). */
-export async function getComputer(input: { principal: ApiPrincipal; id: string }): Promise<SessionObject> {
-  return toSession(await findOwnedComputer(input.principal, input.id));
+export async function getComputer(input: { principal: ApiPrincipal; id: string; origin: string }): Promise<SessionObject> {
+  return toSession(await findOwnedComputer(input.principal, input.id), input.origin);
 }
 
-export async function keepAlive(input: { principal: ApiPrincipal; id: string }): Promise<SessionObject> {
+export async function keepAlive(input: { principal: ApiPrincipal; id: string; origin: string }): Promise<SessionObject> {
   const { row, live } = await reachSession(input.principal, input.id);
   const fresh = await store.findComputerById(row.id);
-  return toSession(fresh ?? { ...row, status: "running", idleExpiresAt: live.idleExpiresAt });
+  return toSession(fresh ?? { ...row, status: "running", idleExpiresAt: live.idleExpiresAt }, input.origin);
 }
 
 /** DELETE: ends the session (saving state when persistent); a terminated session is already done. */

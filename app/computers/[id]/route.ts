@@ -1,13 +1,14 @@
 import { methodNotAllowed, withApiKey } from "@/lib/api/handlers";
+import { publicOrigin } from "@/lib/api/public-url";
 import { deleteComputer, getComputer } from "@/lib/computers/service";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withApiKey("api", async ({ principal, params }) =>
-  Response.json(await getComputer({ principal, id: params.id })),
+export const GET = withApiKey("api", async ({ req, principal, params }) =>
+  Response.json(await getComputer({ principal, id: params.id, origin: publicOrigin(req.headers) })),
 );
 
-export const DELETE = withApiKey("api", async ({ principal, params }) => {
+export const DELETE = withApiKey("api", async ({ req, principal, params }) => {
   await deleteComputer({ principal, id: params.id });
   return new Response(null, { status: 204 });
 });

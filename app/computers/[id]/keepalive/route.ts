@@ -1,10 +1,11 @@
 import { methodNotAllowed, withApiKey } from "@/lib/api/handlers";
+import { publicOrigin } from "@/lib/api/public-url";
 import { keepAlive } from "@/lib/computers/service";
 
 export const dynamic = "force-dynamic";
 
-export const POST = withApiKey("api", async ({ principal, params }) =>
-  Response.json(await keepAlive({ principal, id: params.id })),
+export const POST = withApiKey("api", async ({ req, principal, params }) =>
+  Response.json(await keepAlive({ principal, id: params.id, origin: publicOrigin(req.headers) })),
 );
 
 const wrongMethod = methodNotAllowed(["POST"]);

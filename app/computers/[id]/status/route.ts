@@ -1,10 +1,11 @@
 import { methodNotAllowed, withApiKey } from "@/lib/api/handlers";
+import { publicOrigin } from "@/lib/api/public-url";
 import { getComputer } from "@/lib/computers/service";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withApiKey("api", async ({ principal, params }) =>
-  Response.json(await getComputer({ principal, id: params.id })),
+export const GET = withApiKey("api", async ({ req, principal, params }) =>
+  Response.json(await getComputer({ principal, id: params.id, origin: publicOrigin(req.headers) })),
 );
 
 const wrongMethod = methodNotAllowed(["GET"]);
