@@ -34,7 +34,7 @@ describe("kinds", () => {
 
   it("answers 501 for a kind without a driver", async () => {
     driverFor.mockReturnValue(undefined);
-    const err = await error(createComputer({ principal, body: { kind: "desktop" } }));
+    const err = await error(createComputer({ principal, body: { kind: "desktop" }, origin: "http://localhost:3000" }));
     expect(err.status).toBe(501);
     expect(err.message).toMatch(/desktop sessions are not available on this server yet/);
   });

@@ -41,7 +41,7 @@ describe("toSession", () => {
   };
 
   it("has every field of §2.1 with ISO timestamps", () => {
-    const s = toSession(row);
+    const s = toSession(row, "http://localhost:3000");
     expect(s).toMatchObject({
       id: "comp_abc", kind: "browser", status: "ready", created_at: "2026-01-01T00:00:00.000Z",
       expires_at: "2026-01-01T01:00:00.000Z", idle_expires_at: "2026-01-01T00:02:00.000Z",
@@ -51,7 +51,7 @@ describe("toSession", () => {
   });
 
   it("mirrors auto_kill as idle_timeout_enabled, has no endpoints yet, clamps an old row's idle deadline", () => {
-    const s = toSession({ ...row, autoKill: false, expiresAt: at(60), idleExpiresAt: at(120) });
+    const s = toSession({ ...row, autoKill: false, expiresAt: at(60), idleExpiresAt: at(120) }, "http://localhost:3000");
     expect(s).toMatchObject({ auto_kill: false, idle_timeout_enabled: false, endpoints: {} });
     expect(s.idle_expires_at).toBe(s.expires_at);
   });
