@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
-import { useState, type FormEvent } from "react";
+import { Suspense, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { TextField } from "@/components/ui/field";
@@ -69,5 +69,14 @@ export function AuthForm({ mode }: { mode: "login" | "sign-up" }) {
         </Link>
       </p>
     </div>
+  );
+}
+
+/** A login or sign-up page: the form reads ?next= (useSearchParams), so it renders inside Suspense. */
+export function AuthPage({ mode }: { mode: "login" | "sign-up" }) {
+  return (
+    <Suspense>
+      <AuthForm mode={mode} />
+    </Suspense>
   );
 }

@@ -1,24 +1,20 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { useCreateKey, type CreatedKey } from "@/components/keys/use-keys";
-import { Button } from "@/components/ui/button";
+import { Button, SubmitButton } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { TextField } from "@/components/ui/field";
+import { formSubmit } from "@/components/ui/form-submit";
 
 export function CreateKeyForm() {
   const create = useCreateKey();
   const [created, setCreated] = useState<CreatedKey | null>(null);
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const name = String(new FormData(form).get("name"));
-    const key = await create.mutateAsync(name);
-    setCreated(key);
-    form.reset();
-  }
+  const submit = formSubmit(async (data) => {
+    setCreated(await create.mutateAsync(String(data.get("name"))));
+  });
 
   return (
     <div className="space-y-4">
@@ -26,9 +22,7 @@ export function CreateKeyForm() {
         <div className="flex-1">
           <TextField label="Key name" name="name" required maxLength={100} placeholder="e.g. production agent" />
         </div>
-        <Button type="submit" disabled={create.isPending}>
-          {create.isPending ? "Creating…" : "Create key"}
-        </Button>
+        <SubmitButton pending={create.isPending} label="Create key" pendingLabel="Creating…" />
       </form>
       {create.error && <Alert>{create.error.message}</Alert>}
       {created && (

@@ -1,10 +1,11 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { useInvite } from "@/components/members/use-organization";
-import { Button } from "@/components/ui/button";
+import { SubmitButton } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { SelectField, TextField } from "@/components/ui/field";
+import { formSubmit } from "@/components/ui/form-submit";
 
 export function invitationLink(id: string): string {
   return `${window.location.origin}/invite/${id}`;
@@ -14,24 +15,18 @@ export function InviteForm() {
   const invite = useInvite();
   const [sentTo, setSentTo] = useState<string | null>(null);
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const data = new FormData(form);
+  const submit = formSubmit(async (data) => {
     const email = String(data.get("email"));
     await invite.mutateAsync({ email, role: data.get("role") as "admin" | "member" });
     setSentTo(email);
-    form.reset();
-  }
+  });
 
   return (
     <div className="space-y-3">
       <form onSubmit={submit} className="grid gap-3 sm:grid-cols-[1fr_10rem_auto] sm:items-end">
         <TextField label="Email" name="email" type="email" required placeholder="teammate@example.com" />
         <SelectField label="Role" name="role" options={["member", "admin"]} defaultValue="member" />
-        <Button type="submit" disabled={invite.isPending}>
-          {invite.isPending ? "Inviting…" : "Invite"}
-        </Button>
+        <SubmitButton pending={invite.isPending} label="Invite" pendingLabel="Inviting…" />
       </form>
       {invite.error && <Alert>{invite.error.message}</Alert>}
       {sentTo && (

@@ -35,3 +35,14 @@ export function Alert({ tone = "error", children }: { tone?: "error" | "info" | 
     </div>
   );
 }
+
+/** A management page: what it manages, a form to add one ([title, form]), and the list of them ([title, list]). */
+export function ManagePage(props: { title: string; description: string; form: [string, ReactNode]; list: [string, ReactNode] }) {
+  return (
+    <div className="space-y-6">
+      <PageHeader title={props.title} description={props.description} />
+      <Card title={props.form[0]}>{props.form[1]}</Card>
+      <Card title={props.list[0]}>{props.list[1]}</Card>
+    </div>
+  );
+}

@@ -1,22 +1,32 @@
-import { useId, type InputHTMLAttributes, type SelectHTMLAttributes } from "react";
+import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from "react";
 
 const CONTROL =
   "block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm placeholder:text-slate-400 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-100";
 
-export function TextField({ label, hint, ...props }: InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: string }) {
+/** A label above a control, and an optional hint the control is described by. */
+function LabelledField({ label, hint, children }: { label: string; hint?: string; children: (id: string, hintId?: string) => ReactNode }) {
   const id = useId();
+  const hintId = hint ? `${id}-hint` : undefined;
   return (
     <div className="space-y-1">
       <label htmlFor={id} className="block text-sm font-medium text-slate-700">
         {label}
       </label>
-      <input id={id} className={CONTROL} aria-describedby={hint ? `${id}-hint` : undefined} {...props} />
+      {children(id, hintId)}
       {hint && (
-        <p id={`${id}-hint`} className="text-xs text-slate-500">
+        <p id={hintId} className="text-xs text-slate-500">
           {hint}
         </p>
       )}
     </div>
+  );
+}
+
+export function TextField({ label, hint, ...props }: InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: string }) {
+  return (
+    <LabelledField label={label} hint={hint}>
+      {(id, hintId) => <input id={id} className={CONTROL} aria-describedby={hintId} {...props} />}
+    </LabelledField>
   );
 }
 
@@ -25,19 +35,17 @@ export function SelectField({
   options,
   ...props
 }: SelectHTMLAttributes<HTMLSelectElement> & { label: string; options: readonly string[] }) {
-  const id = useId();
   return (
-    <div className="space-y-1">
-      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
-        {label}
-      </label>
-      <select id={id} className={CONTROL} {...props}>
-        {options.map((o) => (
-          <option key={o} value={o}>
-            {o}
-          </option>
-        ))}
-      </select>
-    </div>
+    <LabelledField label={label}>
+      {(id) => (
+        <select id={id} className={CONTROL} {...props}>
+          {options.map((o) => (
+            <option key={o} value={o}>
+              {o}
+            </option>
+          ))}
+        </select>
+      )}
+    </LabelledField>
   );
 }

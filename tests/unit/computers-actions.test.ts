@@ -1,17 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/api/errors";
 import { ACTION_TYPES, parseAction } from "@/lib/computers/actions";
+import { thrownAppError } from "./thrown-app-error";
 import { toChord, toPlaywrightKey } from "@/lib/computers/browser/keys";
 
-function fails(value: unknown, prefix?: string): AppError {
-  try {
-    parseAction(value, prefix);
-  } catch (err) {
-    expect(err).toBeInstanceOf(AppError);
-    return err as AppError;
-  }
-  throw new Error("expected a 400");
-}
+const fails = (value: unknown, prefix?: string): AppError => thrownAppError(() => parseAction(value, prefix));
 
 describe("parseAction", () => {
   it("knows the full action list of extensions.md", () => {

@@ -1,18 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/api/errors";
 import { parseCreateOptions } from "@/lib/computers/create-options";
+import { thrownAppError } from "./thrown-app-error";
 
 const PLAN = 3600;
 
-function fails(body: unknown): AppError {
-  try {
-    parseCreateOptions(body, PLAN);
-  } catch (err) {
-    expect(err).toBeInstanceOf(AppError);
-    return err as AppError;
-  }
-  throw new Error("expected a 400");
-}
+const fails = (body: unknown): AppError => thrownAppError(() => parseCreateOptions(body, PLAN));
 
 describe("parseCreateOptions", () => {
   it("fills every default of §2.2", () => {

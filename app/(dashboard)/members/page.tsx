@@ -1,22 +1,11 @@
 import { InviteForm } from "@/components/members/invite-form";
 import { MemberList } from "@/components/members/member-list";
-import { Card, PageHeader } from "@/components/ui/card";
+import { ManagePage } from "@/components/ui/card";
 
 export const metadata = { title: "Members" };
 
+const DESCRIPTION = "Owners and admins invite people with a link (no mail server needed), change roles and remove members.";
+
 export default function MembersPage() {
-  return (
-    <div className="space-y-6">
-      <PageHeader
-        title="Members"
-        description="Owners and admins invite people with a link (no mail server needed), change roles and remove members."
-      />
-      <Card title="Invite someone">
-        <InviteForm />
-      </Card>
-      <Card title="Members of this organization">
-        <MemberList />
-      </Card>
-    </div>
-  );
+  return <ManagePage title={metadata.title} description={DESCRIPTION} form={["Invite someone", <InviteForm />]} list={["Members of this organization", <MemberList />]} />;
 }
