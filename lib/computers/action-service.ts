@@ -159,8 +159,8 @@ export async function getScreenshotFile(input: { principal: ApiPrincipal; id: st
   return file;
 }
 
-// Paths of extensions.md that need parts not built yet (desktop exec, live view).
-const NOT_YET = new Set(["exec", "exec/sync", "screencast"]);
+// Paths of extensions.md that need parts not built yet (live view).
+const NOT_YET = new Set(["screencast"]);
 
 /** /computers/{id}/<anything else>: the per-action paths, else a JSON 404. */
 export async function routeUnknownPath(call: ActionCall & { method: string; path: string; readBody: () => Promise<unknown> }) {
