@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, createSession, waitFor } from "./computers-fixtures";
 import { canRunDesktops, createDesktop, exec, startDesktopServer, type DesktopServer } from "./desktop-fixtures";
-import { ndjson } from "./stream-client";
+import { ndjson, sse, type SseEvent } from "./stream-client";
 
 describe.skipIf(!canRunDesktops)("desktop exec stream", () => {
   let s: DesktopServer;
@@ -95,5 +95,27 @@ describe.skipIf(!canRunDesktops)("desktop exec stream", () => {
     expect((await running()).split("\n")).toHaveLength(2); // both sleeps, so "gone" below means killed
     stream.abort();
     await waitFor("the command's processes to be killed", running, (pids) => pids === "", 10_000, 100);
+  });
+
+  it("puts exec output and exit, streamed and sync, on the session's events with the request id", async () => {
+    const events = await sse(s.a, `/computers/${id}/events`);
+    expect(await events.next()).toEqual({ event: "comment", data: "subscribed" });
+    const of = (requestId: string) => (e: SseEvent) => e.data?.request_id === requestId;
+    const decoded = (list: SseEvent[]) =>
+      list.filter((e) => e.event === "exec_output").map((e) => [Buffer.from(e.data.data, "base64").toString(), e.data.is_stderr]);
+
+    const stream = await ndjson(s.a, `/computers/${id}/exec`, { command: "echo out; sleep 0.2; echo err >&2; exit 4" });
+    const streamId = stream.headers.get("x-request-id")!;
+    expect(await stream.rest()).toContainEqual({ type: "exit", code: 4 });
+    const streamed = (await events.until((e) => e.event === "exec_exit" && of(streamId)(e))).filter(of(streamId));
+    expect(decoded(streamed)).toEqual([["out\n", false], ["err\n", true]]);
+    expect(streamed.at(-1)).toEqual({ event: "exec_exit", data: { request_id: streamId, exit_code: 4 } });
+
+    const sync = await api("POST", `/computers/${id}/exec/sync`, { command: "echo synced" }, s.a);
+    const syncId = sync.headers.get("x-request-id")!;
+    const synced = (await events.until((e) => e.event === "exec_exit" && of(syncId)(e))).filter(of(syncId));
+    expect(decoded(synced)).toEqual([["synced\n", false]]);
+    expect(synced.at(-1)?.data.exit_code).toBe(0);
+    events.abort();
   });
 });
