@@ -90,6 +90,15 @@ describe("session events", () => {
     expect(JSON.parse(await late.text()).error.code).toBe("conflict");
   });
 
+  it("sends a heartbeat comment every 15 s on a quiet stream", async () => {
+    const s = await session();
+    const stream = await subscribe(s.id);
+    const started = Date.now();
+    expect(await stream.until((e) => e.event === "comment", 20_000)).toEqual([{ event: "comment", data: "heartbeat" }]);
+    expect(Date.now() - started).toBeGreaterThan(10_000);
+    stream.abort();
+  }, 30_000);
+
   it("answers a foreign or unknown session with a JSON 404 and no key with a 401", async () => {
     const s = await session();
     const foreign = await sse({ base: inject("baseUrl"), key: inject("apiKeyB") }, `/computers/${s.id}/events`);

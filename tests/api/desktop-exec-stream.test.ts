@@ -10,7 +10,8 @@ describe.skipIf(!canRunDesktops)("desktop exec stream", () => {
   let s: DesktopServer;
   let id: string;
   beforeAll(async () => {
-    s = await startDesktopServer();
+    // The smallest output limit, so truncation is cheap to show; every other case stays below it.
+    s = await startDesktopServer({ DESKTOP_EXEC_MAX_OUTPUT_BYTES: "1024" });
     id = (await createDesktop(s.a)).id;
   });
   afterAll(async () => {
@@ -40,6 +41,25 @@ describe.skipIf(!canRunDesktops)("desktop exec stream", () => {
     expect(await stream.next()).toEqual({ type: "stdout", data: "hi from /tmp\n" });
     expect(Date.now() - started).toBeLessThan(1500); // before the 2 s sleep ended
     expect(await stream.rest()).toEqual([{ type: "exit", code: 3 }]);
+  });
+
+  it("stops forwarding output past DESKTOP_EXEC_MAX_OUTPUT_BYTES, then still sends the exit line", async () => {
+    const stream = await ndjson(s.a, `/computers/${id}/exec`, { command: "head -c 3000 /dev/zero | tr '\\0' x; echo; echo late >&2; exit 5" });
+    const lines = await stream.rest();
+    expect(lines.at(-1)).toEqual({ type: "exit", code: 5 });
+    const output = lines.slice(0, -1);
+    expect(output.every((l) => l.type === "stdout")).toBe(true);
+    expect(output.map((l) => l.data).join("")).toBe("x".repeat(1024));
+  });
+
+  it("counts streamed output as activity", async () => {
+    const started = Date.now();
+    const stream = await ndjson(s.a, `/computers/${id}/exec`, { command: "for i in 1 2 3; do echo $i; sleep 0.6; done" });
+    await stream.until((l) => l.type === "stdout" && l.data === "3\n");
+    // The call is activity when it starts; only the output 1.2 s later can move it past started + 1 s.
+    const lastActivity = async () => Date.parse((await api("GET", `/computers/${id}`, undefined, s.a)).body.last_activity_at);
+    await waitFor("streamed output to count as activity", lastActivity, (at) => at >= started + 1000, 5000, 100);
+    expect(await stream.rest()).toEqual([{ type: "exit", code: 0 }]);
   });
 
   it("ends a command past its timeout with exit code -1", async () => {

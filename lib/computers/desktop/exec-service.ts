@@ -1,7 +1,7 @@
 // POST /computers/{id}/exec/sync (extensions.md): a shell command inside a computer
 // that has the `exec` capability (desktops), as its user, with extra environment
 // variables, a timeout and bounded output. Other sessions → 400. The streamed
-// variant (POST /computers/{id}/exec) is lib/computers/desktop/exec-stream.ts.
+// variant (POST /computers/{id}/exec) is execStream, on the same body and checks.
 import { z } from "zod";
 import { AppError } from "@/lib/api/errors";
 import { parseWith } from "@/lib/api/request";

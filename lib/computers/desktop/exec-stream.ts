@@ -101,6 +101,8 @@ async function runStreamed(input: ExecStreamInput, send: (line: ExecStreamLine) 
   }
   forward("stdout", decoders.stdout.end());
   forward("stderr", decoders.stderr.end());
-  manager.events.publish(sessionId, { event: "exec_exit", data: { request_id: input.requestId, exit_code: end.exitCode } });
-  send({ type: "exit", code: end.exitCode });
+  // A command killed because its session is ending did not end normally either.
+  const code = manager.isEnding(reached.live) ? -1 : end.exitCode;
+  manager.events.publish(sessionId, { event: "exec_exit", data: { request_id: input.requestId, exit_code: code } });
+  send({ type: "exit", code });
 }
