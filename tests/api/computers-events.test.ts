@@ -4,7 +4,7 @@
 // watching is not activity.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
-import { api, createSession, startSite, type Site } from "./computers-fixtures";
+import { api, createSession, startSite, waitFor, type Site } from "./computers-fixtures";
 import { sse, type SseEvent } from "./stream-client";
 
 let site: Site;
@@ -88,6 +88,15 @@ describe("session events", () => {
     const late = await sse(a(), `/computers/${s.id}/events`);
     expect(late.status).toBe(409);
     expect(JSON.parse(await late.text()).error.code).toBe("conflict");
+  });
+
+  it("drops a subscriber whose client disconnected", async () => {
+    const s = await session();
+    const subscribers = async () => ((await (await fetch(`${inject("baseUrl")}/api/health`)).json()) as any).checks.sessions.event_subscribers as number;
+    const stream = await subscribe(s.id);
+    expect(await subscribers()).toBe(1);
+    stream.abort();
+    await waitFor("the subscriber to be dropped", subscribers, (n) => n === 0, 5000, 50);
   });
 
   it("sends a heartbeat comment every 15 s on a quiet stream", async () => {
