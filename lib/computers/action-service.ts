@@ -1,6 +1,7 @@
 // Actions on a running session: the generic dispatcher (POST /execute, /batch,
 // the per-action paths of extensions.md), tabs (interface.md §4.4–4.7 with their
-// exact shapes), screenshots and navigation. Every call counts as activity.
+// exact shapes), screenshots and navigation. Every call counts as activity, and
+// each is published on the session's events (action_request, action_response).
 import { z } from "zod";
 import { AppError } from "@/lib/api/errors";
 import { parseWith } from "@/lib/api/request";
@@ -8,7 +9,9 @@ import type { ApiPrincipal } from "@/lib/auth/api-keys";
 import { reachSession, type Reached } from "@/lib/computers/access";
 import { parseAction, TAB_ACTIONS, type Action, type ActionOf } from "@/lib/computers/actions";
 import type { ActionOutcome } from "@/lib/computers/driver";
+import { withActionEvents } from "@/lib/computers/events-service";
 import { asActionResult, asAppError, type ActionResult } from "@/lib/computers/failures";
+import { getSessionManager } from "@/lib/computers/registry";
 import { screenshotUrl } from "@/lib/computers/screenshot-links";
 import { storeScreenshot } from "@/lib/computers/screenshots";
 
@@ -46,6 +49,11 @@ function assertKindAllows(reached: Reached, action: Action) {
  */
 async function perform(call: ActionCall, reached: Reached, action: Action): Promise<ActionResult> {
   assertKindAllows(reached, action);
+  const announce = { sessionId: reached.live.id, requestId: call.requestId, action };
+  return withActionEvents(getSessionManager().events, announce, () => runAction(call, reached, action));
+}
+
+async function runAction(call: ActionCall, reached: Reached, action: Action): Promise<ActionResult> {
   try {
     if (action.type === "wait") {
       await new Promise((resolve) => setTimeout(resolve, action.ms));
@@ -126,11 +134,14 @@ async function tabAction<K extends "list_tabs" | "new_tab" | "switch_tab" | "clo
 ): Promise<Record<string, unknown>> {
   const reached = await reachSession(call.principal, call.id);
   assertKindAllows(reached, action);
-  try {
-    return (await reached.handle.act(action)).result ?? {};
-  } catch (err) {
-    throw asAppError(err, reached.live);
-  }
+  const announce = { sessionId: reached.live.id, requestId: call.requestId, action };
+  return withActionEvents(getSessionManager().events, announce, async () => {
+    try {
+      return (await reached.handle.act(action)).result ?? {};
+    } catch (err) {
+      throw asAppError(err, reached.live);
+    }
+  });
 }
 
 const stamp = (call: ActionCall) => ({ request_id: call.requestId, timestamp: new Date().toISOString() });
@@ -157,8 +168,8 @@ export async function closeTab(call: ActionCall & { tabId: string }) {
   return { status: "success", closed_tab: call.tabId, ...stamp(call) };
 }
 
-// Paths of extensions.md that need parts not built yet (desktop exec, live view).
-const NOT_YET = new Set(["exec", "exec/sync", "screencast"]);
+// Paths of extensions.md that need parts not built yet (live view).
+const NOT_YET = new Set(["screencast"]);
 
 /** /computers/{id}/<anything else>: the per-action paths, else a JSON 404. */
 export async function routeUnknownPath(call: ActionCall & { method: string; path: string; readBody: () => Promise<unknown> }) {

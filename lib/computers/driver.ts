@@ -132,9 +132,26 @@ export interface ExecResult {
   truncated: boolean;
 }
 
+/** Where a streamed command's output goes, in the order it was produced. */
+export interface ExecSink {
+  onOutput(stream: "stdout" | "stderr", data: Buffer): void;
+  /** Aborting kills the command's process group (the client went away). */
+  signal: AbortSignal;
+}
+
+export interface ExecStreamEnd {
+  /** -1 on timeout or an abnormal end (abort). */
+  exitCode: number;
+  timedOut: boolean;
+  /** Output past maxOutputBytes (stdout and stderr together) was not passed to the sink. */
+  truncated: boolean;
+}
+
 /** Runs shell commands inside the computer (desktops: as the desktop user). */
 export interface ExecCapability {
   run(request: ExecRequest): Promise<ExecResult>;
+  /** The same command, its output handed to `sink` as it comes (POST /computers/{id}/exec). */
+  stream(request: ExecRequest, sink: ExecSink): Promise<ExecStreamEnd>;
 }
 
 // Capabilities the live-view/CDP issue adds next to `exec` (not built yet; the

@@ -1,5 +1,5 @@
 // computersHealth(): what /api/health reports for sessions. Counts only, no ids:
-// live sessions, and for browsers the pool's processes, contexts and pages, so
+// live sessions, open /events streams, and for browsers the pool's processes, contexts and pages, so
 // operators (and leak tests) can see that ended sessions left nothing behind.
 import { describeProxy } from "@/lib/computers/proxy";
 import { getSessionManager } from "@/lib/computers/registry";
@@ -14,6 +14,7 @@ export function computersHealth() {
     required: true,
     ...(browser.message ? { message: browser.message } : {}),
     live_sessions: manager.liveCount,
+    event_subscribers: manager.events.subscriberCount,
     advanced_proxy: describeProxy(getEnv().ADVANCED_PROXY_URL) !== null,
     browser,
     ...(desktop ? { desktop } : {}),

@@ -18,6 +18,7 @@ import type { ComputerDriver, ComputerHandle, ComputerKind, ProxyConfig, SavedSt
 import { firstLine, scrubSecrets } from "@/lib/computers/failures";
 import { dueReason, initialDeadlines, idleDeadlineAfter, type TerminationReason } from "@/lib/computers/lifecycle";
 import { sweepScreenshots } from "@/lib/computers/screenshots";
+import { SessionEvents } from "@/lib/computers/session-events";
 import { saveState } from "@/lib/computers/state-store";
 import * as store from "@/lib/computers/store";
 
@@ -56,6 +57,8 @@ export class SessionManager {
   private timer: NodeJS.Timeout | null = null;
   private lastSweep = Date.now();
   private shuttingDown = false;
+  /** Subscribers of GET /computers/{id}/events; ended with the session (`end`). */
+  readonly events = new SessionEvents();
 
   get hostId(): string {
     return getEnv().HOST_ID;
@@ -192,6 +195,7 @@ export class SessionManager {
       log.info({ id: live.id, reason }, "session terminated");
     } finally {
       this.sessions.delete(live.id);
+      this.events.end(live.id, reason);
     }
   }
 

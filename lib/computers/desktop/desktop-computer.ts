@@ -5,7 +5,7 @@
 import { ActionError } from "@/lib/computers/action-error";
 import { ActionQueue } from "@/lib/computers/action-queue";
 import type {
-  ActionOutcome, ComputerHandle, DriverAction, ExecCapability, ExecRequest, ExecResult, SavedState, ScreenContext, Screenshot,
+  ActionOutcome, ComputerHandle, DriverAction, ExecCapability, ExecRequest, ExecResult, ExecSink, ExecStreamEnd, SavedState, ScreenContext, Screenshot,
   ScreenshotOptions,
 } from "@/lib/computers/driver";
 import type { RunResult } from "@/lib/computers/desktop/enter";
@@ -19,9 +19,18 @@ const INPUT_TIMEOUT_MS = 15_000;
 const SCREENSHOT_TIMEOUT_MS = 20_000;
 const CLOSE_APPS_MS = 3_000;
 
+/** sh -c: enter `cwd` (a clear error when it is missing), then the command in a login bash. */
+function commandArgv(req: ExecRequest): string[] {
+  const script = 'cd -- "$1" 2>/dev/null || { echo "cwd: no such directory: $1" >&2; exit 127; }; exec bash -lc "$2"';
+  return ["sh", "-c", script, "sh", req.cwd ?? "/home/user", req.command];
+}
+
 export class DesktopComputer implements ComputerHandle {
   readonly kind = "desktop" as const;
-  readonly exec: ExecCapability = { run: (request) => this.runCommand(request) };
+  readonly exec: ExecCapability = {
+    run: (request) => this.runCommand(request),
+    stream: (request, sink) => this.streamCommand(request, sink),
+  };
   private readonly queue = new ActionQueue(getEnv().ACTION_TIMEOUT_SECONDS * 1000);
   private stopping: Promise<SavedState | null> | null = null;
   private lastSnapshot: { fingerprint: string; state: SavedState } | null = null;
@@ -76,8 +85,7 @@ export class DesktopComputer implements ComputerHandle {
   /** exec/sync: a shell command as the desktop user, with its env, bounded output and a timeout. */
   private async runCommand(req: ExecRequest): Promise<ExecResult> {
     this.assertRunning();
-    const script = 'cd -- "$1" 2>/dev/null || { echo "cwd: no such directory: $1" >&2; exit 127; }; exec bash -lc "$2"';
-    const res: RunResult = await this.runner.run(["sh", "-c", script, "sh", req.cwd ?? "/home/user", req.command], {
+    const res: RunResult = await this.runner.run(commandArgv(req), {
       timeoutMs: req.timeoutSeconds * 1000, maxOutputBytes: req.maxOutputBytes, env: req.env,
     });
     const note = res.timedOut ? `\n[cabin: timed out after ${req.timeoutSeconds} s; the command was killed]` : "";
@@ -85,6 +93,25 @@ export class DesktopComputer implements ComputerHandle {
       stdout: res.stdout.toString("utf8"), stderr: res.stderr.toString("utf8") + note,
       exit_code: res.timedOut ? 124 : res.code, timed_out: res.timedOut, truncated: res.truncated,
     };
+  }
+
+  /** The exec stream: the same command, output forwarded up to maxOutputBytes in total, then dropped. */
+  private async streamCommand(req: ExecRequest, sink: ExecSink): Promise<ExecStreamEnd> {
+    this.assertRunning();
+    let room = req.maxOutputBytes;
+    let truncated = false;
+    const exit = await this.runner.supervise(commandArgv(req), {
+      timeoutMs: req.timeoutSeconds * 1000, env: req.env, signal: sink.signal,
+      onOutput: (stream, chunk) => {
+        if (room <= 0) return void (truncated = true);
+        const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
+        if (part.length < chunk.length) truncated = true;
+        room -= part.length;
+        sink.onOutput(stream, part);
+      },
+    });
+    const abnormal = exit.timedOut || exit.aborted;
+    return { exitCode: abnormal ? -1 : exit.code, timedOut: exit.timedOut, truncated };
   }
 
   async snapshot(): Promise<SavedState> {

@@ -6,7 +6,10 @@
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { rm } from "node:fs/promises";
-import { DISPLAY, killGroup, runInside, spawnInside, XAUTHORITY, type RunOptions, type RunResult } from "@/lib/computers/desktop/enter";
+import {
+  DISPLAY, killGroup, runInside, spawnInside, superviseInside, XAUTHORITY, type RunOptions, type RunResult, type SupervisedExit,
+  type SuperviseOptions,
+} from "@/lib/computers/desktop/enter";
 import { killSandbox, launchSandbox, prepareDirs, type Sandbox } from "@/lib/computers/desktop/sandbox";
 import { extractUpper } from "@/lib/computers/desktop/snapshot";
 
@@ -159,6 +162,11 @@ export class DesktopRunner {
   /** Runs a command inside the desktop (as its user unless asRoot). */
   run(command: string[], options: Omit<RunOptions, "marker">): Promise<RunResult> {
     return runInside(this.pid1, command, { ...options, marker: this.dir });
+  }
+
+  /** Runs a command inside the desktop, handing its output over as it comes (the exec stream). */
+  supervise(command: string[], options: Omit<SuperviseOptions, "marker">): Promise<SupervisedExit> {
+    return superviseInside(this.pid1, command, { ...options, marker: this.dir });
   }
 
   /** Closes every window politely (WM_DELETE_WINDOW) so apps flush their state; waits until they are gone. */

@@ -62,48 +62,66 @@ export interface RunOptions extends EnterOptions {
 const EXIT_GRACE_MS = 250;
 const SIGNALS: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15, SIGPIPE: 13, SIGABRT: 6, SIGSEGV: 11 };
 
-/** Runs a command inside the sandbox to its end (or its timeout) and collects bounded output. */
-export function runInside(pid1: number, command: string[], options: RunOptions): Promise<RunResult> {
-  const max = options.maxOutputBytes ?? 64 * 1024 * 1024;
+export type OutputStream = "stdout" | "stderr";
+
+export interface SuperviseOptions extends EnterOptions {
+  timeoutMs: number;
+  input?: Buffer | string;
+  marker: string;
+  /** Every chunk of output, in the order the pipes delivered it. */
+  onOutput: (stream: OutputStream, chunk: Buffer) => void;
+  /** Aborting kills the process group (a streaming client went away). */
+  signal?: AbortSignal;
+}
+
+export interface SupervisedExit {
+  /** Exit code; 128 + signal number when killed by a signal. */
+  code: number;
+  timedOut: boolean;
+  aborted: boolean;
+}
+
+/**
+ * Runs a command inside the sandbox to its end, its timeout or an abort, handing each
+ * output chunk to `onOutput`; a timeout or an abort kills the whole process group.
+ * runInside (collected output) and the exec stream are both built on it.
+ */
+export function superviseInside(pid1: number, command: string[], options: SuperviseOptions): Promise<SupervisedExit> {
   return new Promise((resolve, reject) => {
+    if (options.signal?.aborted) return resolve({ code: -1, timedOut: false, aborted: true });
     const [bin, ...args] = enterArgv(pid1, command, options);
     const child = spawn(bin, args, {
       stdio: ["pipe", "pipe", "pipe"], detached: true, env: hostEnv(options.marker),
     });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    const size = { out: 0, err: 0 };
-    let truncated = false;
     let timedOut = false;
-    const collect = (chunks: Buffer[], key: "out" | "err") => (chunk: Buffer) => {
-      const room = max - size[key];
-      if (room <= 0) return void (truncated = true);
-      const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
-      if (part.length < chunk.length) truncated = true;
-      chunks.push(part);
-      size[key] += part.length;
-    };
-    child.stdout!.on("data", collect(out, "out"));
-    child.stderr!.on("data", collect(err, "err"));
+    let aborted = false;
+    child.stdout!.on("data", (chunk: Buffer) => options.onOutput("stdout", chunk));
+    child.stderr!.on("data", (chunk: Buffer) => options.onOutput("stderr", chunk));
     child.stdin!.on("error", () => {}); // the program may exit without reading its input
     child.stdin!.end(options.input ?? "");
     const timer = setTimeout(() => {
       timedOut = true;
       killGroup(child);
     }, options.timeoutMs);
-    child.on("error", (e) => {
+    const onAbort = () => {
+      aborted = true;
+      killGroup(child);
+    };
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    const cleanup = () => {
       clearTimeout(timer);
+      options.signal?.removeEventListener("abort", onAbort);
+    };
+    child.on("error", (e) => {
+      cleanup();
       reject(e);
     });
     let done = false;
     const finish = (code: number | null, signal: NodeJS.Signals | null) => {
       if (done) return;
       done = true;
-      clearTimeout(timer);
-      resolve({
-        stdout: Buffer.concat(out), stderr: Buffer.concat(err),
-        code: code ?? 128 + (signal ? SIGNALS[signal] ?? 1 : 1), timedOut, truncated,
-      });
+      cleanup();
+      resolve({ code: code ?? 128 + (signal ? SIGNALS[signal] ?? 1 : 1), timedOut, aborted });
     };
     child.on("close", finish);
     // A program that leaves a background child holding its stdout (`app &`) has still
@@ -116,6 +134,27 @@ export function runInside(pid1: number, command: string[], options: RunOptions):
       }, EXIT_GRACE_MS).unref();
     });
   });
+}
+
+/** Runs a command inside the sandbox to its end (or its timeout) and collects bounded output. */
+export async function runInside(pid1: number, command: string[], options: RunOptions): Promise<RunResult> {
+  const max = options.maxOutputBytes ?? 64 * 1024 * 1024;
+  const chunks: Record<OutputStream, Buffer[]> = { stdout: [], stderr: [] };
+  const size: Record<OutputStream, number> = { stdout: 0, stderr: 0 };
+  let truncated = false;
+  const collect = (stream: OutputStream, chunk: Buffer) => {
+    const room = max - size[stream];
+    if (room <= 0) return void (truncated = true);
+    const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
+    if (part.length < chunk.length) truncated = true;
+    chunks[stream].push(part);
+    size[stream] += part.length;
+  };
+  const exit = await superviseInside(pid1, command, { ...options, onOutput: collect });
+  return {
+    stdout: Buffer.concat(chunks.stdout), stderr: Buffer.concat(chunks.stderr),
+    code: exit.code, timedOut: exit.timedOut, truncated,
+  };
 }
 
 /** SIGKILL to the child's process group: nsenter, and what it started inside, unless that called setsid. */

@@ -1,13 +1,15 @@
 // POST /computers/{id}/exec/sync (extensions.md): a shell command inside a computer
 // that has the `exec` capability (desktops), as its user, with extra environment
-// variables, a timeout and bounded output. Other sessions → 400.
+// variables, a timeout and bounded output. Other sessions → 400. The streamed
+// variant (POST /computers/{id}/exec) is execStream, on the same body and checks.
 import { z } from "zod";
 import { AppError } from "@/lib/api/errors";
 import { parseWith } from "@/lib/api/request";
 import type { ApiPrincipal } from "@/lib/auth/api-keys";
-import { reachSession } from "@/lib/computers/access";
-import type { ExecResult } from "@/lib/computers/driver";
+import { reachSession, type Reached } from "@/lib/computers/access";
+import type { ExecCapability, ExecResult } from "@/lib/computers/driver";
 import { asAppError } from "@/lib/computers/failures";
+import { getSessionManager } from "@/lib/computers/registry";
 import { getEnv } from "@/lib/env";
 
 export const EXEC_DEFAULT_TIMEOUT_SECONDS = 60;
@@ -15,7 +17,8 @@ export const EXEC_MAX_TIMEOUT_SECONDS = 3600;
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-const execBody = z.strictObject({
+/** The body of exec/sync and of the exec stream (POST /computers/{id}/exec). */
+export const execBody = z.strictObject({
   command: z.string().min(1).max(100_000),
   cwd: z.string().min(1).max(4096).optional(),
   env: z
@@ -32,17 +35,24 @@ const execBody = z.strictObject({
   timeout_seconds: z.number().int().min(1).max(EXEC_MAX_TIMEOUT_SECONDS).optional(),
 });
 
-export async function execSync(input: { principal: ApiPrincipal; id: string; body: unknown }): Promise<ExecResult> {
-  const body = parseWith(execBody, input.body);
-  const reached = await reachSession(input.principal, input.id);
+/** The session's exec capability; other kinds are a 400 naming the session's kind. */
+export function execOf(reached: Reached): ExecCapability {
   const exec = reached.handle.exec;
   if (!exec) {
     throw new AppError("invalid_request", `exec is for desktop sessions; '${reached.row.id}' is a ${reached.row.kind} session`, {
       detail: "desktop_only",
     });
   }
+  return exec;
+}
+
+export async function execSync(input: { principal: ApiPrincipal; id: string; requestId: string; body: unknown }): Promise<ExecResult> {
+  const body = parseWith(execBody, input.body);
+  const reached = await reachSession(input.principal, input.id);
+  const exec = execOf(reached);
+  let result: ExecResult;
   try {
-    return await exec.run({
+    result = await exec.run({
       command: body.command,
       cwd: body.cwd,
       env: body.env,
@@ -52,4 +62,16 @@ export async function execSync(input: { principal: ApiPrincipal; id: string; bod
   } catch (err) {
     throw asAppError(err, reached.live, "exec_failed");
   }
+  publishExecResult(reached.live.id, input.requestId, result);
+  return result;
+}
+
+/** exec/sync on the events stream: its collected output, then its exit (one chunk per stream). */
+function publishExecResult(sessionId: string, requestId: string, result: ExecResult) {
+  const events = getSessionManager().events;
+  if (!events.watched(sessionId)) return;
+  for (const [text, isStderr] of [[result.stdout, false], [result.stderr, true]] as const) {
+    if (text) events.publish(sessionId, { event: "exec_output", data: { request_id: requestId, data: Buffer.from(text).toString("base64"), is_stderr: isStderr } });
+  }
+  events.publish(sessionId, { event: "exec_exit", data: { request_id: requestId, exit_code: result.exit_code } });
 }

@@ -1,0 +1,118 @@
+// Readers for the streaming endpoints (extensions.md "Streams"): NDJSON lines of
+// POST /computers/{id}/exec and Server-Sent Events of GET /computers/{id}/events,
+// read as they arrive so a test can act while a stream is open.
+import type { Target } from "./computers-fixtures";
+
+export interface LineStream<T> {
+  status: number;
+  headers: Headers;
+  /** The next item, or null when the stream ended; rejects after timeoutMs. */
+  next(timeoutMs?: number): Promise<T | null>;
+  /** Reads until `match` returns true; returns everything read, the match last. */
+  until(match: (item: T) => boolean, timeoutMs?: number): Promise<T[]>;
+  /** All items to the end of the stream. */
+  rest(timeoutMs?: number): Promise<T[]>;
+  /** Client disconnect. */
+  abort(): void;
+}
+
+export interface SseEvent {
+  event: string;
+  data: any;
+}
+
+async function open(method: string, url: string, t: Target, body?: unknown) {
+  const controller = new AbortController();
+  const headers: Record<string, string> = {};
+  if (t.key) headers.authorization = `Bearer ${t.key}`;
+  if (body !== undefined) headers["content-type"] = "application/json";
+  const res = await fetch(url, {
+    method, headers, signal: controller.signal,
+    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+  });
+  return { res, controller };
+}
+
+/** Splits a byte stream into records separated by `separator`, each parsed by `parse` (null: skip it). */
+function records<T>(res: Response, controller: AbortController, separator: string, parse: (record: string) => T | null): LineStream<T> {
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  let done = false;
+  const queue: T[] = [];
+  const fill = async () => {
+    while (!queue.length && !done) {
+      let at = buffer.indexOf(separator);
+      while (at >= 0) {
+        const item = parse(buffer.slice(0, at));
+        buffer = buffer.slice(at + separator.length);
+        if (item !== null) queue.push(item);
+        at = buffer.indexOf(separator);
+      }
+      if (queue.length) break;
+      const chunk = await reader.read();
+      if (chunk.done) done = true;
+      else buffer += decoder.decode(chunk.value, { stream: true });
+    }
+  };
+  const next = async (timeoutMs = 20_000): Promise<T | null> => {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no stream item within ${timeoutMs} ms`)), timeoutMs);
+    });
+    try {
+      await Promise.race([fill(), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+    return queue.shift() ?? null;
+  };
+  return {
+    status: res.status,
+    headers: res.headers,
+    next,
+    async until(match, timeoutMs = 20_000) {
+      const deadline = Date.now() + timeoutMs;
+      const seen: T[] = [];
+      for (;;) {
+        const item = await next(Math.max(1, deadline - Date.now()));
+        if (item === null) throw new Error(`stream ended before the expected item; read: ${JSON.stringify(seen)}`);
+        seen.push(item);
+        if (match(item)) return seen;
+      }
+    },
+    async rest(timeoutMs = 20_000) {
+      const deadline = Date.now() + timeoutMs;
+      const seen: T[] = [];
+      for (let item = await next(timeoutMs); item !== null; item = await next(Math.max(1, deadline - Date.now()))) seen.push(item);
+      return seen;
+    },
+    abort: () => controller.abort(),
+  };
+}
+
+export async function ndjson(t: Target, path: string, body: unknown): Promise<LineStream<any>> {
+  const { res, controller } = await open("POST", `${t.base}${path}`, t, body);
+  return records(res, controller, "\n", (line) => (line.trim() ? JSON.parse(line) : null));
+}
+
+/** An SSE stream; comments (`: heartbeat`) come through as event "comment". */
+export async function sse(t: Target, path: string): Promise<LineStream<SseEvent> & { text: () => Promise<string> }> {
+  const { res, controller } = await open("GET", `${t.base}${path}`, t);
+  if (!res.headers.get("content-type")?.startsWith("text/event-stream")) {
+    const text = await res.text();
+    return { ...records<SseEvent>(new Response(""), controller, "\n\n", () => null), status: res.status, headers: res.headers, text: async () => text };
+  }
+  const stream = records<SseEvent>(res, controller, "\n\n", (record) => {
+    if (!record.trim()) return null;
+    let event = "message";
+    const data: string[] = [];
+    for (const line of record.split("\n")) {
+      if (line.startsWith(":")) return { event: "comment", data: line.slice(1).trim() };
+      if (line.startsWith("event:")) event = line.slice(6).trim();
+      if (line.startsWith("data:")) data.push(line.slice(5).trimStart());
+    }
+    return { event, data: data.length ? JSON.parse(data.join("\n")) : null };
+  });
+  return { ...stream, text: async () => "" };
+}
