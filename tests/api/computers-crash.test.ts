@@ -55,7 +55,8 @@ function alive(pid: number): boolean {
   }
 }
 
-describe("crash and restart", () => {
+// Each test boots one or two servers of its own: give them room beyond the suite's 60 s on a loaded machine.
+describe("crash and restart", { timeout: 120_000 }, () => {
   it("SIGKILL mid-session: Chromium dies with the server; after restart the row is crashed and the saved state works", async () => {
     let server = await ownServer({ STATE_SAVE_INTERVAL_SECONDS: "1", STATE_ENCRYPTION_KEY });
     const target: Target = { base: server.url, key: await createOrgKey(server, "Crash Org") };
