@@ -2,6 +2,7 @@
 // id -> settings; unset, the two default ids run locally on the generated
 // placeholder model. Pure: lib/env.ts hands over the raw values.
 import { z } from "zod";
+import { capabilitiesConfigSchema, DEFAULT_CAPABILITIES, type Capabilities } from "@/lib/models/capabilities";
 import type { Prices } from "@/lib/models/types";
 
 export interface ModelDefaults {
@@ -25,6 +26,7 @@ export interface LocalModelConfig {
   parallel: number;
   queueSize: number;
   prices: Prices;
+  capabilities: Capabilities;
   ownedBy?: string;
 }
 
@@ -37,6 +39,7 @@ export interface UpstreamModelConfig {
   upstreamModel: string;
   timeoutMs: number;
   prices: Prices;
+  capabilities: Capabilities;
   ownedBy?: string;
 }
 
@@ -55,6 +58,7 @@ const localSchema = z.strictObject({
   parallel: count.max(64).optional(),
   queueSize: z.number().int().min(0).optional(),
   prices: pricesSchema.optional(),
+  capabilities: capabilitiesConfigSchema.optional(),
   ownedBy: z.string().min(1).optional(),
 });
 
@@ -65,6 +69,7 @@ const upstreamSchema = z.strictObject({
   upstreamModel: z.string().min(1).optional(),
   timeoutMs: z.number().int().min(100).optional(),
   prices: pricesSchema.optional(),
+  capabilities: capabilitiesConfigSchema.optional(),
   ownedBy: z.string().min(1).optional(),
 });
 
@@ -106,6 +111,7 @@ export function parseModelsConfig(raw: string | undefined, defaults: ModelDefaul
       backend: "local",
       ...localDefaults,
       prices: listPrice(id, defaults.prefix),
+      capabilities: DEFAULT_CAPABILITIES.local,
     }));
   }
   let json: unknown;
@@ -121,6 +127,7 @@ export function parseModelsConfig(raw: string | undefined, defaults: ModelDefaul
   }
   return Object.entries(parsed.data).map(([id, entry]): ModelConfig => {
     const prices = entry.prices ?? listPrice(id, defaults.prefix);
+    const capabilities = { ...DEFAULT_CAPABILITIES[entry.backend], ...entry.capabilities };
     if (entry.backend === "local") {
       return {
         id,
@@ -132,6 +139,7 @@ export function parseModelsConfig(raw: string | undefined, defaults: ModelDefaul
         parallel: entry.parallel ?? localDefaults.parallel,
         queueSize: entry.queueSize ?? localDefaults.queueSize,
         prices,
+        capabilities,
         ownedBy: entry.ownedBy,
       };
     }
@@ -143,6 +151,7 @@ export function parseModelsConfig(raw: string | undefined, defaults: ModelDefaul
       upstreamModel: entry.upstreamModel ?? id,
       timeoutMs: entry.timeoutMs ?? defaults.upstreamTimeoutMs,
       prices,
+      capabilities,
       ownedBy: entry.ownedBy,
     };
   });

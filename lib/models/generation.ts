@@ -1,12 +1,13 @@
 // A Generation fed by callbacks (node-llama-cpp's onTextChunk, an upstream SSE
 // reader) and read as an async iterator by the HTTP layer. Deltas are kept one
 // by one, never merged, so an upstream's chunks pass through as they came.
-import type { FinishReason, Generation } from "@/lib/models/types";
+import type { ToolCallDelta } from "@/lib/models/tools";
+import type { FinishReason, Generation, GenerationDelta } from "@/lib/models/types";
 
 export class PushGeneration implements Generation {
   completionTokens = 0;
   finishReason: FinishReason | undefined;
-  private readonly queue: string[] = [];
+  private readonly queue: (GenerationDelta | undefined)[] = [];
   private head = 0;
   private isDone = false;
   private cancelled = false;
@@ -24,6 +25,12 @@ export class PushGeneration implements Generation {
   push(text: string) {
     if (!text || this.isDone) return;
     this.queue.push(text);
+    this.notify();
+  }
+
+  pushToolCalls(toolCalls: ToolCallDelta[]) {
+    if (!toolCalls.length || this.isDone) return;
+    this.queue.push({ toolCalls });
     this.notify();
   }
 
@@ -57,13 +64,13 @@ export class PushGeneration implements Generation {
     wake?.();
   }
 
-  async *[Symbol.asyncIterator](): AsyncGenerator<string> {
+  async *[Symbol.asyncIterator](): AsyncGenerator<GenerationDelta> {
     try {
       for (;;) {
         if (this.head < this.queue.length) {
-          const text = this.queue[this.head]!;
-          this.queue[this.head++] = "";
-          yield text;
+          const delta = this.queue[this.head]!;
+          this.queue[this.head++] = undefined;
+          yield delta;
           continue;
         }
         if (this.error !== undefined) throw this.error;

@@ -5,6 +5,7 @@ import { isAppError } from "@/lib/api/errors";
 import { errorBody, toAppError } from "@/lib/api/render";
 import { getLogger } from "@/lib/logger";
 import { getRateLimiter, jsonReply, type ModelReply, type ModelRequest } from "@/lib/models/http";
+import { checkChatCapabilities, checkEmbeddingCapabilities } from "@/lib/models/capabilities";
 import { getModel } from "@/lib/models/registry";
 import {
   toMessages,
@@ -13,6 +14,7 @@ import {
   type CompletionRequest,
   type EmbeddingRequest,
 } from "@/lib/models/schemas";
+import { assembleToolCalls, chatOptionsOf, type ToolCallDelta } from "@/lib/models/tools";
 import type { Generation, GenerationInput, ResolvedModel, SamplingParams } from "@/lib/models/types";
 import { recordUsage, type UsageEndpoint } from "@/lib/models/usage";
 import {
@@ -56,12 +58,11 @@ const statusOf = (err: unknown, signal: AbortSignal) => (signal.aborted ? CLIENT
 async function runText(
   ctx: ModelRequest,
   endpoint: TextEndpoint,
-  modelId: string,
+  model: ResolvedModel,
   input: GenerationInput,
   params: SamplingParams,
   includeUsage: boolean,
 ): Promise<ModelReply> {
-  const model = getModel(modelId);
   const settle = meter(ctx, model, endpoint, params.stream);
   let generation: Generation;
   try {
@@ -75,8 +76,12 @@ async function runText(
 
   if (!params.stream) {
     const parts: string[] = [];
+    const toolCallDeltas: ToolCallDelta[] = [];
     try {
-      for await (const text of generation) parts.push(text);
+      for await (const delta of generation) {
+        if (typeof delta === "string") parts.push(delta);
+        else toolCallDeltas.push(...delta.toolCalls);
+      }
     } catch (err) {
       settle(statusOf(err, ctx.signal), generation.promptTokens, generation.completionTokens);
       throw err;
@@ -88,7 +93,7 @@ async function runText(
     }
     settle(200, generation.promptTokens, generation.completionTokens);
     const usage = usageOf(generation.promptTokens, generation.completionTokens);
-    return jsonReply(completionBody(endpoint, meta, parts.join(""), generation.finishReason, usage));
+    return jsonReply(completionBody(endpoint, meta, parts.join(""), generation.finishReason, usage, assembleToolCalls(toolCallDeltas)));
   }
 
   const encoder = new ChunkEncoder(endpoint, meta, includeUsage);
@@ -101,7 +106,10 @@ async function runText(
     async pull(controller) {
       try {
         const next = await deltas.next();
-        if (!next.done) return controller.enqueue(encoder.delta(next.value));
+        if (!next.done) {
+          const delta = next.value;
+          return controller.enqueue(typeof delta === "string" ? encoder.delta(delta) : encoder.toolCalls(delta.toolCalls));
+        }
         if (!generation.finishReason) {
           settle(CLIENT_CLOSED, generation.promptTokens, generation.completionTokens);
           return controller.close();
@@ -132,17 +140,20 @@ async function runText(
 }
 
 export function createChatCompletion(ctx: ModelRequest, body: ChatCompletionRequest): Promise<ModelReply> {
-  const input: GenerationInput = { kind: "chat", messages: toMessages(body) };
-  return runText(ctx, "chat.completions", body.model, input, toSampling(body), body.stream_options?.include_usage === true);
+  const model = getModel(body.model);
+  checkChatCapabilities(model.id, model.capabilities, body);
+  const input: GenerationInput = { kind: "chat", messages: toMessages(body), options: chatOptionsOf(body), request: body };
+  return runText(ctx, "chat.completions", model, input, toSampling(body), body.stream_options?.include_usage === true);
 }
 
 export function createCompletion(ctx: ModelRequest, body: CompletionRequest): Promise<ModelReply> {
   const prompt = typeof body.prompt === "string" ? body.prompt : body.prompt[0];
-  return runText(ctx, "completions", body.model, { kind: "completion", prompt }, toSampling(body), body.stream_options?.include_usage === true);
+  return runText(ctx, "completions", getModel(body.model), { kind: "completion", prompt }, toSampling(body), body.stream_options?.include_usage === true);
 }
 
 export async function createEmbeddings(ctx: ModelRequest, body: EmbeddingRequest): Promise<ModelReply> {
   const model = getModel(body.model);
+  checkEmbeddingCapabilities(model.id, model.capabilities, body);
   const settle = meter(ctx, model, "embeddings", false);
   const inputs = typeof body.input === "string" ? [body.input] : body.input;
   try {

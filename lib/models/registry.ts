@@ -24,9 +24,10 @@ function resolve(config: ModelConfig, created: number, labels: Map<string, strin
       object: "model",
       created,
       owned_by: config.ownedBy ?? new URL(config.url).host,
+      capabilities: config.capabilities,
       metadata: { backend: config.backend, prices: config.prices },
     };
-    return { id: config.id, info, prices: config.prices, backend: new UpstreamBackend(config) };
+    return { id: config.id, info, prices: config.prices, capabilities: config.capabilities, backend: new UpstreamBackend(config) };
   }
   const placeholder = config.path === undefined;
   const file = placeholder ? "placeholder" : path.resolve(config.path!);
@@ -48,11 +49,12 @@ function resolve(config: ModelConfig, created: number, labels: Map<string, strin
     object: "model",
     created,
     owned_by: config.ownedBy ?? (placeholder ? "cabin-placeholder (outputs not meaningful)" : "cabin"),
+    capabilities: config.capabilities,
     metadata: placeholder
       ? { backend: "local", prices: config.prices, placeholder: true, notice: PLACEHOLDER_NOTICE }
       : { backend: "local", prices: config.prices },
   };
-  return { id: config.id, info, prices: config.prices, backend };
+  return { id: config.id, info, prices: config.prices, capabilities: config.capabilities, backend };
 }
 
 function buildRegistry(): Registry {

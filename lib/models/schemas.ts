@@ -1,20 +1,47 @@
-// Request bodies of /v1 (zod 4). Unknown fields are ignored, as hosted APIs do,
-// so newer clients keep working; fields we cannot honour (n > 1, non-text
-// content) are refused with a 400 naming them.
+// Request bodies of /v1 (zod 4). A chat request is strict: a parameter we do
+// not know is a 400 naming it, never silently dropped. Messages, tools and
+// content parts are loose objects, so fields we do not read still reach an
+// upstream as sent. What a backend cannot do (n > 1, images for a model
+// without vision) is refused with a 400 naming it.
 import { z } from "zod";
+import { functionToolSchema, responseFormatSchema, toolCallSchema, toolChoiceSchema } from "@/lib/models/tools";
 import type { ChatMessage, SamplingParams } from "@/lib/models/types";
 
-const textPart = z.object({ type: z.literal("text"), text: z.string() });
+const textPart = z.looseObject({ type: z.literal("text"), text: z.string() });
+const imagePart = z.looseObject({
+  type: z.literal("image_url"),
+  image_url: z.looseObject({
+    url: z.string({ error: "image_url.url is required" }).regex(/^(data:|https?:\/\/)/i, "image_url.url must be a data: or http(s) URL"),
+    detail: z.enum(["auto", "low", "high"], { error: "detail must be auto, low or high" }).nullish(),
+  }),
+});
 
-const content = z.union([z.string(), z.array(textPart)], {
+const textContent = z.union([z.string(), z.array(textPart)], {
   error: "content must be a string or an array of text parts ({type: 'text', text})",
 });
-
-const message = z.object({
-  // "developer" is what newer OpenAI clients send in place of "system".
-  role: z.enum(["system", "user", "assistant", "developer"], { error: "role must be system, user or assistant" }),
-  content,
+const userContent = z.union([z.string(), z.array(z.discriminatedUnion("type", [textPart, imagePart], { error: "content parts are {type: 'text', text} or {type: 'image_url', image_url: {url}}" }))], {
+  error: "content must be a string or an array of text and image_url parts",
 });
+
+const message = z.discriminatedUnion(
+  "role",
+  [
+    // "developer" is what newer OpenAI clients send in place of "system".
+    z.looseObject({ role: z.enum(["system", "developer"]), content: textContent }),
+    z.looseObject({ role: z.literal("user"), content: userContent }),
+    z.looseObject({
+      role: z.literal("assistant"),
+      content: textContent.nullish(),
+      tool_calls: z.array(toolCallSchema).nullish(),
+    }),
+    z.looseObject({
+      role: z.literal("tool"),
+      tool_call_id: z.string({ error: "tool_call_id is required" }).min(1, "tool_call_id is required"),
+      content: textContent,
+    }),
+  ],
+  { error: "role must be system, developer, user, assistant or tool" },
+);
 
 const stop = z
   .union([z.string(), z.array(z.string()).max(4, "at most 4 stop sequences")], { error: "stop must be a string or an array of strings" })
@@ -33,14 +60,23 @@ const sampling = {
   n: z.literal(1, { error: "only n=1 is supported" }).nullish(),
 };
 
-// Tool calling is not relayed yet: refusing it is better than silently answering without tools.
-const noTools = z.array(z.unknown()).max(0, "tools are not supported by this server yet").nullish();
+const penalty = (name: string) =>
+  z.number({ error: `${name} must be a number` }).min(-2, `${name} must be between -2 and 2`).max(2, `${name} must be between -2 and 2`).nullish();
 
-export const chatCompletionSchema = z.object({
+export const chatCompletionSchema = z.strictObject({
   ...sampling,
   messages: z.array(message, { error: "messages must be an array" }).min(1, "messages must contain at least one message"),
-  tools: noTools,
-  functions: noTools,
+  tools: z.array(functionToolSchema, { error: "tools must be an array of function tools" }).max(128, "at most 128 tools").nullish(),
+  tool_choice: toolChoiceSchema.nullish(),
+  parallel_tool_calls: z.boolean({ error: "parallel_tool_calls must be a boolean" }).nullish(),
+  response_format: responseFormatSchema.nullish(),
+  presence_penalty: penalty("presence_penalty"),
+  frequency_penalty: penalty("frequency_penalty"),
+  logit_bias: z
+    .record(z.string().regex(/^\d+$/, "logit_bias keys are token ids"), z.number().min(-100, "biases are between -100 and 100").max(100, "biases are between -100 and 100"), { error: "logit_bias must map token ids to numbers" })
+    .nullish(),
+  user: z.string({ error: "user must be a string" }).nullish(),
+  logprobs: z.literal(false, { error: "logprobs are not supported by this server" }).nullish(),
 });
 
 export const completionSchema = z.object({
@@ -62,11 +98,18 @@ export type ChatCompletionRequest = z.infer<typeof chatCompletionSchema>;
 export type CompletionRequest = z.infer<typeof completionSchema>;
 export type EmbeddingRequest = z.infer<typeof embeddingSchema>;
 
+const textOf = (content: string | { type: string; text?: string }[] | null | undefined): string =>
+  content == null ? "" : typeof content === "string" ? content : content.map((p) => (p.type === "text" ? p.text : "")).join("");
+
+/** The conversation as text turns (image parts are left to backends that read the request itself). */
 export function toMessages(req: ChatCompletionRequest): ChatMessage[] {
-  return req.messages.map((m) => ({
-    role: m.role === "developer" ? "system" : m.role,
-    content: typeof m.content === "string" ? m.content : m.content.map((p) => p.text).join(""),
-  }));
+  return req.messages.map((m): ChatMessage => {
+    if (m.role === "assistant") {
+      return m.tool_calls?.length ? { role: "assistant", content: textOf(m.content), toolCalls: m.tool_calls } : { role: "assistant", content: textOf(m.content) };
+    }
+    if (m.role === "tool") return { role: "tool", content: textOf(m.content), toolCallId: m.tool_call_id };
+    return { role: m.role === "developer" ? "system" : m.role, content: textOf(m.content) };
+  });
 }
 
 export function toSampling(req: ChatCompletionRequest | CompletionRequest): SamplingParams {
@@ -78,5 +121,8 @@ export function toSampling(req: ChatCompletionRequest | CompletionRequest): Samp
     maxTokens: req.max_tokens ?? req.max_completion_tokens ?? undefined,
     stop: stopList.filter((s) => s !== ""),
     stream: req.stream === true,
+    ...("presence_penalty" in req && req.presence_penalty != null ? { presencePenalty: req.presence_penalty } : {}),
+    ...("frequency_penalty" in req && req.frequency_penalty != null ? { frequencyPenalty: req.frequency_penalty } : {}),
+    ...("logit_bias" in req && req.logit_bias ? { logitBias: req.logit_bias } : {}),
   };
 }

@@ -1,16 +1,29 @@
 // The shapes every backend speaks. Routes and the wire encoder only see these;
 // which backend serves a model id is configuration (lib/models/config.ts).
 
-export type FinishReason = "stop" | "length";
+import type { Capabilities } from "@/lib/models/capabilities";
+import type { ChatCompletionRequest } from "@/lib/models/schemas";
+import type { ChatOptions, ToolCall, ToolCallDelta } from "@/lib/models/tools";
+
+/** "content_filter" only ever comes from an upstream, passed through. */
+export type FinishReason = "stop" | "length" | "tool_calls" | "content_filter";
 
 export interface ChatMessage {
-  role: "system" | "user" | "assistant";
+  role: "system" | "user" | "assistant" | "tool";
   content: string;
+  /** Assistant turns that called tools. */
+  toolCalls?: ToolCall[];
+  /** Tool turns: the call this is the result of. */
+  toolCallId?: string;
 }
 
 export type GenerationInput =
-  | { kind: "chat"; messages: ChatMessage[] }
+  /** `request` is the validated body as sent: upstreams forward it; the local model reads `messages` and `options`. */
+  | { kind: "chat"; messages: ChatMessage[]; options: ChatOptions; request: ChatCompletionRequest }
   | { kind: "completion"; prompt: string };
+
+/** What a generation yields: answer text, or pieces of tool calls. */
+export type GenerationDelta = string | { toolCalls: ToolCallDelta[] };
 
 export interface SamplingParams {
   temperature: number;
@@ -21,6 +34,10 @@ export interface SamplingParams {
   stop: string[];
   /** True when the client asked for a stream (upstreams are asked to stream too). */
   stream: boolean;
+  presencePenalty?: number;
+  frequencyPenalty?: number;
+  /** Token id (of the model's own tokenizer) -> bias in [-100, 100]. */
+  logitBias?: Record<string, number>;
 }
 
 /**
@@ -28,7 +45,7 @@ export interface SamplingParams {
  * usage is known even when the client leaves half-way. Breaking out of the
  * iteration (or `cancel()`) stops the backend's work.
  */
-export interface Generation extends AsyncIterable<string> {
+export interface Generation extends AsyncIterable<GenerationDelta> {
   readonly promptTokens: number;
   readonly completionTokens: number;
   /** Set once the generation ended normally. */
@@ -70,6 +87,8 @@ export interface ModelInfo {
   object: "model";
   created: number;
   owned_by: string;
+  /** Cabin addition: what the model accepts (configuration, defaults by backend). */
+  capabilities: Capabilities;
   /** Cabin additions: which backend serves it, and a warning when outputs are not meaningful. */
   metadata: { backend: ModelBackend["kind"]; prices: Prices; placeholder?: boolean; notice?: string };
 }
@@ -78,5 +97,6 @@ export interface ResolvedModel {
   id: string;
   info: ModelInfo;
   prices: Prices;
+  capabilities: Capabilities;
   backend: ModelBackend;
 }

@@ -2,6 +2,7 @@
 // the official clients and the AI SDK parse them (extensions.md, "Model API
 // details clients rely on").
 import { randomBytes } from "node:crypto";
+import type { ToolCall, ToolCallDelta } from "@/lib/models/tools";
 import type { FinishReason } from "@/lib/models/types";
 
 export type TextEndpoint = "chat.completions" | "completions";
@@ -34,14 +35,14 @@ export function completionBody(
   text: string,
   finishReason: FinishReason,
   usage: Usage,
+  toolCalls: ToolCall[] = [],
 ) {
   if (endpoint === "chat.completions") {
-    return {
-      ...meta,
-      object: "chat.completion",
-      choices: [{ index: 0, message: { role: "assistant", content: text, refusal: null }, logprobs: null, finish_reason: finishReason }],
-      usage,
-    };
+    // A reply that only calls tools has `content: null`, as the reference API answers.
+    const message = toolCalls.length
+      ? { role: "assistant", content: text || null, refusal: null, tool_calls: toolCalls }
+      : { role: "assistant", content: text, refusal: null };
+    return { ...meta, object: "chat.completion", choices: [{ index: 0, message, logprobs: null, finish_reason: finishReason }], usage };
   }
   return {
     ...meta,
@@ -89,6 +90,11 @@ export class ChunkEncoder {
     return this.endpoint === "chat.completions"
       ? this.chunk({ delta: { content: text }, finish_reason: null })
       : this.chunk({ text, finish_reason: null });
+  }
+
+  /** Pieces of tool calls (chat only): `{index, id, type, function: {name, arguments: ""}}` opens a call, argument fragments follow. */
+  toolCalls(toolCalls: ToolCallDelta[]): Uint8Array {
+    return this.chunk({ delta: { tool_calls: toolCalls }, finish_reason: null });
   }
 
   finish(reason: FinishReason): Uint8Array {

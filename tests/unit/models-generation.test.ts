@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { PushGeneration } from "@/lib/models/generation";
 import { costUsd } from "@/lib/models/usage";
+import type { GenerationDelta } from "@/lib/models/types";
 
 describe("PushGeneration", () => {
   it("delivers deltas in order, one by one, then ends", async () => {
     const g = new PushGeneration(3, () => {});
-    const seen: string[] = [];
+    const seen: GenerationDelta[] = [];
     const reading = (async () => {
       for await (const t of g) seen.push(t);
     })();
@@ -13,9 +14,11 @@ describe("PushGeneration", () => {
     g.push("");
     await Promise.resolve();
     g.push("b");
+    g.pushToolCalls([{ index: 0, id: "call_1", type: "function", function: { name: "f", arguments: "" } }]);
+    g.pushToolCalls([]);
     g.finish("length");
     await reading;
-    expect(seen).toEqual(["a", "b"]);
+    expect(seen).toEqual(["a", "b", { toolCalls: [{ index: 0, id: "call_1", type: "function", function: { name: "f", arguments: "" } }] }]);
     expect(g.finishReason).toBe("length");
   });
 
@@ -32,7 +35,7 @@ describe("PushGeneration", () => {
     const g = new PushGeneration(0, () => {});
     g.push("a");
     g.fail(new Error("boom"));
-    const seen: string[] = [];
+    const seen: GenerationDelta[] = [];
     await expect(
       (async () => {
         for await (const t of g) seen.push(t);

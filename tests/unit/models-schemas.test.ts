@@ -32,7 +32,14 @@ describe("model API request schemas", () => {
     expect(paramOf(chatCompletionSchema, chat({ temperature: -1 }))).toBe("temperature");
     expect(paramOf(chatCompletionSchema, chat({ temperature: "hot" }))).toBe("temperature");
     expect(paramOf(chatCompletionSchema, chat({ n: 2 }))).toBe("n");
-    expect(paramOf(chatCompletionSchema, chat({ tools: [{ type: "function", function: { name: "f" } }] }))).toBe("tools");
+    expect(paramOf(chatCompletionSchema, chat({ tools: [{ type: "retrieval" }] }))).toBe("tools[0].type");
+    expect(paramOf(chatCompletionSchema, chat({ tools: [{ type: "function", function: { name: "no spaces" } }] }))).toBe("tools[0].function.name");
+    expect(paramOf(chatCompletionSchema, chat({ tool_choice: "always" }))).toBe("tool_choice");
+    expect(paramOf(chatCompletionSchema, chat({ response_format: { type: "yaml" } }))).toBe("response_format.type");
+    expect(paramOf(chatCompletionSchema, chat({ presence_penalty: 3 }))).toBe("presence_penalty");
+    expect(paramOf(chatCompletionSchema, chat({ logit_bias: { abc: 1 } }))).toBe("logit_bias.abc");
+    expect(paramOf(chatCompletionSchema, chat({ frobnicate: true }))).toBe("frobnicate");
+    expect(paramOf(chatCompletionSchema, chat({ messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "ftp://x" } }] }] }))).toBe("messages[0].content[0].image_url.url");
     expect(parseWith(chatCompletionSchema, chat({ tools: [] })).tools).toEqual([]);
     expect(paramOf(chatCompletionSchema, chat({ max_tokens: 0 }))).toBe("max_tokens");
     expect(paramOf(chatCompletionSchema, chat({ max_tokens: 1.5 }))).toBe("max_tokens");
@@ -40,7 +47,8 @@ describe("model API request schemas", () => {
     expect(paramOf(chatCompletionSchema, chat({ stop: [1] }))).toBe("stop");
     expect(paramOf(chatCompletionSchema, chat({ stream: "yes" }))).toBe("stream");
     expect(paramOf(chatCompletionSchema, chat({ messages: [] }))).toBe("messages");
-    expect(paramOf(chatCompletionSchema, chat({ messages: [{ role: "tool", content: "x" }] }))).toBe("messages[0].role");
+    expect(paramOf(chatCompletionSchema, chat({ messages: [{ role: "tool", content: "x" }] }))).toBe("messages[0].tool_call_id");
+    expect(paramOf(chatCompletionSchema, chat({ messages: [{ role: "robot", content: "x" }] }))).toBe("messages[0].role");
     expect(paramOf(chatCompletionSchema, chat({ messages: [{ role: "user", content: 3 }] }))).toBe("messages[0].content");
     expect(paramOf(chatCompletionSchema, { messages: [{ role: "user", content: "x" }] })).toBe("model");
     expect(paramOf(completionSchema, { model: "m" })).toBe("prompt");

@@ -3,27 +3,19 @@
 // temperature-0 answer is the same every time). Token counts come from the
 // model's own tokenizer: the rendered prompt (special tokens and BOS included)
 // and every sampled token.
-import type { ChatHistoryItem, Token } from "node-llama-cpp";
+import type { Token } from "node-llama-cpp";
 import { AppError } from "@/lib/api/errors";
 import { getLogger } from "@/lib/logger";
 import { PushGeneration } from "@/lib/models/generation";
+import { prepareLocalChat, type ChatRunOptions } from "@/lib/models/local/chat-run";
 import { runtimeEntry, type LoadedModel, type LocalModelSpec, type RuntimeEntry } from "@/lib/models/local/runtime";
+import type { ChatOptions } from "@/lib/models/tools";
 import type { ChatMessage, EmbeddingResult, FinishReason, Generation, GenerationInput, ModelBackend, SamplingParams } from "@/lib/models/types";
-
-function toHistory(messages: ChatMessage[]): ChatHistoryItem[] {
-  const history: ChatHistoryItem[] = messages.map((m) =>
-    m.role === "system" ? { type: "system", text: m.content }
-    : m.role === "user" ? { type: "user", text: m.content }
-    : { type: "model", response: [m.content] },
-  );
-  // An empty model turn at the end asks for a new reply (never continues the last one).
-  history.push({ type: "model", response: [] });
-  return history;
-}
 
 function finishReasonOf(stopReason: string): FinishReason | undefined {
   if (stopReason === "maxTokens") return "length";
   if (stopReason === "abort") return undefined;
+  if (stopReason === "toolCalls") return "tool_calls";
   return "stop";
 }
 
@@ -68,17 +60,20 @@ export class LocalBackend implements ModelBackend {
     const release = await this.entry.queue.acquire(signal);
     try {
       const loaded = await this.loaded();
-      const run = input.kind === "chat" ? this.prepareChat(loaded, input.messages) : this.prepareCompletion(loaded, input.prompt);
+      const run = input.kind === "chat" ? this.prepareChat(loaded, input.messages, input.options) : this.prepareCompletion(loaded, input.prompt);
       const room = loaded.contextSize - run.promptTokens;
       if (room <= 0) throw contextTooLong(run.promptTokens, loaded.contextSize, input.kind === "chat" ? "messages" : "prompt");
       const maxTokens = Math.min(params.maxTokens ?? room, room);
+      // Checked before a sequence is taken: a refusal must leave nothing held.
+      const extras = samplingExtras(loaded, params);
 
       const stop = new AbortController();
       const onClientAbort = () => stop.abort();
       signal.addEventListener("abort", onClientAbort, { once: true });
       const generation = new PushGeneration(run.promptTokens, () => stop.abort());
       const sequence = loaded.context.getSequence();
-      const options = {
+      const options: GenerateOptions = {
+        ...extras,
         maxTokens,
         temperature: params.temperature,
         topP: params.topP,
@@ -92,7 +87,7 @@ export class LocalBackend implements ModelBackend {
         },
       };
       run
-        .start(sequence, options)
+        .start(sequence, options, generation)
         .then((stopReason) => generation.finish(finishReasonOf(stopReason)))
         .catch((err) => {
           if (stop.signal.aborted) return generation.finish(undefined);
@@ -111,19 +106,15 @@ export class LocalBackend implements ModelBackend {
     }
   }
 
-  private prepareChat(loaded: LoadedModel, messages: ChatMessage[]) {
-    const history = toHistory(messages);
-    const promptTokens = loaded.chatWrapper
-      .generateContextState({ chatHistory: history })
-      .contextText.tokenize(loaded.model.tokenizer).length;
+  private prepareChat(loaded: LoadedModel, messages: ChatMessage[], chatOptions: ChatOptions) {
+    const run = prepareLocalChat(loaded, messages, chatOptions);
     return {
-      promptTokens,
-      async start(sequence: ReturnType<LoadedModel["context"]["getSequence"]>, options: GenerateOptions) {
+      promptTokens: run.promptTokens,
+      async start(sequence: ReturnType<LoadedModel["context"]["getSequence"]>, options: GenerateOptions, generation: PushGeneration) {
         const { LlamaChat } = await import("node-llama-cpp");
         const chat = new LlamaChat({ contextSequence: sequence, chatWrapper: loaded.chatWrapper });
         try {
-          const result = await chat.generateResponse(history, options);
-          return result.metadata.stopReason as string;
+          return await run.start(chat, options, generation);
         } finally {
           chat.dispose({ disposeSequence: false });
         }
@@ -138,7 +129,7 @@ export class LocalBackend implements ModelBackend {
     const tokens = model.tokenize(prompt, false, bos ? "trimLeadingSpace" : undefined);
     return {
       promptTokens: tokens.length + bos,
-      async start(sequence: ReturnType<LoadedModel["context"]["getSequence"]>, options: GenerateOptions) {
+      async start(sequence: ReturnType<LoadedModel["context"]["getSequence"]>, options: GenerateOptions, _generation: PushGeneration) {
         const { LlamaCompletion } = await import("node-llama-cpp");
         const completion = new LlamaCompletion({ contextSequence: sequence });
         try {
@@ -172,16 +163,33 @@ export class LocalBackend implements ModelBackend {
   }
 }
 
-interface GenerateOptions {
-  maxTokens: number;
-  temperature: number;
-  topP?: number;
-  seed?: number;
-  customStopTriggers?: string[];
-  signal: AbortSignal;
-  stopOnAbortSignal: boolean;
-  onTextChunk: (text: string) => void;
-  onToken: (tokens: Token[]) => void;
+type GenerateOptions = ChatRunOptions;
+
+/**
+ * presence/frequency penalties use llama.cpp's formula, the same as OpenAI's
+ * (logit - count * frequency - presence), so the values pass as they are;
+ * logit_bias keys are token ids of this model's own vocabulary.
+ */
+function samplingExtras(loaded: LoadedModel, params: SamplingParams): Pick<GenerateOptions, "repeatPenalty" | "tokenBias"> {
+  const extras: Pick<GenerateOptions, "repeatPenalty" | "tokenBias"> = {};
+  if (params.presencePenalty !== undefined || params.frequencyPenalty !== undefined) {
+    extras.repeatPenalty = { presencePenalty: params.presencePenalty, frequencyPenalty: params.frequencyPenalty };
+  }
+  const bias = params.logitBias;
+  if (bias && Object.keys(bias).length) {
+    const vocabulary = loaded.vocabularySize;
+    for (const id of Object.keys(bias)) {
+      if (Number(id) >= vocabulary) {
+        throw new AppError("invalid_request", `logit_bias: token ${id} is not in this model's vocabulary (${vocabulary} tokens)`, { param: "logit_bias", detail: "invalid_request" });
+      }
+    }
+    extras.tokenBias = () => {
+      const tokenBias = loaded.newTokenBias();
+      for (const [id, value] of Object.entries(bias)) tokenBias.set(Number(id) as Token, { logit: value });
+      return tokenBias;
+    };
+  }
+  return extras;
 }
 
 /** Unit length, like the embeddings of hosted providers, so a dot product is the cosine. */

@@ -2,7 +2,7 @@
 // loaded GGUF with its context, chat wrapper and queue. A process-wide singleton
 // (`singleton`), so a dev reload never loads a model twice. Model ids with the same file and
 // settings share one entry (both default ids use the same placeholder model).
-import type { ChatWrapper, Llama, LlamaContext, LlamaEmbeddingContext, LlamaModel } from "node-llama-cpp";
+import type { ChatWrapper, Llama, LlamaContext, LlamaEmbeddingContext, LlamaModel, TokenBias } from "node-llama-cpp";
 import { getLogger } from "@/lib/logger";
 import { BoundedQueue } from "@/lib/models/queue";
 import { singleton, singletonKey } from "@/lib/singleton";
@@ -24,6 +24,9 @@ export interface LoadedModel {
   context: LlamaContext;
   chatWrapper: ChatWrapper;
   contextSize: number;
+  /** Token ids run from 0 to this (exclusive): what logit_bias keys may name. */
+  vocabularySize: number;
+  newTokenBias(): TokenBias;
   embeddingContext(): Promise<LlamaEmbeddingContext>;
 }
 
@@ -65,7 +68,7 @@ function getLlamaBinding(threads: number): Promise<Llama> {
 
 async function loadModel(spec: LocalModelSpec): Promise<LoadedModel> {
   const started = performance.now();
-  const { resolveChatWrapper } = await import("node-llama-cpp");
+  const { resolveChatWrapper, TokenBias } = await import("node-llama-cpp");
   const llama = await getLlamaBinding(spec.threads);
   const modelPath = await spec.path();
   const model = await llama.loadModel({ modelPath, gpuLayers: 0 });
@@ -104,7 +107,9 @@ async function loadModel(spec: LocalModelSpec): Promise<LoadedModel> {
     },
     "local model loaded",
   );
-  return { model, context, chatWrapper, contextSize: context.contextSize, embeddingContext };
+  const vocabularySize = model.fileInfo.metadata.tokenizer?.ggml?.tokens?.length ?? 0;
+  const newTokenBias = () => new TokenBias(model.tokenizer);
+  return { model, context, chatWrapper, contextSize: context.contextSize, vocabularySize, newTokenBias, embeddingContext };
 }
 
 /** The shared entry for a spec; loading starts on the first `load()`. */

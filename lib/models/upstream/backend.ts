@@ -2,7 +2,9 @@
 // server, Ollama, a hosted provider, another Cabin). Streams are relayed chunk
 // by chunk as they arrive; usage comes from the upstream (asked for with
 // include_usage), else is estimated with gpt-tokenizer. Every wait on the
-// upstream is bounded by the configured timeout.
+// upstream is bounded by the configured timeout. A chat request is forwarded
+// as the client sent it (tools, images, response_format, penalties: only
+// `model` and the usage request change), and tool calls come back as sent.
 import { AppError } from "@/lib/api/errors";
 import type { UpstreamModelConfig } from "@/lib/models/config";
 import { PushGeneration } from "@/lib/models/generation";
@@ -10,6 +12,7 @@ import { estimatePromptTokens, estimateTokens } from "@/lib/models/upstream/esti
 import { upstreamHttpError, upstreamNetworkError, upstreamTimeout } from "@/lib/models/upstream/errors";
 import { postJson } from "@/lib/models/upstream/http-client";
 import { readSseData } from "@/lib/models/upstream/sse";
+import type { ToolCall, ToolCallDelta } from "@/lib/models/tools";
 import type { EmbeddingResult, FinishReason, Generation, GenerationInput, ModelBackend, SamplingParams } from "@/lib/models/types";
 
 interface UpstreamUsage {
@@ -19,8 +22,8 @@ interface UpstreamUsage {
 
 interface UpstreamChoice {
   text?: string;
-  message?: { content?: string | null };
-  delta?: { content?: string | null };
+  message?: { content?: string | null; tool_calls?: ToolCall[] | null };
+  delta?: { content?: string | null; tool_calls?: ToolCallDelta[] | null };
   finish_reason?: string | null;
 }
 
@@ -30,8 +33,14 @@ interface UpstreamBody {
   error?: { message?: string };
 }
 
+const PASSED_REASONS = new Set<string>(["stop", "length", "tool_calls", "content_filter"]);
+
 const finishReasonOf = (value: string | null | undefined): FinishReason | undefined =>
-  value ? (value === "length" ? "length" : "stop") : undefined;
+  value ? (PASSED_REASONS.has(value) ? (value as FinishReason) : "stop") : undefined;
+
+/** Arguments are billed output too when the upstream gives no usage. */
+const toolCallTexts = (calls: readonly (ToolCall | ToolCallDelta)[] | null | undefined) =>
+  (calls ?? []).map((c) => `${c.function?.name ?? ""}${c.function?.arguments ?? ""}`);
 
 export class UpstreamBackend implements ModelBackend {
   readonly kind = "openai-compatible" as const;
@@ -80,17 +89,21 @@ export class UpstreamBackend implements ModelBackend {
 
   async generate(input: GenerationInput, params: SamplingParams, signal: AbortSignal): Promise<Generation> {
     const path = input.kind === "chat" ? "/chat/completions" : "/completions";
-    const body = {
-      model: this.config.upstreamModel,
-      ...(input.kind === "chat" ? { messages: input.messages } : { prompt: input.prompt }),
-      temperature: params.temperature,
-      top_p: params.topP,
-      seed: params.seed,
-      max_tokens: params.maxTokens,
-      stop: params.stop.length ? params.stop : undefined,
-      stream: params.stream,
-      stream_options: params.stream ? { include_usage: true } : undefined,
-    };
+    const streamOptions = params.stream ? { include_usage: true } : undefined;
+    const body =
+      input.kind === "chat"
+        ? { ...input.request, model: this.config.upstreamModel, stream_options: streamOptions && { ...input.request.stream_options, ...streamOptions } }
+        : {
+            model: this.config.upstreamModel,
+            prompt: input.prompt,
+            temperature: params.temperature,
+            top_p: params.topP,
+            seed: params.seed,
+            max_tokens: params.maxTokens,
+            stop: params.stop.length ? params.stop : undefined,
+            stream: params.stream,
+            stream_options: streamOptions,
+          };
     const call = await this.post(path, body, signal, params.stream);
 
     if (!params.stream) {
@@ -98,9 +111,11 @@ export class UpstreamBackend implements ModelBackend {
         const json = JSON.parse(await call.res.text()) as UpstreamBody;
         const choice = json.choices?.[0];
         const text = (input.kind === "chat" ? choice?.message?.content : choice?.text) ?? "";
+        const toolCalls = (input.kind === "chat" && choice?.message?.tool_calls) || [];
         const generation = new PushGeneration(json.usage?.prompt_tokens ?? (await estimatePromptTokens(input)), () => {});
-        generation.completionTokens = json.usage?.completion_tokens ?? (await estimateTokens([text]));
+        generation.completionTokens = json.usage?.completion_tokens ?? (await estimateTokens([text, ...toolCallTexts(toolCalls)]));
         generation.push(text);
+        generation.pushToolCalls(toolCalls.map((call, index) => ({ index, ...call })));
         generation.finish(finishReasonOf(choice?.finish_reason) ?? "stop");
         return generation;
       } catch (err) {
@@ -151,6 +166,11 @@ export class UpstreamBackend implements ModelBackend {
         if (text) {
           texts.push(text);
           generation.push(text);
+        }
+        const toolCalls = input.kind === "chat" ? choice?.delta?.tool_calls : undefined;
+        if (toolCalls?.length) {
+          texts.push(...toolCallTexts(toolCalls));
+          generation.pushToolCalls(toolCalls);
         }
         finish = finishReasonOf(choice?.finish_reason) ?? finish;
       }
