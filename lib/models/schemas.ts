@@ -76,6 +76,12 @@ export const chatCompletionSchema = z.strictObject({
     .record(z.string().regex(/^\d+$/, "logit_bias keys are token ids"), z.number().min(-100, "biases are between -100 and 100").max(100, "biases are between -100 and 100"), { error: "logit_bias must map token ids to numbers" })
     .nullish(),
   user: z.string({ error: "user must be a string" }).nullish(),
+  // Sent by current OpenAI clients and agent frameworks: forwarded to upstreams as
+  // sent, meaningless for a local model (accepted and ignored there, see the README).
+  store: z.boolean({ error: "store must be a boolean" }).nullish(),
+  metadata: z.record(z.string(), z.string(), { error: "metadata must map strings to strings" }).nullish(),
+  service_tier: z.string({ error: "service_tier must be a string" }).nullish(),
+  reasoning_effort: z.string({ error: "reasoning_effort must be a string" }).nullish(),
   logprobs: z.literal(false, { error: "logprobs are not supported by this server" }).nullish(),
 });
 

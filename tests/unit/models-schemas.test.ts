@@ -39,6 +39,9 @@ describe("model API request schemas", () => {
     expect(paramOf(chatCompletionSchema, chat({ presence_penalty: 3 }))).toBe("presence_penalty");
     expect(paramOf(chatCompletionSchema, chat({ logit_bias: { abc: 1 } }))).toBe("logit_bias.abc");
     expect(paramOf(chatCompletionSchema, chat({ frobnicate: true }))).toBe("frobnicate");
+    // What current OpenAI clients send besides the core parameters is accepted, typed.
+    expect(parseWith(chatCompletionSchema, chat({ store: false, metadata: { run: "7" }, service_tier: "auto", reasoning_effort: "low" })).store).toBe(false);
+    expect(paramOf(chatCompletionSchema, chat({ metadata: { run: 7 } }))).toBe("metadata.run");
     expect(paramOf(chatCompletionSchema, chat({ messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "ftp://x" } }] }] }))).toBe("messages[0].content[0].image_url.url");
     expect(parseWith(chatCompletionSchema, chat({ tools: [] })).tools).toEqual([]);
     expect(paramOf(chatCompletionSchema, chat({ max_tokens: 0 }))).toBe("max_tokens");
