@@ -40,6 +40,8 @@ export interface PoolStats {
   contexts: number;
   session_contexts: number;
   standby_contexts: number;
+  /** What the standby is being filled to: its floor, raised by recent demand. */
+  standby_target: number;
   pages: number;
   chromium_processes: number;
 }
