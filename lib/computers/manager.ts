@@ -176,6 +176,12 @@ export class SessionManager {
     await this.sessions.get(id)?.ending?.catch(() => {});
   }
 
+  /** Resolves when the organization's persistent sessions that are ending have saved their state. */
+  async statesSaved(organizationId: string): Promise<void> {
+    const ending = [...this.sessions.values()].filter((l) => l.organizationId === organizationId && l.persistent && l.ending);
+    await Promise.all(ending.map((l) => l.ending!.catch(() => {})));
+  }
+
   isEnding(live: LiveSession): boolean {
     return live.ending !== null;
   }

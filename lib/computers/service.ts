@@ -100,6 +100,8 @@ const listQuery = z.object({ type: z.enum(["live", "persistent"]).optional() });
 
 export async function listComputers(input: { principal: ApiPrincipal; query: URLSearchParams }) {
   const { type } = parseWith(listQuery, Object.fromEntries(input.query));
+  // A persistent session just deleted is listed once its background save is done.
+  if (type === "persistent") await getSessionManager().statesSaved(input.principal.organizationId);
   const rows = await store.listComputers({ organizationId: input.principal.organizationId, filter: type ?? "all" });
   return rows.map(toSessionListItem);
 }

@@ -124,6 +124,7 @@ export class BrowserPool {
       contexts,
       session_contexts: live.reduce((n, s) => n + s.sessions.size, 0),
       standby_contexts: this.standby.size,
+      standby_floor: getEnv().BROWSER_STANDBY_CONTEXTS,
       standby_target: this.standby.target(),
       pages,
       chromium_processes: processTreeCount(),
