@@ -1,12 +1,16 @@
 // npm run bench:sessions — browser session figures on this machine, through
 // HTTP against a real server (production build, own data dir), printed as a table:
-// create→ready warm and in a burst, tab create/switch/close, 200 idle sessions
-// (errors, memory per session), delete. Needs `npm run build` first.
+// create→ready warm, the pool under bursts (back-to-back creates, ten concurrent
+// creates, delete) against its floor measured in the same run (raw Playwright
+// newContext+newPage on a running Chromium: bench/pool-floor.ts), tab
+// create/switch/close, 200 idle sessions (errors, memory per session).
+// Needs `npm run build` first.
 //   BENCH_IDLE_SESSIONS=200  BENCH_WARM_CREATES=30  BENCH_TAB_OPS=30
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { createOrgKey, startServer } from "../tests/api/harness";
+import { measurePoolFloor, summary } from "./pool-floor";
 import { pct, timedClient } from "./timing";
 
 const IDLE = Number(process.env.BENCH_IDLE_SESSIONS ?? 200);
@@ -21,6 +25,47 @@ const [load1] = (await import("node:os")).loadavg();
 const req = timedClient(server.url, key);
 const fmt = (v: number) => `${v.toFixed(1)} ms`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function poolStats() {
+  const health = (await (await fetch(`${server.url}/api/health`)).json()) as any;
+  return health.checks.sessions.browser as { standby_contexts: number; standby_target: number; session_contexts: number };
+}
+
+/** Until standby holds its target (the refill after a burst), at most 30 s; returns the standby size. */
+async function standbySettled(): Promise<number> {
+  const until = Date.now() + 30_000;
+  for (;;) {
+    const p = await poolStats();
+    if (p.standby_contexts >= p.standby_target || Date.now() > until) return p.standby_contexts;
+    await sleep(250);
+  }
+}
+
+/** Ten creates started together; the time until the last one is ready. */
+async function tenConcurrent(ids: string[]): Promise<number> {
+  const started = performance.now();
+  const made = await Promise.all(Array.from({ length: 10 }, () => req("POST", "/computers", {})));
+  const ms = performance.now() - started;
+  if (made.some((r) => r.body.status !== "ready")) throw new Error("a concurrent create was not ready");
+  ids.push(...made.map((r) => r.body.id));
+  return ms;
+}
+
+async function backToBack(ids: string[], n = 20): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const r = await req("POST", "/computers", {});
+    times.push(r.ms);
+    ids.push(r.body.id);
+  }
+  return times;
+}
+
+async function deleteAll(ids: string[]): Promise<number[]> {
+  const times: number[] = [];
+  for (const id of ids.splice(0)) times.push((await req("DELETE", `/computers/${id}`)).ms);
+  return times;
+}
 
 function record(name: string, values: number[], target = "") {
   rows.push([name, `p50 ${fmt(pct(values, 50))}, p95 ${fmt(pct(values, 95))} (n=${values.length})`, target]);
@@ -76,18 +121,29 @@ try {
   record("GET /computers/{id} (auth + one read: the floor)", floor);
   for (const id of ids.splice(0)) await req("DELETE", `/computers/${id}`);
 
-  // 2. create→ready in a burst (standby exhausted after the first few).
-  await sleep(2000);
-  const burst: number[] = [];
-  for (let i = 0; i < 20; i++) {
-    const r = await req("POST", "/computers", {});
-    burst.push(r.ms);
-    ids.push(r.body.id);
-  }
-  record("create→ready (burst of 20, back to back)", burst);
-  const del: number[] = [];
-  for (const id of ids.splice(0)) del.push((await req("DELETE", `/computers/${id}`)).ms);
-  record("delete (non-persistent)", del);
+  // 2. the pool under bursts. Standby starts small (spaced creates ask for little);
+  // a burst raises the demand estimate, so the second of each pair meets a sized standby.
+  const floorFigures = await measurePoolFloor();
+  rows.push(["floor: raw newContext+newPage (running Chromium)", summary(floorFigures.create), ""]);
+  rows.push(["floor: raw ten concurrent newContext+newPage", `${floorFigures.tenConcurrentMs.toFixed(0)} ms until all ready`, ""]);
+  rows.push(["floor: raw context close", summary(floorFigures.close), ""]);
+  let standbyBefore = await standbySettled();
+  const coldTen = await tenConcurrent(ids);
+  rows.push([`ten concurrent creates, first burst (standby ${standbyBefore} at start)`, `${coldTen.toFixed(0)} ms until all ready`, "reported"]);
+  const del: number[] = await deleteAll(ids);
+  standbyBefore = await standbySettled();
+  const sizedTen = await tenConcurrent(ids);
+  rows.push([`ten concurrent creates, standby sized by demand (${standbyBefore} at start)`, `${sizedTen.toFixed(0)} ms until all ready`, "≤ 300 ms"]);
+  del.push(...(await deleteAll(ids)));
+  standbyBefore = await standbySettled();
+  const burst = await backToBack(ids);
+  record(`create→ready back to back ×20 (standby ${standbyBefore} at start)`, burst, "p50 ≤ 20 ms, p95 ≤ 60 ms");
+  del.push(...(await deleteAll(ids)));
+  standbyBefore = await standbySettled();
+  const burst2 = await backToBack(ids);
+  record(`create→ready back to back ×20 again (standby ${standbyBefore} at start)`, burst2, "p50 ≤ 20 ms, p95 ≤ 60 ms");
+  del.push(...(await deleteAll(ids)));
+  record("delete (non-persistent, answered)", del, "≤ 10 ms p50");
 
   // 3. tabs in one session.
   const s = (await req("POST", "/computers", {})).body.id;

@@ -55,7 +55,14 @@ const schema = z.object({
   // Saved states larger than this go to files under DATA_DIR/states instead of the database.
   STATE_INLINE_MAX_BYTES: z.coerce.number().int().min(0).default(1_048_576),
   // Pre-made contexts (with a blank tab) kept ready so creating a session skips the ~250 ms first page.
+  // The floor: standby grows above it with demand (the busiest second of the last minute).
   BROWSER_STANDBY_CONTEXTS: z.coerce.number().int().min(0).max(32).default(2),
+  // The ceiling of demand-sized standby (~63 MiB each).
+  BROWSER_STANDBY_MAX_CONTEXTS: z.coerce.number().int().min(0).max(64).default(20),
+  // Standby contexts made at once in the background (each first page is a renderer process start).
+  BROWSER_STANDBY_REFILL_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+  // Standby stops growing above the floor when free memory would drop below this.
+  BROWSER_STANDBY_MIN_FREE_MB: z.coerce.number().int().min(0).default(1024),
   // Sessions per Chromium process before another process is started.
   BROWSER_MAX_CONTEXTS_PER_PROCESS: z.coerce.number().int().min(1).default(100),
   // A Chromium process is replaced after this many sessions (it ends when its last session does).

@@ -37,7 +37,10 @@ export interface LiveSession {
   idleExpiresAt: Date;
   handle: ComputerHandle | null;
   started: Promise<ComputerHandle>;
+  /** The whole end: row terminated, state saved, computer released. */
   ending: Promise<void> | null;
+  /** The first part of `ending`: the row is terminated (what a DELETE answers after). */
+  rowEnded: Promise<void> | null;
   nextSaveAt: number;
   saving: Promise<void> | null;
   savedDigest: string | null;
@@ -57,7 +60,7 @@ export class SessionManager {
   private timer: NodeJS.Timeout | null = null;
   private lastSweep = Date.now();
   private shuttingDown = false;
-  /** Subscribers of GET /computers/{id}/events; ended with the session (`end`). */
+  /** Subscribers of GET /computers/{id}/events; ended once the session is torn down (`terminate`). */
   readonly events = new SessionEvents();
 
   get hostId(): string {
@@ -114,7 +117,7 @@ export class SessionManager {
       id, organizationId: input.organizationId, kind: options.kind, persistent: options.persistent,
       autoKill: options.autoKill, inactivityTimeoutSeconds: options.inactivityTimeoutSeconds,
       expiresAt: deadlines.expiresAt, idleExpiresAt: deadlines.idleExpiresAt,
-      handle: null, started, ending: null,
+      handle: null, started, ending: null, rowEnded: null,
       nextSaveAt: Date.now() + getEnv().STATE_SAVE_INTERVAL_SECONDS * 1000, saving: null, savedDigest: null,
     };
     this.sessions.set(id, live);
@@ -152,12 +155,37 @@ export class SessionManager {
     return store.recordActivity({ id: live.id, at, idleExpiresAt });
   }
 
-  /** Ends a session once, whoever asks; resolves when it is terminated in the database. */
-  terminate(id: string, reason: TerminationReason): Promise<void> {
+  /**
+   * Ends a session once, whoever asks. The row is terminated first, then the computer is
+   * stopped (a persistent session's state saved before its context closes). Resolves when
+   * all of that is done, or with `until: "row"` as soon as the row is terminated: the
+   * tear-down then goes on in the background (`tornDown` waits for it).
+   */
+  terminate(id: string, reason: TerminationReason, until: "row" | "teardown" = "teardown"): Promise<void> {
     const live = this.sessions.get(id);
     if (!live) return store.markTerminated(id, reason);
-    live.ending ??= this.end(live, reason);
-    return live.ending;
+    if (!live.ending) {
+      const handle = live.started.catch(() => null);
+      // No handle: start() failed and records provision_failed itself.
+      live.rowEnded = handle.then((h) => (h ? store.markTerminated(live.id, reason) : undefined));
+      live.ending = this.end(live, reason, handle, live.rowEnded).finally(() => {
+        this.sessions.delete(live.id);
+        this.events.end(live.id, reason);
+      });
+      live.ending.catch((err) => getLogger().error({ err, id }, "session tear-down failed"));
+    }
+    return until === "row" ? live.rowEnded! : live.ending;
+  }
+
+  /** Resolves when a session that is ending has released everything and saved its state (at once otherwise). */
+  async tornDown(id: string): Promise<void> {
+    await this.sessions.get(id)?.ending?.catch(() => {});
+  }
+
+  /** Resolves when the organization's persistent sessions that are ending have saved their state. */
+  async statesSaved(organizationId: string): Promise<void> {
+    const ending = [...this.sessions.values()].filter((l) => l.organizationId === organizationId && l.persistent && l.ending);
+    await Promise.all(ending.map((l) => l.ending!.catch(() => {})));
   }
 
   isEnding(live: LiveSession): boolean {
@@ -169,34 +197,32 @@ export class SessionManager {
     void this.terminate(id, "crashed").catch((err) => getLogger().error({ err, id }, "could not end a crashed session"));
   }
 
-  private async end(live: LiveSession, reason: TerminationReason): Promise<void> {
+  private async end(
+    live: LiveSession, reason: TerminationReason, started: Promise<ComputerHandle | null>, rowEnded: Promise<void>,
+  ): Promise<void> {
     const log = getLogger();
+    const handle = await started;
+    if (!handle) return;
+    // The computer is released even when the row could not be written (the sweep retries that).
+    await rowEnded.catch((err) => log.error({ err, id: live.id }, "could not mark a session terminated"));
+    await live.saving?.catch(() => {});
+    // A crashed computer has nothing left to save; its last periodic save stands.
+    const save = live.persistent && reason !== "crashed";
+    let state: SavedState | null = null;
     try {
-      const handle = await live.started.catch(() => null);
-      if (!handle) return; // start() failed and recorded provision_failed itself
-      await live.saving?.catch(() => {});
-      // A crashed computer has nothing left to save; its last periodic save stands.
-      const save = live.persistent && reason !== "crashed";
-      let state: SavedState | null = null;
-      try {
-        state = await handle.stop({ saveState: save });
-      } catch (err) {
-        log.warn({ err, id: live.id }, "stopping a session failed; its resources were released anyway");
-      }
-      if (state) {
-        try {
-          const bytes = await saveState({ computerId: live.id, organizationId: live.organizationId, state });
-          log.info({ id: live.id, bytes }, "saved session state");
-        } catch (err) {
-          log.error({ err, id: live.id }, "could not save session state at the end");
-        }
-      }
-      await store.markTerminated(live.id, reason);
-      log.info({ id: live.id, reason }, "session terminated");
-    } finally {
-      this.sessions.delete(live.id);
-      this.events.end(live.id, reason);
+      state = await handle.stop({ saveState: save });
+    } catch (err) {
+      log.warn({ err, id: live.id }, "stopping a session failed; its resources were released anyway");
     }
+    if (state) {
+      try {
+        const bytes = await saveState({ computerId: live.id, organizationId: live.organizationId, state });
+        log.info({ id: live.id, bytes }, "saved session state");
+      } catch (err) {
+        log.error({ err, id: live.id }, "could not save session state at the end");
+      }
+    }
+    log.info({ id: live.id, reason }, "session terminated");
   }
 
   /** Periodic save of a persistent session; skips the write when nothing changed. */

@@ -77,6 +77,8 @@ async function loadEnvironment(organizationId: string, environmentId: string, ki
       param, detail: "environment_kind_mismatch",
     });
   }
+  // A session just deleted may still be saving its state in the background (deleteComputer).
+  await getSessionManager().tornDown(environmentId);
   let state: SavedState | null;
   try {
     state = await loadState({ computerId: environmentId, organizationId });
@@ -98,6 +100,8 @@ const listQuery = z.object({ type: z.enum(["live", "persistent"]).optional() });
 
 export async function listComputers(input: { principal: ApiPrincipal; query: URLSearchParams }) {
   const { type } = parseWith(listQuery, Object.fromEntries(input.query));
+  // A persistent session just deleted is listed once its background save is done.
+  if (type === "persistent") await getSessionManager().statesSaved(input.principal.organizationId);
   const rows = await store.listComputers({ organizationId: input.principal.organizationId, filter: type ?? "all" });
   return rows.map(toSessionListItem);
 }
@@ -113,10 +117,14 @@ export async function keepAlive(input: { principal: ApiPrincipal; id: string; or
   return toSession(fresh ?? { ...row, status: "running", idleExpiresAt: live.idleExpiresAt }, input.origin);
 }
 
-/** DELETE: ends the session (saving state when persistent); a terminated session is already done. */
+/**
+ * DELETE: answers once the row is terminated; the tear-down (saving a persistent session's
+ * state, then closing its computer) goes on in the background, and a create from its
+ * environment_id waits for that save (loadEnvironment). A terminated session is already done.
+ */
 export async function deleteComputer(input: { principal: ApiPrincipal; id: string }): Promise<void> {
   const row = await findOwnedComputer(input.principal, input.id);
   if (row.status === "terminated") return;
   assertServedHere(row);
-  await getSessionManager().terminate(row.id, "deleted");
+  await getSessionManager().terminate(row.id, "deleted", "row");
 }

@@ -40,6 +40,10 @@ export interface PoolStats {
   contexts: number;
   session_contexts: number;
   standby_contexts: number;
+  /** BROWSER_STANDBY_CONTEXTS: the standby's size without recent demand. */
+  standby_floor: number;
+  /** What the standby is being filled to: its floor, raised by recent demand. */
+  standby_target: number;
   pages: number;
   chromium_processes: number;
 }

@@ -1,18 +1,23 @@
 // The browser pool: a few long-lived Chromium processes, one BrowserContext per
-// session (~63 MiB each, against ~390 MiB for a browser per session), plus a few
-// standby contexts with a blank page already open, because a context's first page
-// costs ~250 ms and creating a session must not. Standby contexts are handed out
-// when a session's options can be applied after creation (viewport: yes; proxy,
-// device scale, saved state: no → a fresh context).
+// session (~63 MiB each, against ~390 MiB for a browser per session), plus standby
+// contexts with a blank page already open (StandbyContexts, sized from demand),
+// because a context's first page costs ~260 ms and creating a session must not.
+// Standby contexts are handed out when a session's options can be applied after
+// creation (viewport: yes; proxy, device scale, saved state: no → a fresh context).
 //
 // A process is retired after BROWSER_RECYCLE_AFTER_CONTEXTS sessions (it takes no
 // new ones and closes with its last), and its sessions are told when it crashes.
 import { randomBytes } from "node:crypto";
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "playwright-core";
+import { chromium, type BrowserContext, type BrowserContextOptions, type Page } from "playwright-core";
 import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
 import { chromiumHelp, findChromium } from "@/lib/computers/browser/find-chromium";
 import { killLaunch, killMarked, launchMarker, processTreeCount } from "@/lib/computers/browser/processes";
+import { usable, type Slot } from "@/lib/computers/browser/slot";
+import { DEFAULT_VIEWPORT, StandbyContexts } from "@/lib/computers/browser/standby";
+
+export { DEFAULT_VIEWPORT };
+export type { Slot };
 
 export const CHROMIUM_FLAGS = [
   "--no-sandbox",
@@ -24,19 +29,7 @@ export const CHROMIUM_FLAGS = [
   "--no-first-run",
 ];
 
-export const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
 const CLOSE_TIMEOUT_MS = 5_000;
-
-export interface Slot {
-  launchId: string;
-  browser: Browser;
-  /** Sessions handed out over the slot's life (recycling). */
-  handedOut: number;
-  /** Live session contexts → crash callback. */
-  sessions: Map<BrowserContext, () => void>;
-  retired: boolean;
-  closing: boolean;
-}
 
 export interface Lease {
   slot: Slot;
@@ -46,24 +39,16 @@ export interface Lease {
   fromStandby: boolean;
 }
 
-interface Standby {
-  slot: Slot;
-  context: BrowserContext;
-  page: Page;
-}
-
 export class BrowserPool {
   private slots: Slot[] = [];
-  private standby: Standby[] = [];
+  private readonly standby = new StandbyContexts(() => this.slotWithRoom());
   private launching: Promise<Slot> | null = null;
-  private refilling: Promise<void> | null = null;
   private stopped = false;
   lastLaunchError: string | null = null;
 
   private get settings() {
     const env = getEnv();
     return {
-      standby: env.BROWSER_STANDBY_CONTEXTS,
       maxPerProcess: env.BROWSER_MAX_CONTEXTS_PER_PROCESS,
       recycleAfter: env.BROWSER_RECYCLE_AFTER_CONTEXTS,
     };
@@ -74,17 +59,16 @@ export class BrowserPool {
     const reaped = killMarked();
     if (reaped) getLogger().warn({ reaped }, "killed Chromium processes left by a previous server process");
     await this.slotWithRoom();
-    await this.refill();
+    await this.standby.fill();
   }
 
   /** A context (and its first page) for a new session. */
   async acquire(options: BrowserContextOptions, canUseStandby: boolean): Promise<Lease> {
     if (this.stopped) throw new Error("The browser pool is shut down");
     if (canUseStandby) {
-      const ready = this.takeStandby();
+      const ready = this.standby.take();
       if (ready) {
         this.hold(ready.slot, ready.context);
-        void this.refill();
         return { ...ready, fromStandby: true };
       }
     }
@@ -94,7 +78,6 @@ export class BrowserPool {
       context = await slot.browser.newContext(options);
       this.hold(slot, context);
       const page = await context.newPage();
-      void this.refill();
       return { slot, context, page, fromStandby: false };
     } catch (err) {
       if (context) slot.sessions.delete(context);
@@ -125,10 +108,9 @@ export class BrowserPool {
 
   async shutdown(): Promise<void> {
     this.stopped = true;
-    await this.refilling?.catch(() => {});
+    await this.standby.stop();
     const slots = [...this.slots];
     this.slots = [];
-    this.standby = [];
     await Promise.all(slots.map((s) => this.closeSlot(s)));
     killMarked();
   }
@@ -141,54 +123,16 @@ export class BrowserPool {
       browsers: live.length,
       contexts,
       session_contexts: live.reduce((n, s) => n + s.sessions.size, 0),
-      standby_contexts: this.standby.length,
+      standby_contexts: this.standby.size,
+      standby_floor: getEnv().BROWSER_STANDBY_CONTEXTS,
+      standby_target: this.standby.target(),
       pages,
       chromium_processes: processTreeCount(),
     };
   }
 
-  private takeStandby(): Standby | undefined {
-    while (this.standby.length) {
-      const s = this.standby.shift()!;
-      if (!s.slot.retired && s.slot.browser.isConnected() && !s.page.isClosed()) return s;
-      void s.context.close().catch(() => {});
-    }
-    return undefined;
-  }
-
-  /** Keeps `standby` blank contexts ready, one at a time, in the background. */
-  private refill(): Promise<void> {
-    if (this.refilling || this.stopped) return this.refilling ?? Promise.resolve();
-    // Cleared in a .finally (always asynchronous), so a loop that finds nothing to do
-    // cannot clear the field before it is set and leave it set forever.
-    const run = this.fillStandby().finally(() => {
-      if (this.refilling === run) this.refilling = null;
-    });
-    this.refilling = run;
-    return run;
-  }
-
-  private async fillStandby(): Promise<void> {
-    try {
-      while (!this.stopped && this.standby.length < this.settings.standby) {
-        const slot = await this.slotWithRoom();
-        const context = await slot.browser.newContext({ viewport: DEFAULT_VIEWPORT });
-        const page = await context.newPage();
-        if (this.stopped || slot.retired) {
-          await context.close().catch(() => {});
-          continue;
-        }
-        this.standby.push({ slot, context, page });
-      }
-    } catch (err) {
-      getLogger().warn({ err }, "could not refill the standby browser contexts; retrying in 5 s");
-      setTimeout(() => void this.refill(), 5_000).unref();
-    }
-  }
-
   private hasRoom(slot: Slot): boolean {
-    return !slot.retired && !slot.closing && slot.browser.isConnected() &&
-      slot.browser.contexts().length < this.settings.maxPerProcess;
+    return usable(slot) && slot.browser.contexts().length < this.settings.maxPerProcess;
   }
 
   private async slotWithRoom(): Promise<Slot> {
@@ -233,11 +177,7 @@ export class BrowserPool {
   private retire(slot: Slot) {
     slot.retired = true;
     getLogger().info({ launchId: slot.launchId, handedOut: slot.handedOut }, "retiring Chromium process");
-    this.standby = this.standby.filter((s) => {
-      if (s.slot !== slot) return true;
-      void s.context.close().catch(() => {});
-      return false;
-    });
+    this.standby.dropSlot(slot, true);
     this.afterRelease(slot);
     this.keepWarm();
   }
@@ -246,12 +186,12 @@ export class BrowserPool {
   private keepWarm() {
     if (this.stopped) return;
     void this.slotWithRoom()
-      .then(() => this.refill())
+      .then(() => this.standby.refill())
       .catch((err) => getLogger().warn({ err }, "could not start a replacement Chromium process"));
   }
 
   private afterRelease(slot: Slot) {
-    if (slot.retired && slot.sessions.size === 0 && !this.standby.some((s) => s.slot === slot)) {
+    if (slot.retired && slot.sessions.size === 0 && !this.standby.holds(slot)) {
       void this.closeSlot(slot);
     }
   }
@@ -269,7 +209,7 @@ export class BrowserPool {
     slot.closing = true;
     getLogger().error({ launchId: slot.launchId, sessions: slot.sessions.size }, "Chromium process died");
     this.slots = this.slots.filter((s) => s !== slot);
-    this.standby = this.standby.filter((s) => s.slot !== slot);
+    this.standby.dropSlot(slot, false);
     const crashed = [...slot.sessions.values()];
     slot.sessions.clear();
     for (const notify of crashed) notify();

@@ -1,0 +1,132 @@
+// The BrowserPool's standby contexts: blank contexts with their first page already
+// open, handed to new sessions so a create skips the ~260 ms first page. Their
+// number follows recent demand (standbyTarget); they are made in the background,
+// at most BROWSER_STANDBY_REFILL_CONCURRENCY at a time, so refills never hold up a
+// request: a create that finds standby empty makes its own context at once.
+import os from "node:os";
+import type { BrowserContext, Page } from "playwright-core";
+import { getEnv } from "@/lib/env";
+import { getLogger } from "@/lib/logger";
+import { usable, type Slot } from "@/lib/computers/browser/slot";
+import { StandbyDemand, standbyTarget } from "@/lib/computers/browser/standby-demand";
+
+export const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
+// Measured PSS of one idle context with a blank page (sessions.md §1), with headroom.
+const PER_CONTEXT_BYTES = 80 * 1024 * 1024;
+const RETRY_MS = 5_000;
+// Demand decays: extra standby contexts are closed once the busy minute has passed.
+const TRIM_EVERY_MS = 5_000;
+
+export interface Standby {
+  slot: Slot;
+  context: BrowserContext;
+  page: Page;
+}
+
+export class StandbyContexts {
+  private ready: Standby[] = [];
+  private readonly making = new Set<Promise<void>>();
+  private readonly demand = new StandbyDemand();
+  private stopped = false;
+  private retryAt = 0;
+  private timer: NodeJS.Timeout | null = null;
+
+  /** `slotWithRoom`: the pool's process with room for one more context (launching one if needed). */
+  constructor(private readonly slotWithRoom: () => Promise<Slot>) {}
+
+  get size(): number {
+    return this.ready.length;
+  }
+
+  /** The target for the demand seen now (also reported by health). */
+  target(): number {
+    const env = getEnv();
+    return standbyTarget({
+      min: env.BROWSER_STANDBY_CONTEXTS,
+      max: env.BROWSER_STANDBY_MAX_CONTEXTS,
+      largestBurst: this.demand.largestBurst(),
+      current: this.ready.length + this.making.size,
+      freeBytes: os.freemem(),
+      reserveBytes: env.BROWSER_STANDBY_MIN_FREE_MB * 1024 * 1024,
+      perContextBytes: PER_CONTEXT_BYTES,
+    });
+  }
+
+  /** Boot: make the initial standby and wait for it. */
+  async fill(): Promise<void> {
+    this.timer ??= setInterval(() => this.refill(), TRIM_EVERY_MS);
+    this.timer.unref();
+    this.refill();
+    while (this.making.size) await Promise.all([...this.making]);
+  }
+
+  /** A create that could use a standby context: counted as demand; a ready context if there is one. */
+  take(): Standby | undefined {
+    this.demand.record();
+    let found: Standby | undefined;
+    while (!found && this.ready.length) {
+      const s = this.ready.shift()!;
+      if (usable(s.slot) && !s.page.isClosed()) found = s;
+      else void s.context.close().catch(() => {});
+    }
+    this.refill();
+    return found;
+  }
+
+  holds(slot: Slot): boolean {
+    return this.ready.some((s) => s.slot === slot);
+  }
+
+  /** A retired or dead process: its standby contexts can no longer be handed out. */
+  dropSlot(slot: Slot, close: boolean): void {
+    this.ready = this.ready.filter((s) => {
+      if (s.slot !== slot) return true;
+      if (close) void s.context.close().catch(() => {});
+      return false;
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await Promise.all([...this.making]);
+    this.ready = [];
+  }
+
+  /** Starts makers up to the target and the concurrency bound; closes what is above the target. */
+  refill(): void {
+    if (this.stopped || Date.now() < this.retryAt) return;
+    const target = this.target();
+    const limit = getEnv().BROWSER_STANDBY_REFILL_CONCURRENCY;
+    while (this.ready.length + this.making.size < target && this.making.size < limit) {
+      const run: Promise<void> = this.makeOne().finally(() => {
+        this.making.delete(run);
+        this.refill();
+      });
+      this.making.add(run);
+    }
+    // Newest last: the oldest contexts go first when demand falls.
+    while (this.ready.length > target) void this.ready.shift()!.context.close().catch(() => {});
+  }
+
+  private async makeOne(): Promise<void> {
+    let context: BrowserContext | null = null;
+    try {
+      const slot = await this.slotWithRoom();
+      context = await slot.browser.newContext({ viewport: DEFAULT_VIEWPORT });
+      const page = await context.newPage();
+      if (this.stopped || !usable(slot)) {
+        await context.close().catch(() => {});
+        return;
+      }
+      this.ready.push({ slot, context, page });
+    } catch (err) {
+      await context?.close().catch(() => {});
+      if (this.stopped) return;
+      getLogger().warn({ err }, `could not make a standby browser context; retrying in ${RETRY_MS / 1000} s`);
+      this.retryAt = Date.now() + RETRY_MS;
+      setTimeout(() => this.refill(), RETRY_MS).unref();
+    }
+  }
+}
