@@ -40,6 +40,8 @@ export interface LiveSession {
   nextSaveAt: number;
   saving: Promise<void> | null;
   savedDigest: string | null;
+  /** Told once when the session starts ending (streams, CDP clients), with the termination reason. */
+  endListeners: Set<(reason: TerminationReason) => void>;
 }
 
 export interface StartInput {
@@ -113,6 +115,7 @@ export class SessionManager {
       expiresAt: deadlines.expiresAt, idleExpiresAt: deadlines.idleExpiresAt,
       handle: null, started, ending: null,
       nextSaveAt: Date.now() + getEnv().STATE_SAVE_INTERVAL_SECONDS * 1000, saving: null, savedDigest: null,
+      endListeners: new Set(),
     };
     this.sessions.set(id, live);
     let row: store.ComputerRow;
@@ -168,6 +171,14 @@ export class SessionManager {
 
   private async end(live: LiveSession, reason: TerminationReason): Promise<void> {
     const log = getLogger();
+    for (const listener of live.endListeners) {
+      try {
+        listener(reason);
+      } catch (err) {
+        log.warn({ err, id: live.id }, "a session end listener failed");
+      }
+    }
+    live.endListeners.clear();
     try {
       const handle = await live.started.catch(() => null);
       if (!handle) return; // start() failed and recorded provision_failed itself
