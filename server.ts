@@ -3,10 +3,10 @@
 // shutdown, which route handlers cannot do. Domain code lives inside Next's
 // bundle; this file reaches it only through the slots in process-handles
 // (`shutdownKey`, `httpHandlersKey`, `upgradeHandlersKey`).
-// No upgrade handler is registered yet: every upgrade goes to Next until the
-// live-view and CDP WebSocket routes arrive.
+// Upgrades no domain handler takes (the CDP gateway registers "computers-cdp") go to Next.
 import { randomBytes } from "node:crypto";
-import { createServer } from "node:http";
+import { EventEmitter } from "node:events";
+import { createServer, type Server } from "node:http";
 import next from "next";
 import { getEnv } from "./lib/env";
 import { httpHandlersKey, shutdownKey, upgradeHandlersKey } from "./lib/process-handles";
@@ -16,7 +16,13 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const env = getEnv();
 const dev = env.NODE_ENV === "development";
 
-const app = next({ dev, hostname: env.HOST, port: env.PORT, dir: process.cwd() });
+// Next attaches its own "upgrade" listener to the server of the first request it
+// handles (NextCustomServer.setupWebSocketHandler) unless it is given `httpServer`,
+// and that listener ends every upgrade Next has no route for, the domain ones
+// included. So it gets a sink: upgrades reach Next only through `nextUpgrade`
+// below, after the domain handlers declined them.
+const upgradeSink = new EventEmitter() as unknown as Server;
+const app = next({ dev, hostname: env.HOST, port: env.PORT, dir: process.cwd(), httpServer: upgradeSink });
 await app.prepare();
 const handle = app.getRequestHandler();
 const nextUpgrade = app.getUpgradeHandler();

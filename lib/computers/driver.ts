@@ -154,10 +154,22 @@ export interface ExecCapability {
   stream(request: ExecRequest, sink: ExecSink): Promise<ExecStreamEnd>;
 }
 
-// Capabilities the live-view/CDP issue adds next to `exec` (not built yet; the
-// shapes are a sketch so that room is kept, not a promise):
+// Capabilities the live-view issue adds next to `exec` (not built yet; the
+// shape is a sketch so that room is kept, not a promise):
 //   readonly screencast?: { frames(options): AsyncIterable<Buffer>; }   live view frames
-//   readonly cdp?: { endpoint(): Promise<string>; }                       a DevTools WebSocket
+
+/** Where a session's CDP relay connects (lib/computers/browser/cdp-relay.ts filters it to `contextId`). */
+export interface CdpTarget {
+  /** The DevTools browser WebSocket URL on loopback; never shown to clients. */
+  browserUrl: string;
+  /** The session's BrowserContext id in that browser. */
+  contextId: string;
+}
+
+/** A DevTools endpoint for the session's own automation (browser sessions). */
+export interface CdpCapability {
+  target(): Promise<CdpTarget>;
+}
 
 /** A running computer. Every method may be called concurrently with the others. */
 export interface ComputerHandle {
@@ -172,6 +184,8 @@ export interface ComputerHandle {
   screenshot(options: ScreenshotOptions): Promise<Screenshot>;
   /** exec: present on kinds that run commands (desktop). */
   readonly exec?: ExecCapability;
+  /** cdp: present on kinds that offer a DevTools endpoint (browser). */
+  readonly cdp?: CdpCapability;
   /** Resources held, for health and leak checks (contexts, pages, processes). */
   resources(): Record<string, number>;
 }

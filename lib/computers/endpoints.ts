@@ -3,6 +3,7 @@
 // key here when it exists (cdp and screencast/ws/vnc/live_view come with the
 // live-view and CDP work); a key is never added before its endpoint works.
 import type { ComputerKind } from "@/lib/computers/driver";
+import { cdpUrl } from "@/lib/computers/browser/cdp-url";
 
 export type SessionEndpoints = Partial<Record<"cdp" | "screencast" | "ws" | "vnc" | "live_view", string>>;
 
@@ -16,6 +17,7 @@ export interface EndpointSubject {
 /** The endpoints of a session for a client that reached us at `origin` (see publicOrigin). */
 export function sessionEndpoints(session: EndpointSubject, origin: string): SessionEndpoints {
   if (session.status === "terminated") return {};
-  void origin;
-  return {};
+  const endpoints: SessionEndpoints = {};
+  if (session.kind === "browser") endpoints.cdp = cdpUrl(session, origin);
+  return endpoints;
 }

@@ -44,6 +44,8 @@ export interface LiveSession {
   nextSaveAt: number;
   saving: Promise<void> | null;
   savedDigest: string | null;
+  /** Told once when the session starts ending (streams, CDP clients), with the termination reason. */
+  endListeners: Set<(reason: TerminationReason) => void>;
 }
 
 export interface StartInput {
@@ -119,6 +121,7 @@ export class SessionManager {
       expiresAt: deadlines.expiresAt, idleExpiresAt: deadlines.idleExpiresAt,
       handle: null, started, ending: null, rowEnded: null,
       nextSaveAt: Date.now() + getEnv().STATE_SAVE_INTERVAL_SECONDS * 1000, saving: null, savedDigest: null,
+      endListeners: new Set(),
     };
     this.sessions.set(id, live);
     let row: store.ComputerRow;
@@ -201,6 +204,14 @@ export class SessionManager {
     live: LiveSession, reason: TerminationReason, started: Promise<ComputerHandle | null>, rowEnded: Promise<void>,
   ): Promise<void> {
     const log = getLogger();
+    for (const listener of live.endListeners) {
+      try {
+        listener(reason);
+      } catch (err) {
+        log.warn({ err, id: live.id }, "a session end listener failed");
+      }
+    }
+    live.endListeners.clear();
     const handle = await started;
     if (!handle) return;
     // The computer is released even when the row could not be written (the sweep retries that).

@@ -1,11 +1,14 @@
 // Boot-time entry for sessions (called by `boot`): reconcile rows left by a
-// previous process, reap its Chromiums, warm the pool, start the reaper; the
+// previous process, reap its Chromiums, warm the pool, start the reaper, offer
+// the CDP gateway to the custom server (`registerCdpGateway`); the
 // returned stop hook ends every session cleanly.
+import { registerCdpGateway } from "@/lib/computers/browser/cdp-gateway";
 import { getSessionManager } from "@/lib/computers/registry";
 import { getLogger } from "@/lib/logger";
 
 export async function startComputers(): Promise<() => Promise<void>> {
   const manager = getSessionManager();
+  registerCdpGateway();
   try {
     await manager.boot();
   } catch (err) {

@@ -50,9 +50,12 @@ describe("toSession", () => {
     });
   });
 
-  it("mirrors auto_kill as idle_timeout_enabled, has no endpoints yet, clamps an old row's idle deadline", () => {
+  it("mirrors auto_kill as idle_timeout_enabled, has a cdp endpoint for browsers only, clamps an old row's idle deadline", () => {
     const s = toSession({ ...row, autoKill: false, expiresAt: at(60), idleExpiresAt: at(120) }, "http://localhost:3000");
-    expect(s).toMatchObject({ auto_kill: false, idle_timeout_enabled: false, endpoints: {} });
+    expect(s).toMatchObject({ auto_kill: false, idle_timeout_enabled: false });
+    expect(Object.keys(s.endpoints)).toEqual(["cdp"]);
+    expect(s.endpoints.cdp).toMatch(/^ws:\/\/localhost:3000\/computers\/comp_abc\/cdp\?token=/);
+    expect(toSession({ ...row, status: "terminated" }, "http://localhost:3000").endpoints).toEqual({});
     expect(s.idle_expires_at).toBe(s.expires_at);
   });
 

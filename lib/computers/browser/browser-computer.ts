@@ -6,12 +6,13 @@ import { ActionError, isActionError } from "@/lib/computers/action-error";
 import { ActionQueue } from "@/lib/computers/action-queue";
 import type {
   ActionOutcome, ComputerEvents, ComputerHandle, DriverAction, PageContext, SavedState, Screenshot, ScreenshotOptions, StartSpec,
-  Viewport,
+  Viewport, CdpCapability,
 } from "@/lib/computers/driver";
 import { getEnv } from "@/lib/env";
 import { DEFAULT_VIEWPORT, type BrowserPool, type Lease } from "@/lib/computers/browser/pool";
 import { runPageAction, type PageAction } from "@/lib/computers/browser/page-actions";
 import { TabSet } from "@/lib/computers/browser/tabs";
+import { poolCdpCapability } from "@/lib/computers/browser/cdp-target";
 
 // page_context reads the document once; a page busy for longer (a dialog, a long script) answers without it.
 const PAGE_READ_TIMEOUT_MS = 500;
@@ -24,6 +25,8 @@ export class BrowserComputer implements ComputerHandle {
   private stopping: Promise<SavedState | null> | null = null;
   private readonly queue = new ActionQueue(getEnv().ACTION_TIMEOUT_SECONDS * 1000);
   private reopening: Promise<unknown> | null = null;
+  /** The session's DevTools endpoint: its context in the pool browser (lib/computers/browser/cdp-target.ts). */
+  readonly cdp: CdpCapability;
 
   private constructor(
     readonly id: string,
@@ -32,7 +35,9 @@ export class BrowserComputer implements ComputerHandle {
     private viewport: Viewport,
     /** The viewport new pages get from the context; others are resized on arrival. */
     private readonly contextViewport: { width: number; height: number },
-  ) {}
+  ) {
+    this.cdp = poolCdpCapability(lease.slot.launchId, lease.context);
+  }
 
   static async open(pool: BrowserPool, spec: StartSpec, events: ComputerEvents): Promise<BrowserComputer> {
     const size = { width: spec.viewport.width, height: spec.viewport.height };
