@@ -39,6 +39,8 @@ const schema = z.object({
 
   // ---- sessions (browser and desktop) ----
   // One action or screenshot of a session fails (status "error") after this long; the next one runs.
+  // CDP endpoints for browser sessions: auto = on unless desktops run here (cdpEnabled).
+  SESSION_CDP: z.enum(["auto", "on", "off"]).default("auto"),
   ACTION_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
 
   // ---- browser sessions ----

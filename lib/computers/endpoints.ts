@@ -3,6 +3,7 @@
 // key here when it exists (cdp and screencast/ws/vnc/live_view come with the
 // live-view and CDP work); a key is never added before its endpoint works.
 import type { ComputerKind } from "@/lib/computers/driver";
+import { cdpEnabled } from "@/lib/computers/browser/cdp-enabled";
 import { cdpUrl } from "@/lib/computers/browser/cdp-url";
 
 export type SessionEndpoints = Partial<Record<"cdp" | "screencast" | "ws" | "vnc" | "live_view", string>>;
@@ -18,6 +19,6 @@ export interface EndpointSubject {
 export function sessionEndpoints(session: EndpointSubject, origin: string): SessionEndpoints {
   if (session.status === "terminated") return {};
   const endpoints: SessionEndpoints = {};
-  if (session.kind === "browser") endpoints.cdp = cdpUrl(session, origin);
+  if (session.kind === "browser" && cdpEnabled()) endpoints.cdp = cdpUrl(session, origin);
   return endpoints;
 }

@@ -5,7 +5,8 @@ import { chromium, type Browser } from "playwright-core";
 import puppeteer from "puppeteer-core";
 import { WebSocket } from "ws";
 import { afterEach, describe, expect, inject, it } from "vitest";
-import { api, execute, setBrowserState, useSessionSuite, waitFor } from "./computers-fixtures";
+import { api, createSession, execute, setBrowserState, useSessionSuite, waitFor } from "./computers-fixtures";
+import { createOrgKey, startServer } from "./harness";
 
 const suite = useSessionSuite();
 const open: { close(): Promise<unknown> }[] = [];
@@ -191,4 +192,18 @@ describe("CDP endpoint", () => {
     expect((await api("GET", `/computers/${s.id}`)).body.status).toBe("running");
     expect((await execute(s.id, { type: "get_html_content" })).status).toBe("success");
   });
+
+  it("is off by default where desktops run too (SESSION_CDP=auto): no endpoint, and the upgrade is a 501 saying why", async () => {
+    const server = await startServer({ env: { SESSION_CDP: "auto" } });
+    try {
+      const target = { base: server.url, key: await createOrgKey(server, "CDP Off Org") };
+      const s = await createSession({}, target);
+      expect(s.endpoints.cdp).toBeUndefined();
+      const refused = await upgradeStatus(`${server.url.replace(/^http/, "ws")}/computers/${s.id}/cdp`, { authorization: `Bearer ${target.key}` });
+      expect(refused).toMatchObject({ status: 501, body: { error: { code: "not_implemented" } } });
+      expect(refused.body.error.message).toMatch(/SESSION_CDP/);
+    } finally {
+      await server.destroy();
+    }
+  }, 120_000);
 });

@@ -104,6 +104,8 @@ function baseEnv(o: { port: number; dataDir: string; databaseUrl: string; env: R
     LOG_LEVEL: "warn",
     // Tests sign up many users from one address; the limit itself is Better Auth's.
     AUTH_RATE_LIMIT_PER_MINUTE: "0",
+    // The suites run desktops and CDP side by side (auto would turn CDP off here: cdpEnabled).
+    SESSION_CDP: "on",
     ...o.env,
   };
 }

@@ -1,4 +1,9 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+
+// Whether CDP is offered depends on the host (cdpEnabled); the session object is tested both ways.
+const cdp = vi.hoisted(() => ({ enabled: true }));
+vi.mock("@/lib/computers/browser/cdp-enabled", () => ({ cdpEnabled: () => cdp.enabled }));
+
 import { dueReason, idleDeadlineAfter, initialDeadlines, msUntilDue, toSession, toSessionListItem } from "@/lib/computers/lifecycle";
 
 const t0 = new Date("2026-01-01T00:00:00.000Z");
@@ -56,6 +61,9 @@ describe("toSession", () => {
     expect(Object.keys(s.endpoints)).toEqual(["cdp"]);
     expect(s.endpoints.cdp).toMatch(/^ws:\/\/localhost:3000\/computers\/comp_abc\/cdp\?token=/);
     expect(toSession({ ...row, status: "terminated" }, "http://localhost:3000").endpoints).toEqual({});
+    cdp.enabled = false;
+    expect(toSession(row, "http://localhost:3000").endpoints).toEqual({});
+    cdp.enabled = true;
     expect(s.idle_expires_at).toBe(s.expires_at);
   });
 

@@ -7,6 +7,7 @@ import { AppError } from "@/lib/api/errors";
 import { verifyCapability } from "@/lib/api/capability-token";
 import { authenticateApiKey } from "@/lib/auth/api-keys";
 import { assertServedHere, findOwnedComputer } from "@/lib/computers/access";
+import { cdpEnabled, cdpOffReason } from "@/lib/computers/browser/cdp-enabled";
 import { cdpCapability } from "@/lib/computers/browser/cdp-url";
 import type { CdpCapability } from "@/lib/computers/driver";
 import { terminatedError } from "@/lib/computers/failures";
@@ -21,6 +22,7 @@ export interface CdpAccess {
 
 /** The session a CDP request may reach, or the AppError to answer with. */
 export async function authorizeCdp(req: IncomingMessage, sessionId: string): Promise<CdpAccess> {
+  if (!cdpEnabled()) throw new AppError("not_implemented", cdpOffReason(), { detail: "cdp_off" });
   const token = new URL(req.url ?? "/", "http://localhost").searchParams.get("token");
   let row: store.ComputerRow | null;
   if (token !== null) {

@@ -13,6 +13,7 @@ import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
 import { chromiumHelp, findChromium } from "@/lib/computers/browser/find-chromium";
 import { killLaunch, killMarked, launchMarker, processTreeCount } from "@/lib/computers/browser/processes";
+import { cdpEnabled } from "@/lib/computers/browser/cdp-enabled";
 import { CDP_PORT_FLAGS } from "@/lib/computers/browser/cdp-target";
 import { usable, type Slot } from "@/lib/computers/browser/slot";
 import { DEFAULT_VIEWPORT, StandbyContexts } from "@/lib/computers/browser/standby";
@@ -157,8 +158,8 @@ export class BrowserPool {
     try {
       const browser = await chromium.launch({
         executablePath: found.path,
-        // CDP_PORT_FLAGS: a loopback DevTools port for sessions' CDP relays (see cdp-target).
-        args: [...CHROMIUM_FLAGS, ...CDP_PORT_FLAGS, launchMarker(launchId)],
+        // CDP_PORT_FLAGS: a loopback DevTools port for sessions' CDP relays (see cdp-target), only when offered.
+        args: [...CHROMIUM_FLAGS, ...(cdpEnabled() ? CDP_PORT_FLAGS : []), launchMarker(launchId)],
         // Our shutdown hook ends sessions (saving state) first, then closes browsers.
         handleSIGINT: false,
         handleSIGTERM: false,
