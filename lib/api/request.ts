@@ -5,7 +5,7 @@ import { AppError } from "@/lib/api/errors";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** The id set by server.ts (or the client), else a fresh one. */
+/** The id the custom server set (or the client sent), else a fresh one. */
 export function requestIdOf(req: Request): string {
   return requestIdFrom(req.headers.get("x-request-id"));
 }

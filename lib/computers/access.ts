@@ -1,7 +1,7 @@
 // How a request reaches a running session: the organization-scoped row (a
 // foreign id is 404), the terminated check (409), the host that owns it (one
 // lookup, so several hosts can later share a database), then activity.
-// Failures of what runs on the session are translated by lib/computers/failures.ts.
+// Failures of what runs on the session are translated by `asAppError`/`asActionResult`.
 import { AppError } from "@/lib/api/errors";
 import type { ApiPrincipal } from "@/lib/auth/api-keys";
 import type { ComputerHandle } from "@/lib/computers/driver";

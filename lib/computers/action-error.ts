@@ -1,8 +1,7 @@
 // The one error drivers throw for failures a client should see. Drivers never
 // throw AppError (they know nothing about HTTP); `asAppError` maps these reasons
 // to statuses, and `asActionResult` turns `failed` and `tab_not_found` into an
-// ActionResult with status "error" for the action endpoints (both in
-// lib/computers/failures.ts).
+// ActionResult with status "error" for the action endpoints.
 export type ActionErrorReason =
   /** Bad input the zod schema could not catch (a selector, a URL scheme). → 400 */
   | "invalid"

@@ -1,5 +1,5 @@
 // The one translation of driver and manager failures for the session API.
-// Drivers throw ActionError (lib/computers/action-error.ts) and the manager an
+// Drivers throw ActionError and the manager an
 // AppError or an ActionError; endpoints where a failure is an HTTP error use
 // `asAppError`, and the action endpoints (/execute, /batch, the named actions),
 // where an action that ran and failed is a 200 with status "error", use
@@ -20,7 +20,7 @@ export type ActionResult = {
   page_context?: unknown;
 };
 
-/** The part of a LiveSession (lib/computers/manager.ts) the mapping reads. */
+/** The part of a LiveSession the mapping reads. */
 export interface EndingProbe {
   id: string;
   ending: Promise<void> | null;

@@ -1,8 +1,7 @@
 // Key names as agents send them (CUA's "CTRL", xdotool's "ctrl" and "Return",
 // Playwright's "ArrowLeft", "Page_Down", "cmd", single characters…) → one
 // canonical name (the W3C/Playwright spelling), which each driver then maps to
-// its own: toPlaywrightKey (lib/computers/browser/keys.ts) and toKeysym
-// (lib/computers/desktop/xdotool.ts). Both drivers accept exactly the names
+// its own: toPlaywrightKey and toKeysym. Both drivers accept exactly the names
 // `canonicalKey` accepts.
 import { ActionError } from "@/lib/computers/action-error";
 

@@ -2,12 +2,12 @@
 // whatever its kind. It starts computers through their driver, keeps their
 // deadlines in memory (the reaper checks them every REAPER_TICK_MS), saves the
 // state of persistent sessions periodically and at the end, and writes every
-// lifecycle change to the database. Drivers (lib/computers/driver.ts) know
+// lifecycle change to the database. Drivers (ComputerDriver) know
 // nothing of rows, deadlines or persistence.
 //
 // Errors thrown here are AppErrors (unavailable: shutting down, no driver, a
 // start that failed) or a driver's ActionError refusing the request; callers
-// translate them with lib/computers/failures.ts.
+// translate them with `asAppError`/`asActionResult`.
 import { createHash } from "node:crypto";
 import { AppError } from "@/lib/api/errors";
 import { isActionError } from "@/lib/computers/action-error";

@@ -1,4 +1,4 @@
-// The process-wide SessionManager with its drivers. A singleton (lib/singleton.ts):
+// The process-wide SessionManager with its drivers. A singleton (`singleton`):
 // Next may load lib/ from several bundles (instrumentation, each route), and there
 // must be exactly one owner of the browsers and desktops.
 import { browserDriver } from "@/lib/computers/browser/browser-driver";

@@ -1,4 +1,4 @@
-// What action routes pass to lib/computers/action-service.ts, built from the
+// What action routes pass to the action service (`ActionCall`), built from the
 // wrapper's context: links in answers (screenshot_url) use publicOrigin.
 import type { ApiKeyContext } from "@/lib/api/handlers";
 import { publicOrigin } from "@/lib/api/public-url";

@@ -1,5 +1,5 @@
 // Saved state of persistent sessions, for every kind of computer. The bytes are
-// opaque here (a driver's SavedState), sealed with lib/computers/state-crypto.ts.
+// opaque here (a driver's SavedState), sealed with `sealState`.
 // Small states live in the computer_states row; large ones (desktop snapshots)
 // in a file under DATA_DIR/states named by the row, written atomically.
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";

@@ -1,4 +1,4 @@
-// Canonical key names (lib/computers/keys.ts `canonicalKey`) → Playwright's
+// Canonical key names (`canonicalKey`) → Playwright's
 // keyboard names. The canonical spelling is Playwright's, so the map is the
 // identity; it exists so that both drivers read one normaliser.
 import { canonicalKey } from "@/lib/computers/keys";

@@ -1,4 +1,4 @@
-// The desktop implementation of ComputerDriver (lib/computers/driver.ts). Its state
+// The desktop implementation of ComputerDriver. Its state
 // (the live desktops) is a process-wide singleton: one owner per process, even when
 // Next loads this module from more than one bundle.
 import { ActionError } from "@/lib/computers/action-error";

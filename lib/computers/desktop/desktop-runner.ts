@@ -1,4 +1,4 @@
-// A running desktop: the sandbox (sandbox.ts) with Xvfb, openbox and an xterm in it,
+// A running desktop: the sandbox (`launchSandbox`) with Xvfb, openbox and an xterm in it,
 // started as the desktop user. Ready means input really works: the window manager
 // is up, the terminal is mapped and an X client got an answer. First X clients
 // can stall for seconds on this kind of host, so every wait has a timeout and a

@@ -10,7 +10,7 @@ export const DISPLAY = ":0";
 export const XAUTHORITY = `/run/user/${DESKTOP_UID}/Xauthority`;
 const PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
-/** The environment of host-side helpers: a PATH and the marker that finds leftovers (host.ts). */
+/** The environment of host-side helpers: a PATH and the marker that finds leftovers (`cleanOrphans`). */
 export function hostEnv(marker: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { PATH, CABIN_DESKTOP: marker, ...extra } as unknown as NodeJS.ProcessEnv;
 }

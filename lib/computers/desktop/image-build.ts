@@ -1,6 +1,6 @@
-// Builds the desktop base image (used by scripts/desktop-image.ts, `npm run desktop:image`):
+// Builds the desktop base image (`npm run desktop:image`, and the set-up of `npm start`/`npm test`):
 // mmdebstrap from Debian's packages into a temporary directory, a few settings for
-// the desktop user, then every file's owner shifted by SUBID_BASE (see image.ts),
+// the desktop user, then every file's owner shifted by SUBID_BASE (see `SUBID_BASE`),
 // a manifest written last, and one rename into DESKTOP_IMAGES_DIR/<version>.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";

@@ -5,7 +5,7 @@ import { ActionError } from "@/lib/computers/action-error";
 import type { Action, ActionOf } from "@/lib/computers/actions";
 import { canonicalKey, type CanonicalKey } from "@/lib/computers/keys";
 
-// Canonical key names (lib/computers/keys.ts `canonicalKey`) → X keysyms.
+// Canonical key names (`canonicalKey`) → X keysyms.
 const KEYSYMS: Record<CanonicalKey, string> = {
   Control: "ctrl", Shift: "shift", Alt: "alt", Meta: "super", Enter: "Return", Escape: "Escape", Tab: "Tab",
   Backspace: "BackSpace", Delete: "Delete", Insert: "Insert", Home: "Home", End: "End", PageUp: "Prior",
