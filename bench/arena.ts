@@ -6,12 +6,12 @@
 // newPage → goto → close). Also: connect time and the memory a CDP client adds.
 // Starts its own server (production build, own data dir): `npm run build` first.
 //   BENCH_ARENA_RUNS=100  BENCH_ARENA_CONCURRENCY=10
-import { readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import os from "node:os";
 import { chromium } from "playwright-core";
 import { createOrgKey, startServer } from "../tests/api/harness";
-import { pct, timedClient } from "./timing";
+import { treePssMiB } from "./process-memory";
+import { pct, printTable, timedClient } from "./timing";
 
 const RUNS = Number(process.env.BENCH_ARENA_RUNS ?? 100);
 const CONCURRENCY = Number(process.env.BENCH_ARENA_CONCURRENCY ?? 10);
@@ -47,34 +47,9 @@ async function cycle(): Promise<Record<Step, number>> {
   return { create: t1 - t0, connect: t2 - t1, goto: t3 - t2, release: t4 - t3, whole: t4 - t0 };
 }
 
-/** PSS (MiB) of the process trees of this server's pool Chromiums (found by the owner marker's prefix). */
+/** PSS (MiB) of the process trees of this server's pool Chromiums (browser processes carrying the owner marker). */
 function chromiumPssMiB(): number {
-  const procs: { pid: number; ppid: number; marked: boolean }[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const cmd = readFileSync(`/proc/${name}/cmdline`, "utf8");
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      const marked = cmd.includes("--cabin-owner=") && !cmd.includes("--type=");
-      procs.push({ pid: Number(name), ppid: Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]), marked });
-    } catch {
-      // exited
-    }
-  }
-  const tree = new Set(procs.filter((p) => p.marked && p.ppid === server.process.pid).map((p) => p.pid));
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const p of procs) if (!tree.has(p.pid) && tree.has(p.ppid)) (tree.add(p.pid), (grew = true));
-  }
-  let kib = 0;
-  for (const pid of tree) {
-    try {
-      kib += Number(/^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"))?.[1] ?? 0);
-    } catch {
-      // exited
-    }
-  }
-  return kib / 1024;
+  return treePssMiB((p) => p.cmdline.includes("--cabin-owner=") && !p.cmdline.includes("--type=") && p.ppid === server.process.pid).pss;
 }
 
 /** Memory a CDP client adds: PSS of the pool with `n` sessions, then with a connectOverCDP client on each. */
@@ -152,9 +127,5 @@ try {
 }
 
 rows.push(["machine load (1-min average at start → end)", `${load1.toFixed(2)} → ${os.loadavg()[0].toFixed(2)}`, ""]);
-const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length), ["measure", "result", "target"][i].length));
-const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(" | ")} |`;
-console.log(line(["measure", "result", "target"]));
-console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
-for (const r of rows) console.log(line(r));
+printTable(rows);
 process.exit(0);

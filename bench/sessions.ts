@@ -7,11 +7,11 @@
 // Needs `npm run build` first.
 //   BENCH_IDLE_SESSIONS=200  BENCH_WARM_CREATES=30  BENCH_TAB_OPS=30
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { createOrgKey, startServer } from "../tests/api/harness";
 import { measurePoolFloor, summary } from "./pool-floor";
-import { pct, timedClient } from "./timing";
+import { treePssMiB } from "./process-memory";
+import { pct, printTable, timedClient } from "./timing";
 
 const IDLE = Number(process.env.BENCH_IDLE_SESSIONS ?? 200);
 const WARM = Number(process.env.BENCH_WARM_CREATES ?? 30);
@@ -74,33 +74,7 @@ function record(name: string, values: number[], target = "") {
 /** PSS (MiB) of every process in the trees of this server's Chromiums. */
 function chromiumPssMiB(): { pss: number; processes: number } {
   const hash = createHash("sha256").update(`${path.resolve(server.dataDir)}\0local`).digest("hex").slice(0, 16);
-  const marker = `--cabin-owner=${hash}`;
-  const procs: { pid: number; ppid: number; marked: boolean }[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const cmd = readFileSync(`/proc/${name}/cmdline`, "utf8");
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      procs.push({ pid: Number(name), ppid: Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]), marked: cmd.includes(marker) });
-    } catch {
-      // exited
-    }
-  }
-  const tree = new Set(procs.filter((p) => p.marked).map((p) => p.pid));
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const p of procs) if (!tree.has(p.pid) && tree.has(p.ppid)) (tree.add(p.pid), (grew = true));
-  }
-  let kib = 0;
-  for (const pid of tree) {
-    try {
-      const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"));
-      kib += m ? Number(m[1]) : 0;
-    } catch {
-      // exited
-    }
-  }
-  return { pss: kib / 1024, processes: tree.size };
+  return treePssMiB((p) => p.cmdline.includes(`--cabin-owner=${hash}`));
 }
 
 try {
@@ -197,9 +171,5 @@ try {
 }
 
 rows.push(["machine load (1-min average at start)", load1.toFixed(2), ""]);
-const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length), ["measure", "result", "target"][i].length));
-const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(" | ")} |`;
-console.log(line(["measure", "result", "target"]));
-console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
-for (const r of rows) console.log(line(r));
+printTable(rows);
 process.exit(0);

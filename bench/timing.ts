@@ -19,3 +19,13 @@ export function pct(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
+
+/** Prints [measure, result, target] rows as a Markdown table. */
+export function printTable(rows: string[][]) {
+  const header = ["measure", "result", "target"];
+  const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length), header[i].length));
+  const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(" | ")} |`;
+  console.log(line(header));
+  console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
+  for (const r of rows) console.log(line(r));
+}

@@ -22,9 +22,6 @@ import { SessionEvents } from "@/lib/computers/session-events";
 import { saveState } from "@/lib/computers/state-store";
 import * as store from "@/lib/computers/store";
 
-const REAPER_TICK_MS = 500;
-const SWEEP_EVERY_MS = 60_000;
-
 export interface LiveSession {
   id: string;
   organizationId: string;
@@ -55,6 +52,9 @@ export interface StartInput {
   restore?: SavedState;
   proxy?: ProxyConfig;
 }
+
+const REAPER_TICK_MS = 500;
+const SWEEP_EVERY_MS = 60_000;
 
 export class SessionManager {
   private readonly sessions = new Map<string, LiveSession>();

@@ -11,17 +11,18 @@ import { usable, type Slot } from "@/lib/computers/browser/slot";
 import { StandbyDemand, standbyTarget } from "@/lib/computers/browser/standby-demand";
 
 export const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
-// Measured PSS of one idle context with a blank page (sessions.md §1), with headroom.
-const PER_CONTEXT_BYTES = 80 * 1024 * 1024;
-const RETRY_MS = 5_000;
-// Demand decays: extra standby contexts are closed once the busy minute has passed.
-const TRIM_EVERY_MS = 5_000;
 
 export interface Standby {
   slot: Slot;
   context: BrowserContext;
   page: Page;
 }
+
+// Measured PSS of one idle context with a blank page (sessions.md §1), with headroom.
+const PER_CONTEXT_BYTES = 80 * 1024 * 1024;
+const RETRY_MS = 5_000;
+// Demand decays: extra standby contexts are closed once the busy minute has passed.
+const TRIM_EVERY_MS = 5_000;
 
 export class StandbyContexts {
   private ready: Standby[] = [];
