@@ -193,6 +193,15 @@ describe("/v1/responses over a chat upstream", () => {
     }
   });
 
+  it("streams a computer_call announced whole: added, then done with its action", async () => {
+    const events = await collect(await openai(gateway.url, key).responses.create({ model: "up.agent", input: "Press go", tools: [computerTool], stream: true }));
+    expect(events.map((e) => e.type)).toEqual(["response.created", "response.in_progress", "response.output_item.added", "response.output_item.done", "response.completed"]);
+    const added = events[2] as Extract<ResponseStreamEvent, { type: "response.output_item.added" }>;
+    expect(added.item).toMatchObject({ type: "computer_call", call_id: "call_up_1", action: CLICK });
+    const completed = events.at(-1) as Extract<ResponseStreamEvent, { type: "response.completed" }>;
+    expect(completed.response.output).toEqual([(events[3] as Extract<ResponseStreamEvent, { type: "response.output_item.done" }>).item]);
+  });
+
   it("refuses bad input naming the parameter", async () => {
     const res = await fetch(`${gateway.url}/v1/responses`, {
       method: "POST",

@@ -138,8 +138,14 @@ function eventStream(
     },
     async pull() {
       try {
-        const next = await deltas.next();
-        if (!next.done) return typeof next.value === "string" ? assembler.text(next.value) : assembler.toolCalls(next.value.toolCalls);
+        // A stream only pulls again after an enqueue, so read on until a delta produced an event
+        // (a computer call's pieces produce none until it is whole).
+        let next = await deltas.next();
+        for (const before = sequence; !next.done; next = await deltas.next()) {
+          if (typeof next.value === "string") assembler.text(next.value);
+          else assembler.toolCalls(next.value.toolCalls);
+          if (sequence > before) return;
+        }
         if (!generation.finishReason) {
           settle(CLIENT_CLOSED, generation.promptTokens, generation.completionTokens);
           return controller.close();
