@@ -214,6 +214,12 @@ describe("/v1/responses over a chat upstream", () => {
 });
 
 describe("/v1/responses on the local placeholder model (the shared server)", () => {
+  it("refuses an image for a model without vision, naming the input part", async () => {
+    const input = [{ role: "user" as const, content: [{ type: "input_text" as const, text: "see" }, { type: "input_image" as const, image_url: "data:image/png;base64,AAAA", detail: "auto" as const }] }];
+    await expect(openai().responses.create({ model: CUA, input })).rejects.toMatchObject({ status: 400, param: "input[0].content[1]" });
+  });
+
+
   it("produces a valid computer_call with coordinates on the display", async () => {
     const res = await openai().responses.create({ model: CUA, input: "Click somewhere", tools: [computerTool], tool_choice: "required", max_output_tokens: 120 });
     const call = res.output.find((item) => item.type === "computer_call");

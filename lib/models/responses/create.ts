@@ -15,7 +15,7 @@ import { chainedInput, saveResponse } from "@/lib/models/responses/store";
 import { toChatRequest } from "@/lib/models/responses/to-chat";
 import { chatCompletionSchema, toMessages, toSampling } from "@/lib/models/schemas";
 import { chatOptionsOf } from "@/lib/models/tools";
-import type { FinishReason, Generation } from "@/lib/models/types";
+import type { FinishReason, Generation, ResolvedModel } from "@/lib/models/types";
 import { SSE_HEADERS } from "@/lib/models/wire";
 
 type ResponseObject = Record<string, unknown> & { id: string; status: string; output: unknown[] };
@@ -69,8 +69,29 @@ function complete(response: ResponseObject, assembler: OutputAssembler, generati
   });
 }
 
+/**
+ * Capability refusals named in the Responses request's own terms (`input[i].content[j]`,
+ * `text.format`); `checkChatCapabilities` stays the backstop for images in chained turns.
+ */
+function checkResponseCapabilities(model: ResolvedModel, body: ResponsesCreateRequest) {
+  const refuse = (what: string, param: string) =>
+    new AppError("invalid_request", `The model '${model.id}' does not support ${what}.`, { param, detail: "unsupported_capability" });
+  if (!model.capabilities.vision && Array.isArray(body.input)) {
+    for (const [i, item] of body.input.entries()) {
+      if (item.type === "computer_call_output") throw refuse("image inputs", `input[${i}].output`);
+      if (item.type !== "message" || typeof item.content === "string") continue;
+      const j = item.content.findIndex((part) => part.type === "input_image");
+      if (j >= 0) throw refuse("image inputs", `input[${i}].content[${j}]`);
+    }
+  }
+  if (!model.capabilities.tools && body.tools?.length) throw refuse("tools", "tools");
+  const format = body.text?.format?.type;
+  if (!model.capabilities.json_schema && format && format !== "text") throw refuse(`text.format ${format}`, "text.format");
+}
+
 export async function createResponse(ctx: ModelRequest, body: ResponsesCreateRequest): Promise<ModelReply> {
   const model = getModel(body.model);
+  checkResponseCapabilities(model, body);
   const organizationId = ctx.principal.organizationId;
   const items: InputItem[] = typeof body.input === "string" ? [{ type: "message", role: "user", content: body.input }] : body.input;
   const conversation = body.previous_response_id ? [...(await chainedInput(organizationId, body.previous_response_id)), ...items] : items;
