@@ -28,9 +28,9 @@ import {
 } from "@/lib/models/wire";
 
 /** Status recorded when the client left before the end (nginx's "client closed request"). */
-const CLIENT_CLOSED = 499;
+export const CLIENT_CLOSED = 499;
 
-function meter(ctx: ModelRequest, model: ResolvedModel, endpoint: UsageEndpoint, stream: boolean) {
+export function meter(ctx: ModelRequest, model: ResolvedModel, endpoint: UsageEndpoint, stream: boolean) {
   const started = performance.now();
   let settled = false;
   return (status: number, inputTokens: number, outputTokens: number) => {
@@ -53,7 +53,7 @@ function meter(ctx: ModelRequest, model: ResolvedModel, endpoint: UsageEndpoint,
   };
 }
 
-const statusOf = (err: unknown, signal: AbortSignal) => (signal.aborted ? CLIENT_CLOSED : isAppError(err) ? err.status : 500);
+export const statusOf = (err: unknown, signal: AbortSignal) => (signal.aborted ? CLIENT_CLOSED : isAppError(err) ? err.status : 500);
 
 async function runText(
   ctx: ModelRequest,

@@ -3,6 +3,7 @@
 // `nextModelRoute`). A new endpoint is one line here; the 405 with its `allow`
 // header and the unknown-path 404 are derived from the table, not written per path.
 import { methodNotAllowed, unknownPath, type ModelHandler } from "@/lib/models/http";
+import { cancelResponseRoute, createResponseRoute, getResponseRoute } from "@/lib/models/responses/routes";
 import { chatCompletionsRoute, completionsRoute, embeddingsRoute, getModelRoute, listModelsRoute } from "@/lib/models/routes";
 
 /** The methods the table answers; others (HEAD, OPTIONS) are left to Next's defaults on the catch-all route. */
@@ -13,6 +14,8 @@ interface ModelRoute {
   /** A literal path, or a prefix ending in `/` whose (non-empty) rest is the parameter `param`. */
   path: string;
   param?: string;
+  /** With `param`: the path ends in this, and the parameter is what lies between. */
+  suffix?: string;
   methods: Partial<Record<ModelApiMethod, ModelHandler>>;
 }
 
@@ -23,6 +26,10 @@ const ROUTES: ModelRoute[] = [
   { path: "/v1/chat/completions", methods: { POST: chatCompletionsRoute } },
   { path: "/v1/completions", methods: { POST: completionsRoute } },
   { path: "/v1/embeddings", methods: { POST: embeddingsRoute } },
+  { path: "/v1/responses", methods: { POST: createResponseRoute } },
+  // Before the plain id route, which would otherwise take "<id>/cancel" as the id.
+  { path: "/v1/responses/", param: "id", suffix: "/cancel", methods: { POST: cancelResponseRoute } },
+  { path: "/v1/responses/", param: "id", methods: { GET: getResponseRoute } },
 ];
 
 export interface ResolvedModelRoute {
@@ -46,8 +53,9 @@ function decodePathPart(raw: string): string {
 
 function match(route: ModelRoute, pathname: string): Record<string, string> | null {
   if (!route.param) return pathname === route.path ? {} : null;
-  if (!pathname.startsWith(route.path) || pathname.length === route.path.length) return null;
-  return { [route.param]: decodePathPart(pathname.slice(route.path.length)) };
+  const suffix = route.suffix ?? "";
+  if (!pathname.startsWith(route.path) || !pathname.endsWith(suffix) || pathname.length <= route.path.length + suffix.length) return null;
+  return { [route.param]: decodePathPart(pathname.slice(route.path.length, pathname.length - suffix.length)) };
 }
 
 /**

@@ -10,7 +10,7 @@ import { BatchWriter, type BatchWriterStats } from "@/lib/models/batch-writer";
 import type { Prices } from "@/lib/models/types";
 import { singleton, singletonKey } from "@/lib/singleton";
 
-export type UsageEndpoint = "chat.completions" | "completions" | "embeddings";
+export type UsageEndpoint = "chat.completions" | "completions" | "embeddings" | "responses";
 
 export interface UsageEntry {
   organizationId: string;

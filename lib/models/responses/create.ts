@@ -1,0 +1,192 @@
+// POST /v1/responses: the request becomes a chat completion with tools
+// (`toChatRequest`), runs on the model's chat backend like any chat request
+// (same capability checks, same metering through `meter`), and its deltas
+// become output items (`OutputAssembler`), answered whole or as typed SSE events.
+import { AppError } from "@/lib/api/errors";
+import { errorBody, toAppError } from "@/lib/api/render";
+import { parseWith } from "@/lib/api/request";
+import { checkChatCapabilities } from "@/lib/models/capabilities";
+import { jsonReply, type ModelReply, type ModelRequest } from "@/lib/models/http";
+import { CLIENT_CLOSED, meter, statusOf } from "@/lib/models/inference";
+import { getModel } from "@/lib/models/registry";
+import { newItemId, OutputAssembler, type Display, type ResponseEvent } from "@/lib/models/responses/output";
+import type { InputItem, ResponsesCreateRequest } from "@/lib/models/responses/schema";
+import { chainedInput, saveResponse } from "@/lib/models/responses/store";
+import { toChatRequest } from "@/lib/models/responses/to-chat";
+import { chatCompletionSchema, toMessages, toSampling } from "@/lib/models/schemas";
+import { chatOptionsOf } from "@/lib/models/tools";
+import type { FinishReason, Generation, ResolvedModel } from "@/lib/models/types";
+import { SSE_HEADERS } from "@/lib/models/wire";
+
+type ResponseObject = Record<string, unknown> & { id: string; status: string; output: unknown[] };
+
+/** The response object around `output`, echoing the request's settings as OpenAI does. */
+function responseObject(id: string, createdAt: number, model: string, body: ResponsesCreateRequest, store: boolean): ResponseObject {
+  return {
+    id,
+    object: "response",
+    created_at: createdAt,
+    status: "in_progress",
+    background: false,
+    error: null,
+    incomplete_details: null,
+    instructions: body.instructions ?? null,
+    max_output_tokens: body.max_output_tokens ?? null,
+    model,
+    output: [],
+    parallel_tool_calls: body.parallel_tool_calls ?? true,
+    previous_response_id: body.previous_response_id ?? null,
+    reasoning: { effort: null, summary: null },
+    store,
+    temperature: body.temperature ?? 1,
+    text: { format: body.text?.format ?? { type: "text" } },
+    tool_choice: body.tool_choice ?? "auto",
+    tools: body.tools ?? [],
+    top_p: body.top_p ?? 1,
+    truncation: body.truncation ?? "disabled",
+    usage: null,
+    user: body.user ?? null,
+    metadata: body.metadata ?? {},
+  };
+}
+
+/** Fills in the finished response: output, status (`length` is incomplete), usage. */
+function complete(response: ResponseObject, assembler: OutputAssembler, generation: Generation, reason: FinishReason) {
+  const output = assembler.finish();
+  const incomplete = reason === "length";
+  Object.assign(response, {
+    status: incomplete ? "incomplete" : "completed",
+    incomplete_details: incomplete ? { reason: "max_output_tokens" } : null,
+    output,
+    output_text: assembler.outputText(),
+    usage: {
+      input_tokens: generation.promptTokens,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens: generation.completionTokens,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: generation.promptTokens + generation.completionTokens,
+    },
+  });
+}
+
+/**
+ * Capability refusals named in the Responses request's own terms (`input[i].content[j]`,
+ * `text.format`); `checkChatCapabilities` stays the backstop for images in chained turns.
+ */
+function checkResponseCapabilities(model: ResolvedModel, body: ResponsesCreateRequest) {
+  const refuse = (what: string, param: string) =>
+    new AppError("invalid_request", `The model '${model.id}' does not support ${what}.`, { param, detail: "unsupported_capability" });
+  if (!model.capabilities.vision && Array.isArray(body.input)) {
+    for (const [i, item] of body.input.entries()) {
+      if (item.type === "computer_call_output") throw refuse("image inputs", `input[${i}].output`);
+      if (item.type !== "message" || typeof item.content === "string") continue;
+      const j = item.content.findIndex((part) => part.type === "input_image");
+      if (j >= 0) throw refuse("image inputs", `input[${i}].content[${j}]`);
+    }
+  }
+  if (!model.capabilities.tools && body.tools?.length) throw refuse("tools", "tools");
+  const format = body.text?.format?.type;
+  if (!model.capabilities.json_schema && format && format !== "text") throw refuse(`text.format ${format}`, "text.format");
+}
+
+export async function createResponse(ctx: ModelRequest, body: ResponsesCreateRequest): Promise<ModelReply> {
+  const model = getModel(body.model);
+  checkResponseCapabilities(model, body);
+  const organizationId = ctx.principal.organizationId;
+  const items: InputItem[] = typeof body.input === "string" ? [{ type: "message", role: "user", content: body.input }] : body.input;
+  const conversation = body.previous_response_id ? [...(await chainedInput(organizationId, body.previous_response_id)), ...items] : items;
+  const chat = parseWith(chatCompletionSchema, toChatRequest(body, conversation));
+  checkChatCapabilities(model.id, model.capabilities, chat);
+  const computer = body.tools?.find((tool) => tool.type !== "function");
+  const display: Display | undefined = computer && "display_width" in computer ? { width: computer.display_width, height: computer.display_height } : undefined;
+  const store = body.store !== false;
+  const stream = body.stream === true;
+
+  const settle = meter(ctx, model, "responses", stream);
+  let generation: Generation;
+  try {
+    generation = await model.backend.generate({ kind: "chat", messages: toMessages(chat), options: chatOptionsOf(chat), request: chat }, toSampling(chat), ctx.signal);
+  } catch (err) {
+    if (statusOf(err, ctx.signal) >= 500) settle(statusOf(err, ctx.signal), 0, 0);
+    throw err;
+  }
+  const response = responseObject(newItemId("resp"), Math.floor(Date.now() / 1000), model.id, body, store);
+  const finishAndStore = async (assembler: OutputAssembler, reason: FinishReason) => {
+    complete(response, assembler, generation, reason);
+    settle(200, generation.promptTokens, generation.completionTokens);
+    // Awaited, so a `previous_response_id` sent right after the answer finds it.
+    if (store) await saveResponse(organizationId, response.id, model.id, conversation, response);
+  };
+
+  if (!stream) {
+    const assembler = new OutputAssembler(() => {}, display);
+    try {
+      for await (const delta of generation) typeof delta === "string" ? assembler.text(delta) : assembler.toolCalls(delta.toolCalls);
+    } catch (err) {
+      settle(statusOf(err, ctx.signal), generation.promptTokens, generation.completionTokens);
+      throw err;
+    }
+    if (!generation.finishReason) {
+      settle(CLIENT_CLOSED, generation.promptTokens, generation.completionTokens);
+      return { status: CLIENT_CLOSED, headers: {}, body: null };
+    }
+    await finishAndStore(assembler, generation.finishReason);
+    return jsonReply(response);
+  }
+  return { status: 200, headers: { ...SSE_HEADERS }, body: eventStream(ctx, generation, response, display, finishAndStore, settle) };
+}
+
+function eventStream(
+  ctx: ModelRequest,
+  generation: Generation,
+  response: ResponseObject,
+  display: Display | undefined,
+  finishAndStore: (assembler: OutputAssembler, reason: FinishReason) => Promise<void>,
+  settle: ReturnType<typeof meter>,
+): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let sequence = 0;
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const emit = (event: ResponseEvent) =>
+    controller.enqueue(encoder.encode(`event: ${event.type}\ndata: ${JSON.stringify({ ...event, sequence_number: sequence++ })}\n\n`));
+  const assembler = new OutputAssembler(emit, display);
+  const deltas = generation[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array>({
+    start(c) {
+      controller = c;
+      emit({ type: "response.created", response: { ...response } });
+      emit({ type: "response.in_progress", response: { ...response } });
+    },
+    async pull() {
+      try {
+        // A stream only pulls again after an enqueue, so read on until a delta produced an event
+        // (a computer call's pieces produce none until it is whole).
+        let next = await deltas.next();
+        for (const before = sequence; !next.done; next = await deltas.next()) {
+          if (typeof next.value === "string") assembler.text(next.value);
+          else assembler.toolCalls(next.value.toolCalls);
+          if (sequence > before) return;
+        }
+        if (!generation.finishReason) {
+          settle(CLIENT_CLOSED, generation.promptTokens, generation.completionTokens);
+          return controller.close();
+        }
+        await finishAndStore(assembler, generation.finishReason);
+        emit({ type: response.status === "completed" ? "response.completed" : "response.incomplete", response });
+        controller.close();
+      } catch (err) {
+        // The 200 is already sent: the failure goes in-band as an `error` event, which the clients raise.
+        const appError = err instanceof AppError ? err : toAppError(err, ctx.requestId);
+        settle(statusOf(err, ctx.signal), generation.promptTokens, generation.completionTokens);
+        const { error } = errorBody(appError, "openai") as { error: { message: string; type: string; code: string; param: string | null } };
+        emit({ type: "error", code: error.code, message: error.message, param: error.param ?? null });
+        controller.close();
+      }
+    },
+    cancel() {
+      generation.cancel();
+      void deltas.return?.(undefined);
+      void generation.ended.then(() => settle(CLIENT_CLOSED, generation.promptTokens, generation.completionTokens));
+    },
+  });
+}

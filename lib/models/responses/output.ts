@@ -1,0 +1,148 @@
+// Chat generation deltas (text, tool-call pieces) as Responses output items,
+// and the typed stream events that build them, in the order OpenAI sends
+// them: an item is added, filled, and done before the next one is added.
+// Calls of the function `computer` become computer_call items when the
+// request declared the computer-use tool.
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+import { COMPUTER_TOOL_NAME } from "@/lib/models/responses/to-chat";
+import type { ToolCallDelta } from "@/lib/models/tools";
+
+export type ResponseEvent = { type: string } & Record<string, unknown>;
+export type OutputItem = { type: string; id: string } & Record<string, unknown>;
+
+export const newItemId = (prefix: string) => `${prefix}_${randomBytes(16).toString("hex")}`;
+
+const coordinate = z.number().finite();
+const pointShape = { x: coordinate, y: coordinate };
+const actionSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("click"), ...pointShape, button: z.enum(["left", "right", "wheel", "back", "forward"]).default("left") }),
+  z.object({ type: z.literal("double_click"), ...pointShape }),
+  z.object({ type: z.literal("drag"), path: z.array(z.object(pointShape)).min(2) }),
+  z.object({ type: z.literal("keypress"), keys: z.array(z.string()).min(1) }),
+  z.object({ type: z.literal("move"), ...pointShape }),
+  z.object({ type: z.literal("screenshot") }),
+  z.object({ type: z.literal("scroll"), ...pointShape, scroll_x: z.number().finite().default(0), scroll_y: z.number().finite().default(0) }),
+  z.object({ type: z.literal("type"), text: z.string() }),
+  z.object({ type: z.literal("wait") }),
+]);
+
+export interface Display {
+  width: number;
+  height: number;
+}
+
+/** The action a `computer` call's arguments describe, with coordinates clamped to the display; null when they are not an action. */
+export function computerAction(args: string, display: Display): Record<string, unknown> | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(args);
+  } catch {
+    return null;
+  }
+  const result = actionSchema.safeParse(parsed);
+  if (!result.success) return null;
+  const clamp = (v: number, size: number) => Math.min(size - 1, Math.max(0, Math.round(v)));
+  const fit = <T extends { x: number; y: number }>(p: T): T => ({ ...p, x: clamp(p.x, display.width), y: clamp(p.y, display.height) });
+  const action = result.data;
+  if (action.type === "drag") return { ...action, path: action.path.map(fit) };
+  return "x" in action ? fit(action) : action;
+}
+
+interface OpenItem {
+  outputIndex: number;
+  item: OutputItem;
+  kind: "message" | "function" | "computer";
+  text: string;
+  args: string;
+  done: boolean;
+}
+
+export class OutputAssembler {
+  private readonly items: OpenItem[] = [];
+  private readonly calls = new Map<number, OpenItem>();
+  private current: OpenItem | undefined;
+
+  constructor(
+    private readonly emit: (event: ResponseEvent) => void,
+    /** Set when the request declared the computer-use tool. */
+    private readonly display: Display | undefined,
+  ) {}
+
+  text(delta: string) {
+    if (!delta) return;
+    let open = this.current;
+    if (open?.kind !== "message") {
+      open = this.open("message", { type: "message", id: newItemId("msg"), status: "in_progress", role: "assistant", content: [] });
+      this.emit({ type: "response.content_part.added", item_id: open.item.id, output_index: open.outputIndex, content_index: 0, part: { type: "output_text", text: "", annotations: [] } });
+    }
+    open.text += delta;
+    this.emit({ type: "response.output_text.delta", item_id: open.item.id, output_index: open.outputIndex, content_index: 0, delta, logprobs: [] });
+  }
+
+  toolCalls(deltas: readonly ToolCallDelta[]) {
+    for (const d of deltas) {
+      let call = this.calls.get(d.index);
+      if (!call) {
+        const name = d.function.name ?? "";
+        const callId = d.id || newItemId("call");
+        call =
+          name === COMPUTER_TOOL_NAME && this.display
+            ? this.open("computer", { type: "computer_call", id: newItemId("cu"), call_id: callId, status: "in_progress" }, false)
+            : this.open("function", { type: "function_call", id: newItemId("fc"), call_id: callId, name, arguments: "", status: "in_progress" });
+        this.calls.set(d.index, call);
+      } else if (d.function.name && call.kind === "function") {
+        call.item.name = `${call.item.name as string}${d.function.name}`;
+      }
+      const fragment = d.function.arguments ?? "";
+      if (!fragment) continue;
+      call.args += fragment;
+      if (call.kind === "function" && !call.done) {
+        this.emit({ type: "response.function_call_arguments.delta", item_id: call.item.id, output_index: call.outputIndex, delta: fragment });
+      }
+    }
+  }
+
+  /** Closes what is open; the finished items, in output order. */
+  finish(): OutputItem[] {
+    for (const open of this.items) this.close(open);
+    return this.items.map((open) => open.item);
+  }
+
+  /** The text of all message items, as the SDKs' `output_text` convenience joins it. */
+  outputText(): string {
+    return this.items.filter((open) => open.kind === "message").map((open) => open.text).join("");
+  }
+
+  private open(kind: OpenItem["kind"], item: OutputItem, announce = true): OpenItem {
+    if (this.current) this.close(this.current);
+    const open: OpenItem = { outputIndex: this.items.length, item, kind, text: "", args: "", done: false };
+    this.items.push(open);
+    this.current = open;
+    if (announce) this.emit({ type: "response.output_item.added", output_index: open.outputIndex, item: { ...item } });
+    return open;
+  }
+
+  private close(open: OpenItem) {
+    if (open.done) return;
+    open.done = true;
+    if (this.current === open) this.current = undefined;
+    const ref = { item_id: open.item.id, output_index: open.outputIndex };
+    if (open.kind === "message") {
+      const part = { type: "output_text", text: open.text, annotations: [] };
+      this.emit({ type: "response.output_text.done", ...ref, content_index: 0, text: open.text, logprobs: [] });
+      this.emit({ type: "response.content_part.done", ...ref, content_index: 0, part });
+      Object.assign(open.item, { status: "completed", content: [part] });
+    } else if (open.kind === "function") {
+      this.emit({ type: "response.function_call_arguments.done", ...ref, name: open.item.name, arguments: open.args });
+      Object.assign(open.item, { arguments: open.args, status: "completed" });
+    } else {
+      const action = computerAction(open.args, this.display!);
+      if (action) Object.assign(open.item, { action, pending_safety_checks: [], status: "completed" });
+      // Arguments that are no action stay visible as what they are: a call of the function `computer`.
+      else Object.assign(open.item, { type: "function_call", id: newItemId("fc"), name: COMPUTER_TOOL_NAME, arguments: open.args, status: "completed" });
+      this.emit({ type: "response.output_item.added", output_index: open.outputIndex, item: { ...open.item } });
+    }
+    this.emit({ type: "response.output_item.done", output_index: open.outputIndex, item: { ...open.item } });
+  }
+}
