@@ -84,6 +84,24 @@ function budgetHeaders(principal: ApiPrincipal): Record<string, string> {
   return left === null ? {} : { "x-cabin-budget-remaining-usd": formatUsd(left) };
 }
 
+const keyRateLimiterKey = singletonKey<RateLimiter>("models.keyRateLimiter");
+
+/** Limits per API key, on top of the organization's (MODEL_KEY_RATE_LIMIT_*; 0 = none). */
+export function getKeyRateLimiter(): RateLimiter {
+  return singleton(keyRateLimiterKey, () => {
+    const env = getEnv();
+    return new RateLimiter({ requestsPerMinute: env.MODEL_KEY_RATE_LIMIT_RPM, tokensPerMinute: env.MODEL_KEY_RATE_LIMIT_TPM }, Date.now, "API key");
+  });
+}
+
+/** Both limits must admit; neither takes a unit unless both do, so a key held back spends none of its team's. */
+function admitRequest(principal: ApiPrincipal): void {
+  const refusal = getKeyRateLimiter().refusal(principal.apiKeyId) ?? getRateLimiter().refusal(principal.organizationId);
+  if (refusal) throw refusal;
+  getKeyRateLimiter().take(principal.apiKeyId);
+  getRateLimiter().take(principal.organizationId);
+}
+
 function errorReply(error: unknown, requestId: string, extraHeaders: Record<string, string> = {}): ModelReply {
   const rendered = renderError(error, "openai", requestId);
   // The error's own headers (retry-after) win over the rate-limit report.
@@ -104,7 +122,7 @@ export function withModelApi(kind: "inference" | "read", handler: (ctx: ModelCon
       if (kind === "inference") {
         // Every inference endpoint passes here, so none can spend past a budget.
         await getBudgetLedger().check(principal);
-        getRateLimiter().admit(org);
+        admitRequest(principal);
       }
       const reply = await handler({ req, params, principal });
       Object.assign(reply.headers, getRateLimiter().headers(org), budgetHeaders(principal), { "x-request-id": req.requestId });

@@ -4,7 +4,7 @@
 import { isAppError } from "@/lib/api/errors";
 import { errorBody, toAppError } from "@/lib/api/render";
 import { getLogger } from "@/lib/logger";
-import { getRateLimiter, jsonReply, type ModelReply, type ModelRequest } from "@/lib/models/http";
+import { getKeyRateLimiter, getRateLimiter, jsonReply, type ModelReply, type ModelRequest } from "@/lib/models/http";
 import { checkChatCapabilities, checkEmbeddingCapabilities } from "@/lib/models/capabilities";
 import { getModel } from "@/lib/models/registry";
 import {
@@ -38,6 +38,7 @@ function meter(ctx: ModelRequest, model: ResolvedModel, endpoint: UsageEndpoint,
     if (settled) return 0;
     settled = true;
     getRateLimiter().debitTokens(ctx.principal.organizationId, inputTokens + outputTokens);
+    getKeyRateLimiter().debitTokens(ctx.principal.apiKeyId, inputTokens + outputTokens);
     return recordUsage({
       organizationId: ctx.principal.organizationId,
       apiKeyId: ctx.principal.apiKeyId,
