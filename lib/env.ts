@@ -102,6 +102,9 @@ const schema = z.object({
   // Per-organization limits on /v1 inference; 0 turns a limit off.
   MODEL_RATE_LIMIT_RPM: z.coerce.number().int().min(0).default(3000),
   MODEL_RATE_LIMIT_TPM: z.coerce.number().int().min(0).default(2_000_000),
+  // Per-API-key limits on /v1 inference, on top of the organization's; 0 (default) = only the organization's.
+  MODEL_KEY_RATE_LIMIT_RPM: z.coerce.number().int().min(0).default(0),
+  MODEL_KEY_RATE_LIMIT_TPM: z.coerce.number().int().min(0).default(0),
   // Upstream (openai-compatible) wait for response headers and between stream chunks.
   MODEL_UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
   // Load local models at start-up instead of on the first request.

@@ -4,6 +4,7 @@ import { revokeApiKey } from "../lib/auth/api-keys";
 import { generatePassword, operatorCreateKey, operatorCreateOrg, operatorCreateUser } from "../lib/auth/operator";
 import { ROLES, type Role } from "../lib/auth/organizations";
 import { disconnectDb } from "../lib/db";
+import { setKeyBudgetById, setOrganizationBudgetBySlug } from "../lib/models/budget-settings";
 
 const HELP = `Cabin operator CLI
 
@@ -13,7 +14,17 @@ const HELP = `Cabin operator CLI
   npm run cli -- keys create --org NAME [--name KEYNAME] [--json]
       Prints the new API key (shown once). --json prints {"key":…,"organization_id":…}.
   npm run cli -- keys revoke PREFIX
+  npm run cli -- keys budget KEY_ID USD|none
+  npm run cli -- org budget SLUG USD|none
+      Monthly spend limit in USD (calendar month, UTC); "none" removes it.
 `;
+
+function budgetArg(value: string | undefined): number | null {
+  if (value === "none") return null;
+  const usd = Number(value);
+  if (value === undefined || value.trim() === "" || !Number.isFinite(usd) || usd < 0) throw new Error(`the budget must be a number of USD ≥ 0 or "none" (got ${value ?? "nothing"})`);
+  return usd;
+}
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -34,7 +45,7 @@ async function run(argv: string[]): Promise<void> {
       help: { type: "boolean", short: "h", default: false },
     },
   });
-  const [group, action, arg] = positionals;
+  const [group, action, arg, arg2] = positionals;
   const need = (value: string | undefined, what: string) => {
     if (!value) throw new Error(`missing ${what}\n\n${HELP}`);
     return value;
@@ -58,6 +69,12 @@ async function run(argv: string[]): Promise<void> {
   } else if (group === "keys" && action === "create") {
     const key = await operatorCreateKey({ org: need(values.org, "--org"), name: values.name });
     console.log(values.json ? JSON.stringify({ key: key.key, organization_id: key.organizationId }) : key.key);
+  } else if (group === "keys" && action === "budget") {
+    const set = await setKeyBudgetById(need(arg, "KEY_ID"), budgetArg(need(arg2, "USD|none")));
+    console.log(`key ${set.id}: monthly budget ${set.monthly_budget_usd === null ? "none" : `$${set.monthly_budget_usd}`}`);
+  } else if (group === "org" && action === "budget") {
+    const set = await setOrganizationBudgetBySlug(need(arg, "SLUG"), budgetArg(need(arg2, "USD|none")));
+    console.log(`organization ${arg}: monthly budget ${set.monthly_budget_usd === null ? "none" : `$${set.monthly_budget_usd}`}`);
   } else if (group === "keys" && action === "revoke") {
     const revoked = await revokeApiKey({ prefix: need(arg, "PREFIX") });
     console.log(`revoked key ${revoked.prefix}… (${revoked.name})`);

@@ -1,5 +1,6 @@
 "use client";
 
+import { BudgetField } from "@/components/keys/budget-field";
 import { useApiKeys, useRevokeKey, type ApiKeyRow } from "@/components/keys/use-keys";
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
@@ -21,6 +22,10 @@ export function KeyTable() {
 
   return (
     <div className="overflow-x-auto">
+      <div className="mb-3 flex items-center gap-3 text-sm">
+        <span className="font-medium text-slate-700">Organization monthly budget (USD, all keys together)</span>
+        <BudgetField keyId={null} />
+      </div>
       {revoke.error && <Alert>{revoke.error.message}</Alert>}
       <table className="w-full min-w-[640px] text-left text-sm">
         <thead className="text-xs uppercase tracking-wide text-slate-500">
@@ -30,6 +35,7 @@ export function KeyTable() {
             <th className="py-2 pr-3 font-medium">Created by</th>
             <th className="py-2 pr-3 font-medium">Created</th>
             <th className="py-2 pr-3 font-medium">Last used</th>
+            <th className="py-2 pr-3 font-medium">Monthly budget (USD)</th>
             <th className="py-2 font-medium">
               <span className="sr-only">Actions</span>
             </th>
@@ -43,6 +49,7 @@ export function KeyTable() {
               <td className="py-2 pr-3 text-slate-600">{key.created_by?.email ?? "operator (CLI)"}</td>
               <td className="py-2 pr-3 text-slate-600">{formatTime(key.created_at)}</td>
               <td className="py-2 pr-3 text-slate-600">{key.last_used_at ? formatTime(key.last_used_at) : "never"}</td>
+              <td className="py-2 pr-3">{key.revoked_at ? null : <BudgetField keyId={key.id} />}</td>
               <td className="py-2 text-right">
                 {key.revoked_at ? (
                   <span className="rounded bg-slate-100 px-2 py-1 text-xs text-slate-600">Revoked</span>

@@ -27,6 +27,8 @@ export interface AppErrorOptions {
   detail?: string;
   /** Extra response headers (`retry-after`). */
   headers?: Record<string, string>;
+  /** The OpenAI envelope's `type` when the status's default does not fit (`insufficient_quota`, never retried). */
+  openaiType?: string;
   cause?: unknown;
 }
 
@@ -35,6 +37,7 @@ export class AppError extends Error {
   readonly param?: string;
   readonly detail?: string;
   readonly headers?: Record<string, string>;
+  readonly openaiType?: string;
 
   constructor(code: ErrorCode, message: string, options: AppErrorOptions = {}) {
     super(message, { cause: options.cause });
@@ -43,6 +46,7 @@ export class AppError extends Error {
     this.param = options.param;
     this.detail = options.detail;
     this.headers = options.headers;
+    this.openaiType = options.openaiType;
   }
 
   get status(): number {

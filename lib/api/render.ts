@@ -51,6 +51,8 @@ const RETRY_LATER = new Set([429, 503]);
 const DEFAULT_RETRY_AFTER_SECONDS = "1";
 
 function retryHeaders(error: AppError): Record<string, string> {
+  // A spent budget stays spent until someone raises it or the month ends.
+  if (error.openaiType === "insufficient_quota") return { "x-should-retry": "false" };
   if (NEVER_RETRY.has(error.status)) return { "x-should-retry": "false" };
   if (RETRY_LATER.has(error.status)) {
     // An error that set its own retry-after keeps it (it is spread after these).
@@ -65,7 +67,7 @@ export function errorBody(error: AppError, surface: Surface): unknown {
     return {
       error: {
         message: error.message,
-        type: OPENAI_TYPES[error.status] ?? "server_error",
+        type: error.openaiType ?? OPENAI_TYPES[error.status] ?? "server_error",
         param: error.param ?? null,
         code: error.detail ?? error.code,
       },

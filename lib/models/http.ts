@@ -10,6 +10,7 @@ import { renderError } from "@/lib/api/render";
 import { parseJsonText, parseWith } from "@/lib/api/request";
 import { authenticateApiKey, type ApiPrincipal } from "@/lib/auth/api-keys";
 import { getEnv } from "@/lib/env";
+import { formatUsd, getBudgetLedger } from "@/lib/models/budget";
 import { RateLimiter } from "@/lib/models/rate-limit";
 import { singleton, singletonKey } from "@/lib/singleton";
 import type { z } from "zod";
@@ -77,6 +78,30 @@ export function getRateLimiter(): RateLimiter {
   });
 }
 
+/** What is left this month under the tighter budget, when the key or its organization has one. */
+function budgetHeaders(principal: ApiPrincipal): Record<string, string> {
+  const left = getBudgetLedger().remaining(principal);
+  return left === null ? {} : { "x-cabin-budget-remaining-usd": formatUsd(left) };
+}
+
+const keyRateLimiterKey = singletonKey<RateLimiter>("models.keyRateLimiter");
+
+/** Limits per API key, on top of the organization's (MODEL_KEY_RATE_LIMIT_*; 0 = none). */
+export function getKeyRateLimiter(): RateLimiter {
+  return singleton(keyRateLimiterKey, () => {
+    const env = getEnv();
+    return new RateLimiter({ requestsPerMinute: env.MODEL_KEY_RATE_LIMIT_RPM, tokensPerMinute: env.MODEL_KEY_RATE_LIMIT_TPM }, Date.now, "API key");
+  });
+}
+
+/** Both limits must admit; neither takes a unit unless both do, so a key held back spends none of its team's. */
+function admitRequest(principal: ApiPrincipal): void {
+  const refusal = getKeyRateLimiter().refusal(principal.apiKeyId) ?? getRateLimiter().refusal(principal.organizationId);
+  if (refusal) throw refusal;
+  getKeyRateLimiter().take(principal.apiKeyId);
+  getRateLimiter().take(principal.organizationId);
+}
+
 function errorReply(error: unknown, requestId: string, extraHeaders: Record<string, string> = {}): ModelReply {
   const rendered = renderError(error, "openai", requestId);
   // The error's own headers (retry-after) win over the rate-limit report.
@@ -90,15 +115,20 @@ function errorReply(error: unknown, requestId: string, extraHeaders: Record<stri
 export function withModelApi(kind: "inference" | "read", handler: (ctx: ModelContext) => Promise<ModelReply> | ModelReply): ModelHandler {
   return async (req, params) => {
     let org: string | undefined;
+    let principal: ApiPrincipal | undefined;
     try {
-      const principal = await authenticateApiKey(req.header("authorization"));
+      principal = await authenticateApiKey(req.header("authorization"));
       org = principal.organizationId;
-      if (kind === "inference") getRateLimiter().admit(org);
+      if (kind === "inference") {
+        // Every inference endpoint passes here, so none can spend past a budget.
+        await getBudgetLedger().check(principal);
+        admitRequest(principal);
+      }
       const reply = await handler({ req, params, principal });
-      Object.assign(reply.headers, getRateLimiter().headers(org), { "x-request-id": req.requestId });
+      Object.assign(reply.headers, getRateLimiter().headers(org), budgetHeaders(principal), { "x-request-id": req.requestId });
       return reply;
     } catch (error) {
-      return errorReply(error, req.requestId, org ? getRateLimiter().headers(org) : {});
+      return errorReply(error, req.requestId, org && principal ? { ...getRateLimiter().headers(org), ...budgetHeaders(principal) } : {});
     }
   };
 }

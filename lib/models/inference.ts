@@ -4,7 +4,7 @@
 import { isAppError } from "@/lib/api/errors";
 import { errorBody, toAppError } from "@/lib/api/render";
 import { getLogger } from "@/lib/logger";
-import { getRateLimiter, jsonReply, type ModelReply, type ModelRequest } from "@/lib/models/http";
+import { getKeyRateLimiter, getRateLimiter, jsonReply, type ModelReply, type ModelRequest } from "@/lib/models/http";
 import { checkChatCapabilities, checkEmbeddingCapabilities } from "@/lib/models/capabilities";
 import { getModel } from "@/lib/models/registry";
 import {
@@ -33,11 +33,13 @@ export const CLIENT_CLOSED = 499;
 export function meter(ctx: ModelRequest, model: ResolvedModel, endpoint: UsageEndpoint, stream: boolean) {
   const started = performance.now();
   let settled = false;
-  return (status: number, inputTokens: number, outputTokens: number) => {
-    if (settled) return;
+  /** Records the request once; returns its cost in USD (0 when already recorded). */
+  return (status: number, inputTokens: number, outputTokens: number): number => {
+    if (settled) return 0;
     settled = true;
     getRateLimiter().debitTokens(ctx.principal.organizationId, inputTokens + outputTokens);
-    recordUsage({
+    getKeyRateLimiter().debitTokens(ctx.principal.apiKeyId, inputTokens + outputTokens);
+    return recordUsage({
       organizationId: ctx.principal.organizationId,
       apiKeyId: ctx.principal.apiKeyId,
       requestId: ctx.requestId,
@@ -51,6 +53,16 @@ export function meter(ctx: ModelRequest, model: ResolvedModel, endpoint: UsageEn
       stream,
     });
   };
+}
+
+/**
+ * The request's cost, on answers that are complete when their headers leave.
+ * A streamed answer's headers go out before its cost is known, so it carries
+ * none: its cost is in its usage row (tokens in the final usage chunk).
+ */
+export function withCost(reply: ModelReply, cost: number): ModelReply {
+  reply.headers["x-cabin-cost-usd"] = String(cost);
+  return reply;
 }
 
 export const statusOf = (err: unknown, signal: AbortSignal) => (signal.aborted ? CLIENT_CLOSED : isAppError(err) ? err.status : 500);
@@ -91,9 +103,9 @@ async function runText(
       settle(CLIENT_CLOSED, generation.promptTokens, generation.completionTokens);
       return { status: CLIENT_CLOSED, headers: {}, body: null };
     }
-    settle(200, generation.promptTokens, generation.completionTokens);
+    const cost = settle(200, generation.promptTokens, generation.completionTokens);
     const usage = usageOf(generation.promptTokens, generation.completionTokens);
-    return jsonReply(completionBody(endpoint, meta, parts.join(""), generation.finishReason, usage, assembleToolCalls(toolCallDeltas)));
+    return withCost(jsonReply(completionBody(endpoint, meta, parts.join(""), generation.finishReason, usage, assembleToolCalls(toolCallDeltas))), cost);
   }
 
   const encoder = new ChunkEncoder(endpoint, meta, includeUsage);
@@ -158,8 +170,8 @@ export async function createEmbeddings(ctx: ModelRequest, body: EmbeddingRequest
   const inputs = typeof body.input === "string" ? [body.input] : body.input;
   try {
     const result = await model.backend.embed(inputs, ctx.signal);
-    settle(200, result.promptTokens, 0);
-    return jsonReply(embeddingsBody(model.id, result.vectors, body.encoding_format ?? "float", result.promptTokens));
+    const cost = settle(200, result.promptTokens, 0);
+    return withCost(jsonReply(embeddingsBody(model.id, result.vectors, body.encoding_format ?? "float", result.promptTokens)), cost);
   } catch (err) {
     const status = statusOf(err, ctx.signal);
     if (status >= 500) settle(status, 0, 0);

@@ -4,6 +4,7 @@
 // debited when it ends (it is unknown before), so one large request can push
 // the balance below zero and hold the next ones back until it refills.
 // In memory, per process: several app hosts each enforce the limit on their own.
+// One instance per subject: organizations (all their keys together) and API keys.
 import { AppError } from "@/lib/api/errors";
 
 export interface RateLimits {
@@ -62,9 +63,11 @@ interface OrgBuckets {
 export class RateLimiter {
   private readonly orgs = new Map<string, OrgBuckets>();
 
+  /** `subject` names what one id stands for in refusals ("organization", "API key"). */
   constructor(
     private readonly limits: RateLimits,
     private readonly clock: () => number = Date.now,
+    private readonly subject = "organization",
   ) {}
 
   private buckets(organizationId: string): OrgBuckets {
@@ -100,6 +103,18 @@ export class RateLimiter {
 
   /** Admits one request or throws a 429 carrying retry-after and the x-ratelimit-* headers. */
   admit(organizationId: string): void {
+    const refusal = this.refusal(organizationId);
+    if (refusal) throw refusal;
+    this.take(organizationId);
+  }
+
+  /** Takes one request unit (after `refusal` said none). */
+  take(organizationId: string): void {
+    this.buckets(organizationId).requests?.take(1, this.clock());
+  }
+
+  /** The 429 this request would get now, without taking anything. */
+  refusal(organizationId: string): AppError | null {
     const { requests, tokens } = this.buckets(organizationId);
     const now = this.clock();
     const waitRequests = requests ? requests.msUntil(1, now) : 0;
@@ -107,7 +122,7 @@ export class RateLimiter {
     const wait = Math.max(waitRequests, waitTokens);
     if (wait > 0) {
       const which = waitRequests >= waitTokens ? `${requests!.capacity} requests` : `${tokens!.capacity} tokens`;
-      throw new AppError("rate_limited", `Rate limit reached for this organization: ${which} per minute. Retry in ${formatReset(wait)}.`, {
+      return new AppError("rate_limited", `Rate limit reached for this ${this.subject}: ${which} per minute. Retry in ${formatReset(wait)}.`, {
         detail: "rate_limit_exceeded",
         headers: {
           ...this.headers(organizationId),
@@ -116,7 +131,7 @@ export class RateLimiter {
         },
       });
     }
-    requests?.take(1, now);
+    return null;
   }
 
   /** Debits what a finished request really used. */

@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { getDb } from "@/lib/db";
 import { getLogger } from "@/lib/logger";
+import { getBudgetLedger } from "@/lib/models/budget";
 import { BatchWriter, type BatchWriterStats } from "@/lib/models/batch-writer";
 import type { Prices } from "@/lib/models/types";
 import { singleton, singletonKey } from "@/lib/singleton";
@@ -67,8 +68,12 @@ const usageWriter = () =>
       }),
   );
 
-export function recordUsage(entry: UsageEntry): void {
-  usageWriter().add(usageRow(entry));
+/** Queues the row and counts its cost against the budgets at once; returns the cost in USD. */
+export function recordUsage(entry: UsageEntry): number {
+  const row = usageRow(entry);
+  usageWriter().add(row);
+  getBudgetLedger().add(row.organizationId, row.apiKeyId, row.costUsd);
+  return row.costUsd;
 }
 
 /** Writes what is held, with retries, and waits for it (shutdown). */

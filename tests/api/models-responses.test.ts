@@ -103,6 +103,8 @@ describe("/v1/responses over a chat upstream", () => {
     expect(received.at(-1)).toEqual({ model: "scripted-1", messages: [{ role: "system", content: "Be brief" }, { role: "user", content: "Hello" }], max_tokens: 50 });
     const row = await usageRow(response.headers.get("x-request-id")!, gateway.databaseUrl);
     expect(row).toMatchObject({ endpoint: "responses", model: "up.agent", inputTokens: 17, outputTokens: 9, status: 200 });
+    // The same cost header as the other endpoints, equal to the row's cost.
+    expect(Number(response.headers.get("x-cabin-cost-usd"))).toBeCloseTo(Number(row.costUsd), 12);
   });
 
   it("streams the typed events in order: text", async () => {

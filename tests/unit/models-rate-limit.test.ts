@@ -62,3 +62,13 @@ describe("RateLimiter", () => {
     expect(formatReset(360_000)).toBe("6m0s");
   });
 });
+
+describe("RateLimiter.refusal", () => {
+  it("reports the refusal without taking a unit, naming its subject", () => {
+    const rl = new RateLimiter({ requestsPerMinute: 1, tokensPerMinute: 0 }, () => 0, "API key");
+    expect(rl.refusal("k")).toBeNull();
+    expect(rl.refusal("k")).toBeNull();
+    rl.take("k");
+    expect(rl.refusal("k")?.message).toMatch(/this API key: 1 requests per minute/);
+  });
+});

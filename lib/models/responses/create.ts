@@ -7,7 +7,7 @@ import { errorBody, toAppError } from "@/lib/api/render";
 import { parseWith } from "@/lib/api/request";
 import { checkChatCapabilities } from "@/lib/models/capabilities";
 import { jsonReply, type ModelReply, type ModelRequest } from "@/lib/models/http";
-import { CLIENT_CLOSED, meter, statusOf } from "@/lib/models/inference";
+import { CLIENT_CLOSED, meter, statusOf, withCost } from "@/lib/models/inference";
 import { getModel } from "@/lib/models/registry";
 import { newItemId, OutputAssembler, type Display, type ResponseEvent } from "@/lib/models/responses/output";
 import type { InputItem, ResponsesCreateRequest } from "@/lib/models/responses/schema";
@@ -113,9 +113,10 @@ export async function createResponse(ctx: ModelRequest, body: ResponsesCreateReq
   const response = responseObject(newItemId("resp"), Math.floor(Date.now() / 1000), model.id, body, store);
   const finishAndStore = async (assembler: OutputAssembler, reason: FinishReason) => {
     complete(response, assembler, generation, reason);
-    settle(200, generation.promptTokens, generation.completionTokens);
+    const cost = settle(200, generation.promptTokens, generation.completionTokens);
     // Awaited, so a `previous_response_id` sent right after the answer finds it.
     if (store) await saveResponse(organizationId, response.id, model.id, conversation, response);
+    return cost;
   };
 
   if (!stream) {
@@ -130,8 +131,7 @@ export async function createResponse(ctx: ModelRequest, body: ResponsesCreateReq
       settle(CLIENT_CLOSED, generation.promptTokens, generation.completionTokens);
       return { status: CLIENT_CLOSED, headers: {}, body: null };
     }
-    await finishAndStore(assembler, generation.finishReason);
-    return jsonReply(response);
+    return withCost(jsonReply(response), await finishAndStore(assembler, generation.finishReason));
   }
   return { status: 200, headers: { ...SSE_HEADERS }, body: eventStream(ctx, generation, response, display, finishAndStore, settle) };
 }
@@ -141,7 +141,7 @@ function eventStream(
   generation: Generation,
   response: ResponseObject,
   display: Display | undefined,
-  finishAndStore: (assembler: OutputAssembler, reason: FinishReason) => Promise<void>,
+  finishAndStore: (assembler: OutputAssembler, reason: FinishReason) => Promise<unknown>,
   settle: ReturnType<typeof meter>,
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();

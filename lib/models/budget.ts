@@ -1,0 +1,168 @@
+// Monthly spend limits (USD, calendar month in UTC) per organization and per
+// API key. The hot path asks no database: each account's budget and spend are
+// cached in memory, each recorded request's cost is added as it is recorded
+// (`recordSpend`, called by recordUsage), and an account is reloaded in the
+// background at most every BUDGET_REFRESH_MS (so spend by other processes and
+// budget changes made elsewhere show up within that time). A reload keeps the
+// larger of the cached and stored spend: rows still waiting in the usage
+// BatchWriter are not in the database yet, and spend never goes down within a month.
+import { AppError } from "@/lib/api/errors";
+import type { ApiPrincipal } from "@/lib/auth/api-keys";
+import { getDb } from "@/lib/db";
+import { getLogger } from "@/lib/logger";
+import { singleton, singletonKey } from "@/lib/singleton";
+
+export type BudgetScope = "organization" | "key";
+
+interface Account {
+  budget: number | null;
+  spent: number;
+  month: string;
+  loadedAt: number;
+  loading: Promise<void> | null;
+}
+
+export interface BudgetStore {
+  /** The account's budget and its stored spend since `since`. */
+  load(scope: BudgetScope, id: string, since: Date): Promise<{ budget: number | null; spent: number }>;
+}
+
+const monthOf = (now: Date) => now.toISOString().slice(0, 7);
+const monthStart = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+
+export class BudgetLedger {
+  private readonly accounts = new Map<string, Account>();
+
+  constructor(
+    private readonly store: BudgetStore,
+    private readonly refreshMs = 5000,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  private account(scope: BudgetScope, id: string): Account | undefined {
+    return this.accounts.get(`${scope}:${id}`);
+  }
+
+  private reload(scope: BudgetScope, id: string): Promise<void> {
+    const key = `${scope}:${id}`;
+    const existing = this.accounts.get(key);
+    if (existing?.loading) return existing.loading;
+    const now = this.now();
+    const loading = this.store.load(scope, id, monthStart(now)).then(
+      ({ budget, spent }) => {
+        const current = this.accounts.get(key);
+        const sameMonth = current?.month === monthOf(now);
+        this.accounts.set(key, {
+          budget,
+          spent: sameMonth ? Math.max(current.spent, spent) : spent,
+          month: monthOf(now),
+          loadedAt: now.getTime(),
+          loading: null,
+        });
+      },
+      (err) => {
+        const current = this.accounts.get(key);
+        if (current) current.loading = null;
+        else this.accounts.delete(key);
+        throw err;
+      },
+    );
+    if (existing) existing.loading = loading;
+    else this.accounts.set(key, { budget: null, spent: 0, month: "", loadedAt: 0, loading });
+    return loading;
+  }
+
+  /** Loaded and of this month: usable without waiting (a stale one is refreshed in the background). */
+  private async ready(scope: BudgetScope, id: string): Promise<Account> {
+    const now = this.now();
+    let account = this.account(scope, id);
+    if (!account || account.month !== monthOf(now)) {
+      await this.reload(scope, id);
+      account = this.account(scope, id)!;
+    } else if (!account.loading && now.getTime() - account.loadedAt >= this.refreshMs) {
+      this.reload(scope, id).catch((err) => getLogger().warn({ err, scope, id }, "budget refresh failed; using the cached spend"));
+    }
+    return account;
+  }
+
+  /** Refuses (429 insufficient_quota) when the key or its organization has spent its monthly budget. */
+  async check(principal: ApiPrincipal): Promise<void> {
+    const [org, key] = await Promise.all([
+      this.ready("organization", principal.organizationId),
+      this.ready("key", principal.apiKeyId),
+    ]);
+    for (const [what, account] of [["API key", key], ["organization", org]] as const) {
+      if (account.budget !== null && account.spent >= account.budget) {
+        throw new AppError(
+          "rate_limited",
+          `The ${what}'s monthly budget of $${account.budget} is spent ($${round(account.spent)} this month); raise it or wait for the next month`,
+          { detail: "insufficient_quota", openaiType: "insufficient_quota" },
+        );
+      }
+    }
+  }
+
+  /** USD left this month under the tighter of the key's and the organization's budgets; null when neither has one. */
+  remaining(principal: ApiPrincipal): number | null {
+    let left: number | null = null;
+    for (const account of [this.account("organization", principal.organizationId), this.account("key", principal.apiKeyId)]) {
+      if (!account || account.budget === null) continue;
+      const rest = Math.max(0, account.budget - account.spent);
+      left = left === null ? rest : Math.min(left, rest);
+    }
+    return left;
+  }
+
+  /** A recorded request's cost, counted at once against both accounts (when they are cached). */
+  add(organizationId: string, apiKeyId: string | null, cost: number): void {
+    if (cost <= 0) return;
+    const month = monthOf(this.now());
+    for (const account of [this.account("organization", organizationId), apiKeyId ? this.account("key", apiKeyId) : undefined]) {
+      if (account && account.month === month) account.spent += cost;
+    }
+  }
+
+  /** A budget changed in this process: use it now (other processes see it within `refreshMs`). */
+  setBudget(scope: BudgetScope, id: string, budget: number | null): void {
+    const account = this.account(scope, id);
+    if (account) account.budget = budget;
+  }
+}
+
+const round = (usd: number) => Math.round(usd * 1e6) / 1e6;
+
+/** The remaining-budget header value: USD with up to 6 decimals. */
+export const formatUsd = (usd: number) => String(round(usd));
+
+const prismaStore: BudgetStore = {
+  async load(scope, id, since) {
+    const db = getDb();
+    if (scope === "organization") {
+      const [org, sum] = await Promise.all([
+        db.organization.findUnique({ where: { id }, select: { monthlyBudgetUsd: true } }),
+        db.usageRecord.aggregate({ where: { organizationId: id, createdAt: { gte: since } }, _sum: { costUsd: true } }),
+      ]);
+      return { budget: org?.monthlyBudgetUsd ?? null, spent: sum._sum.costUsd ?? 0 };
+    }
+    const [key, sum] = await Promise.all([
+      db.apiKey.findUnique({ where: { id }, select: { monthlyBudgetUsd: true } }),
+      db.usageRecord.aggregate({ where: { apiKeyId: id, createdAt: { gte: since } }, _sum: { costUsd: true } }),
+    ]);
+    return { budget: key?.monthlyBudgetUsd ?? null, spent: sum._sum.costUsd ?? 0 };
+  },
+};
+
+const ledgerKey = singletonKey<BudgetLedger>("models.budgetLedger");
+
+export const getBudgetLedger = () => singleton(ledgerKey, () => new BudgetLedger(prismaStore));
+
+/** Sets (or clears, with null) a monthly budget; the caller has checked who may. */
+export async function setMonthlyBudget(scope: BudgetScope, id: string, usd: number | null): Promise<void> {
+  if (usd !== null && !(Number.isFinite(usd) && usd >= 0)) {
+    throw new AppError("invalid_request", "monthly_budget_usd must be a number ≥ 0, or null for no limit", { param: "monthly_budget_usd" });
+  }
+  const db = getDb();
+  if (scope === "organization") await db.organization.update({ where: { id }, data: { monthlyBudgetUsd: usd } });
+  else await db.apiKey.update({ where: { id }, data: { monthlyBudgetUsd: usd } });
+  getBudgetLedger().setBudget(scope, id, usd);
+}
