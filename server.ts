@@ -3,8 +3,7 @@
 // shutdown, which route handlers cannot do. Domain code lives inside Next's
 // bundle; this file reaches it only through the slots in process-handles
 // (`shutdownKey`, `httpHandlersKey`, `upgradeHandlersKey`).
-// No upgrade handler is registered yet: every upgrade goes to Next until the
-// live-view and CDP WebSocket routes arrive.
+// Upgrades go to the domain handlers by name ("computers-ws", …), then to Next.
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 import next from "next";
@@ -20,6 +19,12 @@ const app = next({ dev, hostname: env.HOST, port: env.PORT, dir: process.cwd() }
 await app.prepare();
 const handle = app.getRequestHandler();
 const nextUpgrade = app.getUpgradeHandler();
+// Next's request handler adds its own "upgrade" listener to this server on the
+// first request (NextCustomServer.setupWebSocketHandler), which would handle
+// every upgrade a second time and destroy sockets a domain handler took (the
+// live view's /ws). This server routes upgrades itself (below), so that
+// automatic listener is switched off.
+(app as unknown as { didWebSocketSetup: boolean }).didWebSocketSetup = true;
 
 const server = createServer((req, res) => {
   const given = req.headers["x-request-id"];

@@ -158,7 +158,7 @@ export async function closeTab(call: ActionCall & { tabId: string }) {
 }
 
 // Paths of extensions.md that need parts not built yet (desktop exec, live view).
-const NOT_YET = new Set(["exec", "exec/sync", "screencast"]);
+const NOT_YET = new Set(["exec", "exec/sync"]);
 
 /** /computers/{id}/<anything else>: the per-action paths, else a JSON 404. */
 export async function routeUnknownPath(call: ActionCall & { method: string; path: string; readBody: () => Promise<unknown> }) {

@@ -1,6 +1,7 @@
 // computersHealth(): what /api/health reports for sessions. Counts only, no ids:
 // live sessions, and for browsers the pool's processes, contexts and pages, so
 // operators (and leak tests) can see that ended sessions left nothing behind.
+import { liveViewStats } from "@/lib/computers/live/hub";
 import { describeProxy } from "@/lib/computers/proxy";
 import { getSessionManager } from "@/lib/computers/registry";
 import { getEnv } from "@/lib/env";
@@ -14,6 +15,8 @@ export function computersHealth() {
     required: true,
     ...(browser.message ? { message: browser.message } : {}),
     live_sessions: manager.liveCount,
+    // Live view: captures running, viewers attached, frames captured since start.
+    live_view: { ...liveViewStats() },
     advanced_proxy: describeProxy(getEnv().ADVANCED_PROXY_URL) !== null,
     browser,
     ...(desktop ? { desktop } : {}),

@@ -17,6 +17,7 @@ import type { CreateOptions } from "@/lib/computers/create-options";
 import type { ComputerDriver, ComputerHandle, ComputerKind, ProxyConfig, SavedState } from "@/lib/computers/driver";
 import { firstLine, scrubSecrets } from "@/lib/computers/failures";
 import { dueReason, initialDeadlines, idleDeadlineAfter, type TerminationReason } from "@/lib/computers/lifecycle";
+import type { ScreencastHub } from "@/lib/computers/live/hub";
 import { sweepScreenshots } from "@/lib/computers/screenshots";
 import { saveState } from "@/lib/computers/state-store";
 import * as store from "@/lib/computers/store";
@@ -40,6 +41,8 @@ export interface LiveSession {
   nextSaveAt: number;
   saving: Promise<void> | null;
   savedDigest: string | null;
+  /** The shared live-view capture, made by the first viewer (lib/computers/live/); ended with the session. */
+  liveView?: ScreencastHub;
 }
 
 export interface StartInput {
@@ -169,6 +172,8 @@ export class SessionManager {
   private async end(live: LiveSession, reason: TerminationReason): Promise<void> {
     const log = getLogger();
     try {
+      // Viewers learn the reason first; their capture stops before the computer does.
+      await live.liveView?.end(reason);
       const handle = await live.started.catch(() => null);
       if (!handle) return; // start() failed and recorded provision_failed itself
       await live.saving?.catch(() => {});

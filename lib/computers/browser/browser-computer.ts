@@ -11,6 +11,8 @@ import type {
 import { getEnv } from "@/lib/env";
 import { DEFAULT_VIEWPORT, type BrowserPool, type Lease } from "@/lib/computers/browser/pool";
 import { runPageAction, type PageAction } from "@/lib/computers/browser/page-actions";
+import { BrowserLiveInput } from "@/lib/computers/browser/live-input";
+import { BrowserScreencast } from "@/lib/computers/browser/screencast";
 import { TabSet } from "@/lib/computers/browser/tabs";
 
 // page_context reads the document once; a page busy for longer (a dialog, a long script) answers without it.
@@ -24,6 +26,9 @@ export class BrowserComputer implements ComputerHandle {
   private stopping: Promise<SavedState | null> | null = null;
   private readonly queue = new ActionQueue(getEnv().ACTION_TIMEOUT_SECONDS * 1000);
   private reopening: Promise<unknown> | null = null;
+  /** The live view (lib/computers/live/): frames of and input to the main tab. */
+  readonly screencast = new BrowserScreencast(() => (this.stopping ? undefined : this.tabs.main()?.page));
+  readonly liveInput = new BrowserLiveInput(() => (this.stopping ? undefined : this.tabs.main()?.page));
 
   private constructor(
     readonly id: string,
@@ -219,12 +224,12 @@ export class BrowserComputer implements ComputerHandle {
       let state: SavedState | null = null;
       if (options.saveState) state = await this.snapshot();
       return state;
-    })().finally(() => this.pool.release(this.lease));
+    })().finally(() => this.screencast.stopAll().then(() => this.pool.release(this.lease)));
     return this.stopping;
   }
 
   resources() {
-    return { contexts: 1, pages: this.lease.context.pages().length };
+    return { contexts: 1, pages: this.lease.context.pages().length, screencasts: this.screencast.active };
   }
 }
 
