@@ -3,7 +3,7 @@
 // shutdown, which route handlers cannot do. Domain code lives inside Next's
 // bundle; this file reaches it only through the slots in process-handles
 // (`shutdownKey`, `httpHandlersKey`, `upgradeHandlersKey`).
-// Upgrades no domain handler takes (the CDP gateway registers "computers-cdp") go to Next.
+// Upgrades go to the domain handlers by name ("computers-cdp", "computers-ws"), then to Next.
 import { randomBytes } from "node:crypto";
 import { EventEmitter } from "node:events";
 import { createServer, type Server } from "node:http";

@@ -48,6 +48,7 @@ export function shutdown(reason: string): Promise<void> {
 const starters: Starter[] = [
   ["api key cache", () => import("@/lib/auth/api-key-cache").then((m) => m.startApiKeyCache())],
   ["computers", () => import("@/lib/computers/start").then((m) => m.startComputers())],
+  ["live view", () => import("@/lib/computers/live/start").then((m) => m.startLiveView())],
   ["models", () => import("@/lib/models/start").then((m) => m.start())],
   ["first-run notice", () => import("@/lib/auth/first-run").then((m) => m.announceFirstRun()).then(() => null)],
 ];

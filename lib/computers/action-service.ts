@@ -168,9 +168,6 @@ export async function closeTab(call: ActionCall & { tabId: string }) {
   return { status: "success", closed_tab: call.tabId, ...stamp(call) };
 }
 
-// Paths of extensions.md that need parts not built yet (live view).
-const NOT_YET = new Set(["screencast"]);
-
 /** /computers/{id}/<anything else>: the per-action paths, else a JSON 404. */
 export async function routeUnknownPath(call: ActionCall & { method: string; path: string; readBody: () => Promise<unknown> }) {
   if (isNamedAction(call.path)) {
@@ -178,9 +175,6 @@ export async function routeUnknownPath(call: ActionCall & { method: string; path
       throw new AppError("method_not_allowed", `Use POST for /computers/{id}/${call.path}`, { headers: { allow: "POST" } });
     }
     return runNamedAction({ ...call, name: call.path, body: await call.readBody() });
-  }
-  if (NOT_YET.has(call.path)) {
-    throw new AppError("not_implemented", `/computers/{id}/${call.path} is not available on this server yet`);
   }
   throw new AppError("not_found", `No such endpoint: ${call.method} /computers/${call.id}/${call.path}`, { detail: "unknown_endpoint" });
 }

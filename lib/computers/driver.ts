@@ -11,7 +11,8 @@
 //   lib/computers/failures.ts is the one translation of both for clients.
 // - Run `act` and `screenshot` through one ActionQueue (lib/computers/action-queue.ts):
 //   one at a time per computer, each bounded by ACTION_TIMEOUT_SECONDS.
-// - What only some kinds can do is an optional capability on the handle (`exec`);
+// - What only some kinds can do is an optional capability on the handle (`exec`,
+//   `screencast`, `liveInput`);
 //   callers check for it, never probe an object.
 // - `start` must either resolve with a fully usable handle or reject having released
 //   everything it started (no half-made computers).
@@ -154,11 +155,7 @@ export interface ExecCapability {
   stream(request: ExecRequest, sink: ExecSink): Promise<ExecStreamEnd>;
 }
 
-// Capabilities the live-view issue adds next to `exec` (not built yet; the
-// shape is a sketch so that room is kept, not a promise):
-//   readonly screencast?: { frames(options): AsyncIterable<Buffer>; }   live view frames
-
-/** Where a session's CDP relay connects (lib/computers/browser/cdp-relay.ts filters it to `contextId`). */
+/** Where a session's CDP relay connects (`CdpRelay` filters it to `contextId`). */
 export interface CdpTarget {
   /** The DevTools browser WebSocket URL on loopback; never shown to clients. */
   browserUrl: string;
@@ -169,6 +166,45 @@ export interface CdpTarget {
 /** A DevTools endpoint for the session's own automation (browser sessions). */
 export interface CdpCapability {
   target(): Promise<CdpTarget>;
+}
+
+/** One live-view frame: a JPEG of the screen (browser: the main tab's viewport, in CSS pixels). */
+export interface ScreencastFrame {
+  jpeg: Buffer;
+  width: number;
+  height: number;
+  /** Capture time, ms since the epoch. */
+  timestamp: number;
+}
+
+export interface ScreencastSettings {
+  /** Frames per second wanted, 1–30 (the capture may deliver fewer when the screen does not change). */
+  fps: number;
+  /** JPEG quality 1–100. */
+  quality: number;
+}
+
+export interface ScreencastSink {
+  frame(frame: ScreencastFrame): void;
+  /** Pointer position in frame pixels, when it moves (desktops). */
+  cursor?(x: number, y: number): void;
+}
+
+/** Live-view frames: `start` begins one capture and resolves with its stop hook (idempotent). */
+export interface ScreencastCapability {
+  start(settings: ScreencastSettings, sink: ScreencastSink): Promise<() => Promise<void>>;
+}
+
+/** Live-view input (extensions.md "Streams"), coordinates in frame pixels, keys as `canonicalKey` reads them. */
+export type LiveInput =
+  | { type: "pointer"; action: "move" | "down" | "up"; x: number; y: number; button?: "left" | "middle" | "right" }
+  | { type: "wheel"; x: number; y: number; dx: number; dy: number }
+  | { type: "key"; action: "down" | "up"; key: string }
+  | { type: "text"; text: string };
+
+/** Applies a human's input from the live view, outside the action queue (input must not wait behind a slow action). */
+export interface LiveInputCapability {
+  send(input: LiveInput): Promise<void>;
 }
 
 /** A running computer. Every method may be called concurrently with the others. */
@@ -186,6 +222,9 @@ export interface ComputerHandle {
   readonly exec?: ExecCapability;
   /** cdp: present on kinds that offer a DevTools endpoint (browser). */
   readonly cdp?: CdpCapability;
+  /** screencast and liveInput: the live view (`ScreencastHub`); both kinds have them. */
+  readonly screencast?: ScreencastCapability;
+  readonly liveInput?: LiveInputCapability;
   /** Resources held, for health and leak checks (contexts, pages, processes). */
   resources(): Record<string, number>;
 }

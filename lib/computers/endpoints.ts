@@ -1,10 +1,12 @@
 // A session's `endpoints` (extensions.md "Session object additions"): the URLs
 // that work for this session, and no others. Each stream capability adds its
-// key here when it exists (cdp and screencast/ws/vnc/live_view come with the
-// live-view and CDP work); a key is never added before its endpoint works.
+// key here when it exists; a key is never added before its endpoint works.
+// screencast and ws (both kinds) and vnc (desktops) carry a live-view token
+// (liveViewToken) so that clients without headers can use them as given.
 import type { ComputerKind } from "@/lib/computers/driver";
 import { cdpEnabled } from "@/lib/computers/browser/cdp-enabled";
 import { cdpUrl } from "@/lib/computers/browser/cdp-url";
+import { liveViewToken } from "@/lib/computers/live/token";
 
 export type SessionEndpoints = Partial<Record<"cdp" | "screencast" | "ws" | "vnc" | "live_view", string>>;
 
@@ -15,10 +17,20 @@ export interface EndpointSubject {
   expiresAt: Date;
 }
 
+/** ws:// or wss:// for an http(s) origin. */
+export function webSocketOrigin(origin: string): string {
+  return origin.replace(/^http/, "ws");
+}
+
 /** The endpoints of a session for a client that reached us at `origin` (see publicOrigin). */
 export function sessionEndpoints(session: EndpointSubject, origin: string): SessionEndpoints {
   if (session.status === "terminated") return {};
-  const endpoints: SessionEndpoints = {};
+  const path = `/computers/${encodeURIComponent(session.id)}`;
+  const token = liveViewToken(session.id, session.expiresAt.getTime());
+  const endpoints: SessionEndpoints = {
+    screencast: `${origin}${path}/screencast?token=${token}`,
+    ws: `${webSocketOrigin(origin)}${path}/ws?token=${token}`,
+  };
   if (session.kind === "browser" && cdpEnabled()) endpoints.cdp = cdpUrl(session, origin);
   return endpoints;
 }

@@ -1,6 +1,7 @@
 // computersHealth(): what /api/health reports for sessions. Counts only, no ids:
 // live sessions, open /events streams, and for browsers the pool's processes, contexts and pages, so
 // operators (and leak tests) can see that ended sessions left nothing behind.
+import { liveViewStats } from "@/lib/computers/live/hub";
 import { describeProxy } from "@/lib/computers/proxy";
 import { getSessionManager } from "@/lib/computers/registry";
 import { getEnv } from "@/lib/env";
@@ -15,6 +16,8 @@ export function computersHealth() {
     ...(browser.message ? { message: browser.message } : {}),
     live_sessions: manager.liveCount,
     event_subscribers: manager.events.subscriberCount,
+    // Live view: captures running, viewers attached, frames captured since start.
+    live_view: { ...liveViewStats() },
     advanced_proxy: describeProxy(getEnv().ADVANCED_PROXY_URL) !== null,
     browser,
     ...(desktop ? { desktop } : {}),

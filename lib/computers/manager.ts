@@ -13,45 +13,16 @@ import { AppError } from "@/lib/api/errors";
 import { isActionError } from "@/lib/computers/action-error";
 import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
-import type { CreateOptions } from "@/lib/computers/create-options";
-import type { ComputerDriver, ComputerHandle, ComputerKind, ProxyConfig, SavedState } from "@/lib/computers/driver";
+import type { ComputerDriver, ComputerHandle, ComputerKind, SavedState } from "@/lib/computers/driver";
 import { firstLine, scrubSecrets } from "@/lib/computers/failures";
 import { dueReason, initialDeadlines, idleDeadlineAfter, type TerminationReason } from "@/lib/computers/lifecycle";
 import { sweepScreenshots } from "@/lib/computers/screenshots";
 import { SessionEvents } from "@/lib/computers/session-events";
 import { saveState } from "@/lib/computers/state-store";
 import * as store from "@/lib/computers/store";
+import type { LiveSession, StartInput } from "@/lib/computers/live-session";
 
-export interface LiveSession {
-  id: string;
-  organizationId: string;
-  kind: ComputerKind;
-  /** Save state at the end and periodically (persistent: true). */
-  persistent: boolean;
-  autoKill: boolean;
-  inactivityTimeoutSeconds: number;
-  expiresAt: Date;
-  idleExpiresAt: Date;
-  handle: ComputerHandle | null;
-  started: Promise<ComputerHandle>;
-  /** The whole end: row terminated, state saved, computer released. */
-  ending: Promise<void> | null;
-  /** The first part of `ending`: the row is terminated (what a DELETE answers after). */
-  rowEnded: Promise<void> | null;
-  nextSaveAt: number;
-  saving: Promise<void> | null;
-  savedDigest: string | null;
-  /** Told once when the session starts ending (streams, CDP clients), with the termination reason. */
-  endListeners: Set<(reason: TerminationReason) => void>;
-}
-
-export interface StartInput {
-  organizationId: string;
-  apiKeyId: string | null;
-  options: CreateOptions;
-  restore?: SavedState;
-  proxy?: ProxyConfig;
-}
+export type { LiveSession, StartInput };
 
 const REAPER_TICK_MS = 500;
 const SWEEP_EVERY_MS = 60_000;
@@ -204,6 +175,8 @@ export class SessionManager {
     live: LiveSession, reason: TerminationReason, started: Promise<ComputerHandle | null>, rowEnded: Promise<void>,
   ): Promise<void> {
     const log = getLogger();
+    // Viewers learn the reason first; their capture stops before the computer does.
+    await live.liveView?.end(reason).catch((err) => log.warn({ err, id: live.id }, "ending the live view failed"));
     for (const listener of live.endListeners) {
       try {
         listener(reason);

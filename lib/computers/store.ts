@@ -83,6 +83,11 @@ export async function recordActivity(input: { id: string; at: Date; idleExpiresA
   return count > 0;
 }
 
+/** A live viewer attached: ready → running, without moving the idle deadline (viewers are not activity). */
+export async function markRunning(id: string): Promise<void> {
+  await getDb().computer.updateMany({ where: { id, status: "ready" }, data: { status: "running" } });
+}
+
 export async function markTerminated(id: string, reason: TerminationReason, at = new Date()): Promise<void> {
   await getDb().computer.updateMany({
     where: { id, status: { in: LIVE_STATUSES } },

@@ -118,9 +118,9 @@ describe("retry hints (x-should-retry, retry-after)", () => {
       await api("GET", "/computers/comp_000000000000000000000000"), // 404
       await api("POST", `/computers/${s.id}/keepalive`), // 409
       await api("PUT", "/computers"), // 405
-      await api("GET", `/computers/${s.id}/screencast`), // 501 until the live-view issue
+      await api("GET", `/computers/${s.id}/screencast`), // 409: the live view of an ended session
     ];
-    expect(answers.map((r) => r.status)).toEqual([400, 401, 404, 409, 405, 501]);
+    expect(answers.map((r) => r.status)).toEqual([400, 401, 404, 409, 405, 409]);
     for (const res of answers) expect([res.status, res.headers.get("x-should-retry")]).toEqual([res.status, "false"]);
   });
 

@@ -11,6 +11,8 @@ import type {
 import { getEnv } from "@/lib/env";
 import { DEFAULT_VIEWPORT, type BrowserPool, type Lease } from "@/lib/computers/browser/pool";
 import { runPageAction, type PageAction } from "@/lib/computers/browser/page-actions";
+import { BrowserLiveInput } from "@/lib/computers/browser/live-input";
+import { BrowserScreencast } from "@/lib/computers/browser/screencast";
 import { TabSet } from "@/lib/computers/browser/tabs";
 import { poolCdpCapability } from "@/lib/computers/browser/cdp-target";
 
@@ -25,8 +27,11 @@ export class BrowserComputer implements ComputerHandle {
   private stopping: Promise<SavedState | null> | null = null;
   private readonly queue = new ActionQueue(getEnv().ACTION_TIMEOUT_SECONDS * 1000);
   private reopening: Promise<unknown> | null = null;
-  /** The session's DevTools endpoint: its context in the pool browser (lib/computers/browser/cdp-target.ts). */
+  /** The session's DevTools endpoint: its context in the pool browser (`poolCdpCapability`). */
   readonly cdp: CdpCapability;
+  /** The live view (`ScreencastHub`): frames of and input to the main tab. */
+  readonly screencast = new BrowserScreencast(() => (this.stopping ? undefined : this.tabs.main()?.page));
+  readonly liveInput = new BrowserLiveInput(() => (this.stopping ? undefined : this.tabs.main()?.page));
 
   private constructor(
     readonly id: string,
@@ -224,12 +229,12 @@ export class BrowserComputer implements ComputerHandle {
       let state: SavedState | null = null;
       if (options.saveState) state = await this.snapshot();
       return state;
-    })().finally(() => this.pool.release(this.lease));
+    })().finally(() => this.screencast.stopAll().then(() => this.pool.release(this.lease)));
     return this.stopping;
   }
 
   resources() {
-    return { contexts: 1, pages: this.lease.context.pages().length };
+    return { contexts: 1, pages: this.lease.context.pages().length, screencasts: this.screencast.active };
   }
 }
 

@@ -10,6 +10,8 @@ import type {
 } from "@/lib/computers/driver";
 import type { RunResult } from "@/lib/computers/desktop/enter";
 import type { DesktopRunner } from "@/lib/computers/desktop/desktop-runner";
+import { DesktopLiveInput } from "@/lib/computers/desktop/live-input";
+import { DesktopScreencast } from "@/lib/computers/desktop/screencast";
 import { archiveUpper, fingerprintUpper } from "@/lib/computers/desktop/snapshot";
 import { xdotoolArgs } from "@/lib/computers/desktop/xdotool";
 import { getEnv } from "@/lib/env";
@@ -31,6 +33,12 @@ export class DesktopComputer implements ComputerHandle {
     run: (request) => this.runCommand(request),
     stream: (request, sink) => this.streamCommand(request, sink),
   };
+  /** The live view (`ScreencastHub`): a steady grab of the screen, and input through xdotool. */
+  readonly screencast = new DesktopScreencast((command, options) => this.runner.run(command, options), () => this.viewport);
+  readonly liveInput = new DesktopLiveInput(async (args) => {
+    this.assertRunning();
+    await this.xdotool(args);
+  });
   private readonly queue = new ActionQueue(getEnv().ACTION_TIMEOUT_SECONDS * 1000);
   private stopping: Promise<SavedState | null> | null = null;
   private lastSnapshot: { fingerprint: string; state: SavedState } | null = null;
@@ -132,6 +140,7 @@ export class DesktopComputer implements ComputerHandle {
 
   private async teardown(saveState: boolean): Promise<SavedState | null> {
     try {
+      await this.screencast.stopAll();
       // Closing windows first lets apps (Chromium's cookies, editors) write their files.
       if (saveState) await this.runner.closeApps(CLOSE_APPS_MS);
       await this.runner.kill();
@@ -146,6 +155,6 @@ export class DesktopComputer implements ComputerHandle {
   }
 
   resources(): Record<string, number> {
-    return { ...this.runner.resources(), width: this.viewport.width, height: this.viewport.height };
+    return { ...this.runner.resources(), screencasts: this.screencast.active, width: this.viewport.width, height: this.viewport.height };
   }
 }

@@ -1,0 +1,125 @@
+// Live-view frames of a browser session: CDP Page.startScreencast on the main
+// tab (JPEG at the viewport's size, every frame acknowledged so Chromium keeps
+// sending). Chromium paints up to 60 frames a second; `everyNthFrame` brings
+// that down to the fps asked, which is what keeps the CPU cost bounded (see the
+// screencast figures in the sessions note). The main tab changes on new_tab,
+// switch_tab, popups and closes, and TabSet has no change events, so the
+// capture checks the main page a few times a second and moves to the new one.
+import type { CDPSession, Page } from "playwright-core";
+import type { ScreencastCapability, ScreencastSettings, ScreencastSink } from "@/lib/computers/driver";
+
+const FOLLOW_MAIN_EVERY_MS = 200;
+const CHROMIUM_PAINT_FPS = 60;
+
+interface ScreencastFrameEvent {
+  data: string;
+  sessionId: number;
+  metadata: { deviceWidth: number; deviceHeight: number; timestamp?: number };
+}
+
+/** One capture: follows the main page until stopped. */
+class PageCapture {
+  private page: Page | undefined;
+  private cdp: CDPSession | null = null;
+  private size = "";
+  private stopped = false;
+  private switching: Promise<void> = Promise.resolve();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly mainPage: () => Page | undefined,
+    private readonly settings: ScreencastSettings,
+    private readonly sink: ScreencastSink,
+  ) {
+    this.timer = setInterval(() => this.follow(), FOLLOW_MAIN_EVERY_MS);
+    this.timer.unref();
+  }
+
+  /** Re-targets the capture when the main page or its viewport changed. */
+  follow(): Promise<void> {
+    this.switching = this.switching.then(async () => {
+      if (this.stopped) return;
+      const page = this.mainPage();
+      const size = page?.viewportSize();
+      const sizeKey = size ? `${size.width}x${size.height}` : "";
+      if (page === this.page && sizeKey === this.size && (this.cdp || !page)) return;
+      await this.detach();
+      this.page = page;
+      this.size = sizeKey;
+      if (page && !page.isClosed()) await this.attach(page, size ?? undefined).catch(() => this.detach());
+    });
+    return this.switching;
+  }
+
+  private async attach(page: Page, size?: { width: number; height: number }) {
+    const cdp = await page.context().newCDPSession(page);
+    this.cdp = cdp;
+    cdp.on("Page.screencastFrame", (event: ScreencastFrameEvent) => {
+      cdp.send("Page.screencastFrameAck", { sessionId: event.sessionId }).catch(() => {});
+      if (this.stopped || this.cdp !== cdp) return;
+      const { deviceWidth, deviceHeight, timestamp } = event.metadata;
+      this.sink.frame({
+        jpeg: Buffer.from(event.data, "base64"),
+        width: Math.round(deviceWidth),
+        height: Math.round(deviceHeight),
+        timestamp: timestamp ? Math.round(timestamp * 1000) : Date.now(),
+      });
+    });
+    await cdp.send("Page.startScreencast", {
+      format: "jpeg",
+      quality: this.settings.quality,
+      ...(size ? { maxWidth: size.width, maxHeight: size.height } : {}),
+      everyNthFrame: Math.max(1, Math.floor(CHROMIUM_PAINT_FPS / this.settings.fps)),
+    });
+    // Chromium sends screencast frames only when something repaints: a still page
+    // would show a new viewer nothing, so the capture opens with one screenshot.
+    const shot = (await cdp.send("Page.captureScreenshot", { format: "jpeg", quality: this.settings.quality })) as { data: string };
+    if (!this.stopped && this.cdp === cdp && size) {
+      this.sink.frame({ jpeg: Buffer.from(shot.data, "base64"), width: size.width, height: size.height, timestamp: Date.now() });
+    }
+  }
+
+  private async detach() {
+    const cdp = this.cdp;
+    this.cdp = null;
+    if (!cdp) return;
+    await cdp.send("Page.stopScreencast").catch(() => {});
+    await cdp.detach().catch(() => {});
+  }
+
+  async stop() {
+    if (this.stopped) return;
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.switching.catch(() => {});
+    await this.detach();
+  }
+}
+
+export class BrowserScreencast implements ScreencastCapability {
+  private readonly captures = new Set<PageCapture>();
+
+  constructor(private readonly mainPage: () => Page | undefined) {}
+
+  /** Captures running now (resources(): a leak check that frames stop with the last viewer). */
+  get active(): number {
+    return this.captures.size;
+  }
+
+  async start(settings: ScreencastSettings, sink: ScreencastSink): Promise<() => Promise<void>> {
+    const capture = new PageCapture(this.mainPage, settings, sink);
+    this.captures.add(capture);
+    await capture.follow();
+    return async () => {
+      this.captures.delete(capture);
+      await capture.stop();
+    };
+  }
+
+  /** The session is stopping: end every capture. */
+  stopAll(): Promise<void> {
+    const all = [...this.captures];
+    this.captures.clear();
+    return Promise.all(all.map((c) => c.stop())).then(() => {});
+  }
+}

@@ -1,0 +1,104 @@
+// Shared pieces of the live-view tests (screencast SSE, /ws) and bench/live.ts:
+// a loopback site with an animated page and an input-recording page, an SSE
+// reader, and a JPEG check that reads the frame size from its SOF marker.
+import { createServer, type Server } from "node:http";
+
+export interface LiveSite {
+  url: string;
+  close(): Promise<void>;
+}
+
+const page = (title: string, body: string) =>
+  `<!doctype html><html><head><title>${title}</title><style>html,body{margin:0}</style></head><body>${body}</body></html>`;
+
+const PAGES: Record<string, string> = {
+  // Repaints every animation frame: a moving block and a counter.
+  "/animated": page("animated", `<div id="box" style="position:absolute;width:120px;height:120px;background:#c33"></div>
+    <h1 id="n" style="position:absolute;top:200px;left:20px">0</h1>
+    <script>let n = 0; (function tick() { n++; const box = document.getElementById("box");
+      box.style.left = (n * 7 % 600) + "px"; box.style.top = (n * 3 % 300) + "px";
+      document.getElementById("n").textContent = n; requestAnimationFrame(tick); })();</script>`),
+  // Records what reaches the page: clicks (button and position) and the text field's value.
+  "/input": page("input", `<textarea id="t" style="position:absolute;left:0;top:0;width:400px;height:80px"></textarea>
+    <button id="b" style="position:absolute;left:0;top:120px;width:200px;height:60px">button</button>
+    <pre id="log" style="position:absolute;top:220px"></pre>
+    <script>const log = (s) => document.getElementById("log").append(s + "\\n");
+      document.addEventListener("mousedown", (e) => log("DOWN:" + e.button + "@" + e.clientX + "," + e.clientY));
+      document.getElementById("b").addEventListener("click", () => log("CLICKED"));
+      document.addEventListener("keydown", (e) => log("KEY:" + e.key));
+      document.getElementById("t").addEventListener("input", (e) => log("VALUE:" + e.target.value));</script>`),
+  // Each key press flips the page between plain black and a dense stripe pattern: the two
+  // compress to very different JPEG sizes, so a frame tells which state it shows (bench:live).
+  "/flip": page("flip", `<div id="p" style="position:fixed;inset:0;background:#000"></div>
+    <script>let on = false; const p = document.getElementById("p");
+      document.addEventListener("keydown", () => { on = !on;
+        p.style.background = on ? "repeating-linear-gradient(45deg,#fff 0 3px,#000 3px 7px),#000" : "#000"; });</script>`),
+};
+
+export async function startLiveSite(): Promise<LiveSite> {
+  const server: Server = createServer((req, res) => {
+    const body = PAGES[new URL(req.url ?? "/", "http://site").pathname] ?? page("none", "not found");
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}
+
+/** Width and height of a complete baseline or progressive JPEG (SOI … SOF … EOI), else null. */
+export function jpegSize(data: Buffer): { width: number; height: number } | null {
+  if (data.length < 4 || data[0] !== 0xff || data[1] !== 0xd8) return null;
+  if (data[data.length - 2] !== 0xff || data[data.length - 1] !== 0xd9) return null;
+  let at = 2;
+  while (at + 9 < data.length) {
+    if (data[at] !== 0xff) return null;
+    const marker = data[at + 1];
+    const length = data.readUInt16BE(at + 2);
+    if (marker === 0xc0 || marker === 0xc1 || marker === 0xc2) {
+      return { height: data.readUInt16BE(at + 5), width: data.readUInt16BE(at + 7) };
+    }
+    at += 2 + length;
+  }
+  return null;
+}
+
+export interface SseEvent {
+  event: string;
+  data: string;
+}
+
+/** Reads Server-Sent Events from a fetch response until the stream ends or `signal` aborts. */
+export async function* readSse(res: Response): AsyncGenerator<SseEvent | { comment: string }> {
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      buffer += value;
+      let end: number;
+      while ((end = buffer.indexOf("\n\n")) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        if (block.startsWith(":")) {
+          yield { comment: block.slice(1).trim() };
+          continue;
+        }
+        let event = "message";
+        const data: string[] = [];
+        for (const line of block.split("\n")) {
+          if (line.startsWith("event:")) event = line.slice(6).trim();
+          else if (line.startsWith("data:")) data.push(line.slice(5).trimStart());
+        }
+        yield { event, data: data.join("\n") };
+      }
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}

@@ -1,0 +1,105 @@
+// Pure parts of the live view: the shared capture hub (start with the first
+// viewer, max settings, per-viewer rate, stop with the last, end with a reason),
+// the /ws input messages, the desktop's xdotool mapping and grab parsing.
+import { describe, expect, it, vi } from "vitest";
+import type { ScreencastCapability, ScreencastSettings, ScreencastSink } from "@/lib/computers/driver";
+import { ScreencastHub, liveViewStats } from "@/lib/computers/live/hub";
+import { parseLiveInput } from "@/lib/computers/live/input-message";
+import { liveInputArgs } from "@/lib/computers/desktop/live-input";
+import { parseGrab } from "@/lib/computers/desktop/screencast";
+
+class FakeCapture implements ScreencastCapability {
+  starts: ScreencastSettings[] = [];
+  running = 0;
+  sink: ScreencastSink | null = null;
+  async start(settings: ScreencastSettings, sink: ScreencastSink) {
+    this.starts.push(settings);
+    this.running++;
+    this.sink = sink;
+    return async () => {
+      this.running--;
+    };
+  }
+  emit() {
+    this.sink!.frame({ jpeg: Buffer.from([1]), width: 10, height: 10, timestamp: Date.now() });
+  }
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 0));
+
+function viewer(fps: number, quality = 50) {
+  const got = { frames: 0, ended: null as string | null };
+  return { got, viewer: { fps, quality, frame: () => void got.frames++, ended: (r: string) => void (got.ended = r) } };
+}
+
+describe("ScreencastHub", () => {
+  it("captures only while watched, at the highest fps and quality asked, and stops with the last viewer", async () => {
+    const capture = new FakeCapture();
+    const hub = new ScreencastHub(capture);
+    expect(capture.running).toBe(0);
+    const a = viewer(5, 40);
+    const leaveA = hub.attach(a.viewer);
+    await settle();
+    expect(capture.starts).toEqual([{ fps: 5, quality: 40 }]);
+    const b = viewer(20, 80);
+    const leaveB = hub.attach(b.viewer);
+    await settle();
+    expect(capture.running).toBe(1);
+    expect(capture.starts.at(-1)).toEqual({ fps: 20, quality: 80 });
+    // Frames 100 ms apart: the 20 fps viewer gets each one, the 5 fps viewer only the first.
+    const t0 = Date.now();
+    vi.useFakeTimers({ toFake: ["Date"], now: t0 });
+    capture.emit();
+    vi.setSystemTime(t0 + 100);
+    capture.emit();
+    vi.useRealTimers();
+    expect(b.got.frames).toBe(2);
+    expect(a.got.frames).toBe(1);
+    leaveB();
+    leaveA();
+    leaveA(); // idempotent
+    await settle();
+    expect(capture.running).toBe(0);
+    expect(hub.viewerCount).toBe(0);
+  });
+
+  it("ends every viewer with the session's reason and refuses new ones", async () => {
+    const capture = new FakeCapture();
+    const hub = new ScreencastHub(capture);
+    const before = liveViewStats().viewers;
+    const a = viewer(15);
+    hub.attach(a.viewer);
+    await settle();
+    await hub.end("deleted");
+    expect(a.got.ended).toBe("deleted");
+    expect(capture.running).toBe(0);
+    expect(liveViewStats().viewers).toBe(before);
+    expect(() => hub.attach(viewer(15).viewer)).toThrow(/ended/);
+  });
+});
+
+describe("live input messages", () => {
+  it("accepts the shapes of extensions.md and names what is wrong otherwise", () => {
+    expect(parseLiveInput('{"type":"pointer","action":"down","x":1,"y":2,"button":"right"}')).toEqual({
+      type: "pointer", action: "down", x: 1, y: 2, button: "right",
+    });
+    expect(parseLiveInput('{"type":"text","text":"hi"}')).toEqual({ type: "text", text: "hi" });
+    expect(() => parseLiveInput("nope")).toThrow(/JSON/);
+    expect(() => parseLiveInput('{"type":"wheel","x":1,"y":2,"dx":0}')).toThrow(/dy/);
+    expect(() => parseLiveInput('{"type":"pointer","action":"move","x":1e9,"y":0}')).toThrow(/x/);
+  });
+
+  it("maps to xdotool with zero delays and the shared key names", () => {
+    expect(liveInputArgs({ type: "pointer", action: "down", x: 10.4, y: 20, button: "right" })).toEqual(["mousemove", "10", "20", "mousedown", "3"]);
+    expect(liveInputArgs({ type: "wheel", x: 0, y: 0, dx: 0, dy: 250 })).toEqual(["mousemove", "0", "0", "click", "--repeat", "3", "--delay", "0", "5"]);
+    expect(liveInputArgs({ type: "key", action: "up", key: "ctrl" })).toEqual(["keyup", "--delay", "0", "--", "ctrl"]);
+    expect(liveInputArgs({ type: "text", text: "-x" })).toEqual(["type", "--delay", "0", "--", "-x"]);
+  });
+
+  it("splits a desktop grab into the pointer position and the JPEG", () => {
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 1, 0xff, 0xd9]);
+    const out = Buffer.concat([Buffer.from("x:12 y:345 screen:0 window:77\n"), jpeg]);
+    expect(parseGrab(out)).toEqual({ jpeg, cursor: { x: 12, y: 345 } });
+    expect(parseGrab(Buffer.from("garbage"))).toEqual({ jpeg: null, cursor: null });
+  });
+});
