@@ -15,7 +15,7 @@ import {
   type EmbeddingRequest,
 } from "@/lib/models/schemas";
 import { assembleToolCalls, chatOptionsOf, type ToolCallDelta } from "@/lib/models/tools";
-import type { Generation, GenerationInput, ResolvedModel, SamplingParams } from "@/lib/models/types";
+import type { FinishReason, Generation, GenerationDelta, GenerationInput, ResolvedModel, SamplingParams } from "@/lib/models/types";
 import { recordUsage, type UsageEndpoint } from "@/lib/models/usage";
 import {
   ChunkEncoder,
@@ -65,6 +65,25 @@ export function withCost(reply: ModelReply, cost: number): ModelReply {
   return reply;
 }
 
+/**
+ * Reads a whole generation into `take`. A failure is recorded and rethrown; a
+ * generation that ended without a reason (the client went away) is recorded and
+ * answered 499 (`reply`); otherwise its finish reason, and the caller answers.
+ */
+export async function drain(
+  generation: Generation, settle: ReturnType<typeof meter>, signal: AbortSignal, take: (delta: GenerationDelta) => void,
+): Promise<{ reply: ModelReply } | { finishReason: FinishReason }> {
+  try {
+    for await (const delta of generation) take(delta);
+  } catch (err) {
+    settle(statusOf(err, signal), generation.promptTokens, generation.completionTokens);
+    throw err;
+  }
+  if (generation.finishReason) return { finishReason: generation.finishReason };
+  settle(CLIENT_CLOSED, generation.promptTokens, generation.completionTokens);
+  return { reply: { status: CLIENT_CLOSED, headers: {}, body: null } };
+}
+
 export const statusOf = (err: unknown, signal: AbortSignal) => (signal.aborted ? CLIENT_CLOSED : isAppError(err) ? err.status : 500);
 
 async function runText(
@@ -89,23 +108,14 @@ async function runText(
   if (!params.stream) {
     const parts: string[] = [];
     const toolCallDeltas: ToolCallDelta[] = [];
-    try {
-      for await (const delta of generation) {
-        if (typeof delta === "string") parts.push(delta);
-        else toolCallDeltas.push(...delta.toolCalls);
-      }
-    } catch (err) {
-      settle(statusOf(err, ctx.signal), generation.promptTokens, generation.completionTokens);
-      throw err;
-    }
-    if (!generation.finishReason) {
-      // Ended without a reason: the client went away mid-generation.
-      settle(CLIENT_CLOSED, generation.promptTokens, generation.completionTokens);
-      return { status: CLIENT_CLOSED, headers: {}, body: null };
-    }
+    const drained = await drain(generation, settle, ctx.signal, (delta) => {
+      if (typeof delta === "string") parts.push(delta);
+      else toolCallDeltas.push(...delta.toolCalls);
+    });
+    if ("reply" in drained) return drained.reply;
     const cost = settle(200, generation.promptTokens, generation.completionTokens);
     const usage = usageOf(generation.promptTokens, generation.completionTokens);
-    return withCost(jsonReply(completionBody(endpoint, meta, parts.join(""), generation.finishReason, usage, assembleToolCalls(toolCallDeltas))), cost);
+    return withCost(jsonReply(completionBody(endpoint, meta, parts.join(""), drained.finishReason, usage, assembleToolCalls(toolCallDeltas))), cost);
   }
 
   const encoder = new ChunkEncoder(endpoint, meta, includeUsage);

@@ -7,7 +7,7 @@ import { errorBody, toAppError } from "@/lib/api/render";
 import { parseWith } from "@/lib/api/request";
 import { checkChatCapabilities } from "@/lib/models/capabilities";
 import { jsonReply, type ModelReply, type ModelRequest } from "@/lib/models/http";
-import { CLIENT_CLOSED, meter, statusOf, withCost } from "@/lib/models/inference";
+import { CLIENT_CLOSED, drain, meter, statusOf, withCost } from "@/lib/models/inference";
 import { getModel } from "@/lib/models/registry";
 import { newItemId, OutputAssembler, type Display, type ResponseEvent } from "@/lib/models/responses/output";
 import type { InputItem, ResponsesCreateRequest } from "@/lib/models/responses/schema";
@@ -121,17 +121,11 @@ export async function createResponse(ctx: ModelRequest, body: ResponsesCreateReq
 
   if (!stream) {
     const assembler = new OutputAssembler(() => {}, display);
-    try {
-      for await (const delta of generation) typeof delta === "string" ? assembler.text(delta) : assembler.toolCalls(delta.toolCalls);
-    } catch (err) {
-      settle(statusOf(err, ctx.signal), generation.promptTokens, generation.completionTokens);
-      throw err;
-    }
-    if (!generation.finishReason) {
-      settle(CLIENT_CLOSED, generation.promptTokens, generation.completionTokens);
-      return { status: CLIENT_CLOSED, headers: {}, body: null };
-    }
-    return withCost(jsonReply(response), await finishAndStore(assembler, generation.finishReason));
+    const drained = await drain(generation, settle, ctx.signal, (delta) =>
+      typeof delta === "string" ? assembler.text(delta) : assembler.toolCalls(delta.toolCalls),
+    );
+    if ("reply" in drained) return drained.reply;
+    return withCost(jsonReply(response), await finishAndStore(assembler, drained.finishReason));
   }
   return { status: 200, headers: { ...SSE_HEADERS }, body: eventStream(ctx, generation, response, display, finishAndStore, settle) };
 }
