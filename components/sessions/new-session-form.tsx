@@ -10,7 +10,7 @@ import { formSubmit } from "@/components/ui/form-submit";
 function CheckboxField({ label, ...props }: InputHTMLAttributes<HTMLInputElement> & { label: string }) {
   const id = useId();
   return (
-    <div className="flex items-center gap-2 self-end py-2">
+    <div className="col-span-2 flex items-center gap-2 self-end py-2 lg:col-span-1">
       <input id={id} type="checkbox" className="size-4 rounded border-slate-300 accent-brand-600" {...props} />
       <label htmlFor={id} className="text-sm text-slate-700">
         {label}
@@ -57,16 +57,16 @@ export function NewSessionForm() {
 
   return (
     <form onSubmit={submit} className="space-y-4" aria-label="New session">
-      <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+      <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
         <SelectField label="Kind" name="kind" options={kinds} value={kind} onChange={(e) => setKind(e.target.value)} />
         <TextField label="Lifetime (seconds)" name="max_lifetime_seconds" type="number" min={1} max={planMax} placeholder={String(planMax)} hint={`Plan maximum ${planMax} s`} />
-        <TextField label="Inactivity timeout (seconds)" name="inactivity_timeout_seconds" type="number" min={1} max={86400} placeholder="120" />
+        <TextField label="Idle timeout (seconds)" name="inactivity_timeout_seconds" type="number" min={1} max={86400} placeholder="120" />
         <CheckboxField label="Auto-kill when idle" name="auto_kill" defaultChecked />
         <TextField label="Display width" name="width" type="number" min={320} max={3840} placeholder="1280" />
         <TextField label="Display height" name="height" type="number" min={240} max={2160} placeholder="720" />
         <TextField label="Display scale" name="scale" type="number" min={0.5} max={4} step={0.25} placeholder="1" />
         <TextField label="Context id" name="context_id" maxLength={256} placeholder="optional label" />
-        <div className="space-y-1">
+        <div className="col-span-2 space-y-1 lg:col-span-1">
           <label htmlFor="environment-picker" className="block text-sm font-medium text-slate-700">
             Start from environment
           </label>

@@ -18,7 +18,7 @@ export function NoSessionsYet({ origin }: { origin: string }) {
       <p>
         It needs an API key in <code className="font-mono">$CABIN_API_KEY</code>:{" "}
         <Link href="/keys" className="font-medium text-brand-700 underline underline-offset-2">
-          create one on the API keys page
+          create one on the Keys page
         </Link>
         .
       </p>

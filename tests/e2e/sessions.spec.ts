@@ -14,9 +14,9 @@ test("create from the form, countdowns, keep-alive, stop; a key's session shows 
 
   // A new team has no session: the page shows the curl for this server and the way to a key.
   await expect(page.getByTestId("sessions-empty-curl")).toHaveText(`curl -X POST ${base()}/computers -H "Authorization: Bearer $CABIN_API_KEY"`);
-  await expect(page.getByTestId("sessions-empty").getByRole("link", { name: "create one on the API keys page" })).toHaveAttribute("href", "/keys");
+  await expect(page.getByTestId("sessions-empty").getByRole("link", { name: "create one on the Keys page" })).toHaveAttribute("href", "/keys");
 
-  await page.getByLabel("Inactivity timeout (seconds)").fill("90");
+  await page.getByLabel("Idle timeout (seconds)").fill("90");
   await page.getByLabel("Context id").fill("e2e-form");
   await page.getByRole("button", { name: "Create session" }).click();
   const row = page.getByTestId("session-row").filter({ hasText: "e2e-form" });
