@@ -20,7 +20,8 @@ export function KeyTable() {
   }
 
   return (
-    <div className="overflow-x-auto">
+    // relative: the sr-only header cell is absolutely positioned and must be clipped by this scroller, not widen the page.
+    <div className="relative overflow-x-auto">
       {revoke.error && <Alert>{revoke.error.message}</Alert>}
       <table className="w-full min-w-[640px] text-left text-sm">
         <thead className="text-xs uppercase tracking-wide text-slate-500">
