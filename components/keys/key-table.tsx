@@ -21,8 +21,9 @@ export function KeyTable() {
   }
 
   return (
-    <div className="overflow-x-auto">
-      <div className="mb-3 flex items-center gap-3 text-sm">
+    // relative: the sr-only header cell is absolutely positioned and must be clipped by this scroller, not widen the page.
+    <div className="relative overflow-x-auto">
+      <div className="mb-3 flex flex-wrap items-center gap-3 text-sm">
         <span className="font-medium text-slate-700">Organization monthly budget (USD, all keys together)</span>
         <BudgetField keyId={null} />
       </div>

@@ -1,6 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { queryKeys } from "@/components/query-keys";
 import { fetchJson } from "@/lib/fetch-json";
 
 // Type-only: erased at compile time, so no server code reaches the browser.
@@ -14,7 +15,7 @@ export interface CreatedKey {
   name: string;
 }
 
-const KEY = ["api-keys"];
+const KEY = queryKeys.apiKeys();
 
 export function useApiKeys() {
   return useQuery({ queryKey: KEY, queryFn: () => fetchJson<{ data: ApiKeyRow[] }>("/api/keys").then((r) => r.data) });

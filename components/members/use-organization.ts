@@ -1,6 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { queryKeys } from "@/components/query-keys";
 import { useMe } from "@/components/shell/use-me";
 import { authClient } from "@/lib/auth/client";
 
@@ -19,7 +20,6 @@ export interface OrgInvitation {
   expiresAt: string | Date;
 }
 
-const KEY = ["organization"];
 
 /** Better Auth answers `{data, error}`; TanStack Query wants a throw. */
 async function unwrap<T>(call: Promise<{ data: T | null; error: { message?: string } | null }>): Promise<T> {
@@ -36,7 +36,7 @@ function useOrganizationId(): string | undefined {
 export function useFullOrganization() {
   const organizationId = useOrganizationId();
   return useQuery({
-    queryKey: [...KEY, organizationId],
+    queryKey: queryKeys.organization(organizationId),
     enabled: !!organizationId,
     queryFn: () =>
       unwrap(authClient.organization.getFullOrganization({ query: { organizationId } })) as Promise<{
@@ -50,7 +50,7 @@ export function useFullOrganization() {
 
 function useOrgMutation<A>(fn: (args: A) => Promise<unknown>) {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: fn, onSuccess: () => queryClient.invalidateQueries({ queryKey: KEY }) });
+  return useMutation({ mutationFn: fn, onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.organization() }) });
 }
 
 export function useInvite() {

@@ -20,12 +20,12 @@ export function OrgSwitcher() {
 
   return (
     <label className="block min-w-0 text-xs text-slate-500">
-      <span className="sr-only md:not-sr-only md:mb-1 md:block">Organization</span>
+      <span className="mb-1 block">Organization</span>
       <select
         aria-label="Organization"
         value={data.organization.id}
         onChange={(e) => void switchTo(e.target.value)}
-        className="w-full max-w-48 truncate rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm text-slate-800"
+        className="w-full truncate rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm text-slate-800"
       >
         {data.organizations.map((org) => (
           <option key={org.id} value={org.id}>

@@ -1,6 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { queryKeys } from "@/components/query-keys";
 import { fetchJson } from "@/lib/fetch-json";
 
 export interface Me {
@@ -11,5 +12,5 @@ export interface Me {
 }
 
 export function useMe() {
-  return useQuery({ queryKey: ["me"], queryFn: () => fetchJson<Me>("/api/me") });
+  return useQuery({ queryKey: queryKeys.me(), queryFn: () => fetchJson<Me>("/api/me") });
 }

@@ -14,13 +14,13 @@ export function UserMenu() {
     router.refresh();
   }
   return (
-    <div className="flex items-center gap-3 text-sm">
+    <div className="flex min-w-0 items-center justify-between gap-2 text-sm">
       {data && (
-        <span className="truncate text-slate-600" data-testid="current-user">
+        <span className="min-w-0 truncate text-slate-600" data-testid="current-user" title={data.user.email}>
           {data.user.email} · <span className="capitalize">{data.role}</span>
         </span>
       )}
-      <Button variant="ghost" onClick={signOut}>
+      <Button variant="ghost" onClick={signOut} className="shrink-0 whitespace-nowrap">
         Log out
       </Button>
     </div>

@@ -10,7 +10,7 @@ import type { LiveSession } from "@/lib/computers/manager";
 import { getSessionManager } from "@/lib/computers/registry";
 import * as store from "@/lib/computers/store";
 
-export async function findOwnedComputer(principal: ApiPrincipal, id: string): Promise<store.ComputerRow> {
+export async function findOwnedComputer(principal: Pick<ApiPrincipal, "organizationId">, id: string): Promise<store.ComputerRow> {
   const row = await store.findComputer({ id, organizationId: principal.organizationId });
   if (!row) throw new AppError("not_found", `Session '${id}' not found`, { detail: "session_not_found" });
   return row;
@@ -32,7 +32,7 @@ export interface Reached {
 }
 
 /** Resolves a live session for an operation and records the activity. */
-export async function reachSession(principal: ApiPrincipal, id: string): Promise<Reached> {
+export async function reachSession(principal: Pick<ApiPrincipal, "organizationId">, id: string): Promise<Reached> {
   const row = await findOwnedComputer(principal, id);
   if (row.status === "terminated") throw terminatedError(row);
   assertServedHere(row);

@@ -16,7 +16,13 @@ import { getSessionManager } from "@/lib/computers/registry";
 import { loadState } from "@/lib/computers/state-store";
 import * as store from "@/lib/computers/store";
 
-export async function createComputer(input: { principal: ApiPrincipal; body: unknown; origin: string }): Promise<SessionObject> {
+/** Who a session is created or managed for: an API key's organization, or a team in the dashboard (apiKeyId null). */
+export interface SessionCaller {
+  organizationId: string;
+  apiKeyId: string | null;
+}
+
+export async function createComputer(input: { principal: SessionCaller; body: unknown; origin: string }): Promise<SessionObject> {
   const env = getEnv();
   const options = parseCreateOptions(input.body, env.PLAN_MAX_LIFETIME_SECONDS);
   const manager = getSessionManager();
@@ -111,7 +117,7 @@ export async function getComputer(input: { principal: ApiPrincipal; id: string; 
   return toSession(await findOwnedComputer(input.principal, input.id), input.origin);
 }
 
-export async function keepAlive(input: { principal: ApiPrincipal; id: string; origin: string }): Promise<SessionObject> {
+export async function keepAlive(input: { principal: SessionCaller; id: string; origin: string }): Promise<SessionObject> {
   const { row, live } = await reachSession(input.principal, input.id);
   const fresh = await store.findComputerById(row.id);
   return toSession(fresh ?? { ...row, status: "running", idleExpiresAt: live.idleExpiresAt }, input.origin);
@@ -122,7 +128,7 @@ export async function keepAlive(input: { principal: ApiPrincipal; id: string; or
  * state, then closing its computer) goes on in the background, and a create from its
  * environment_id waits for that save (loadEnvironment). A terminated session is already done.
  */
-export async function deleteComputer(input: { principal: ApiPrincipal; id: string }): Promise<void> {
+export async function deleteComputer(input: { principal: SessionCaller; id: string }): Promise<void> {
   const row = await findOwnedComputer(input.principal, input.id);
   if (row.status === "terminated") return;
   assertServedHere(row);

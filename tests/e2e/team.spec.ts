@@ -68,18 +68,3 @@ test("sign up, create and revoke a key, invite a teammate who joins the same org
   await owner.close();
   await invitee.close();
 });
-
-test("the dashboard fits a 390 px phone screen", async ({ browser }) => {
-  const context = await browser.newContext({ baseURL: base(), viewport: { width: 390, height: 844 } });
-  const page = await context.newPage();
-  await page.goto("/sign-up");
-  await signUp(page, "Phone", `phone${unique()}@example.test`);
-  await expect(page).toHaveURL(/\/sessions$/);
-  for (const path of ["/keys", "/members", "/sessions"]) {
-    await page.goto(path);
-    await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow, `horizontal overflow on ${path}`).toBeLessThanOrEqual(0);
-  }
-  await context.close();
-});

@@ -1,15 +1,24 @@
-import { NotBuiltYet } from "@/components/not-built-yet";
+import { headers } from "next/headers";
+import { NewSessionForm } from "@/components/sessions/new-session-form";
+import { SessionList } from "@/components/sessions/session-list";
+import { Card, PageHeader } from "@/components/ui/card";
+import { publicOrigin } from "@/lib/api/public-url";
 
 export const metadata = { title: "Sessions" };
+export const dynamic = "force-dynamic";
 
-export default function SessionsPage() {
+export default async function SessionsPage() {
+  // The URL people reach this server by, for the curl shown when there is no session yet.
+  const origin = publicOrigin(await headers());
   return (
-    <NotBuiltYet title="Sessions">
-      <p>Watching live sessions here is coming. Meanwhile, create and drive sessions with the API:</p>
-      <pre className="overflow-x-auto rounded bg-slate-900 p-3 font-mono text-xs text-slate-100">
-        {`curl -X POST $CABIN_URL/computers -H "Authorization: Bearer $CABIN_API_KEY" \\
-  -H "Content-Type: application/json" -d '{"kind":"browser"}'`}
-      </pre>
-    </NotBuiltYet>
+    <div className="space-y-6">
+      <PageHeader title="Sessions" description="Browser and desktop sessions of this organization, live ones first. The list refreshes by itself." />
+      <Card title="New session">
+        <NewSessionForm />
+      </Card>
+      <Card title="Sessions">
+        <SessionList origin={origin} />
+      </Card>
+    </div>
   );
 }

@@ -1,0 +1,7 @@
+// GET /api/sessions/options: what the "New session" form may offer this organization.
+import { withMember } from "@/lib/api/with-member";
+import { sessionCreateOptions } from "@/lib/computers/dashboard";
+
+export const dynamic = "force-dynamic";
+
+export const GET = withMember(async ({ member }) => Response.json(await sessionCreateOptions({ organizationId: member.organizationId })));

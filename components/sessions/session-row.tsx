@@ -1,0 +1,87 @@
+"use client";
+
+import { Countdown } from "@/components/sessions/countdown";
+import { StatusBadge } from "@/components/sessions/status-badge";
+import { useKeepSessionAlive, useStopSession, type DashboardSession } from "@/components/sessions/use-sessions";
+import { Button } from "@/components/ui/button";
+import { formatTime } from "@/components/ui/format";
+
+/** Who started the session: a key (name and prefix) or a team member in the dashboard. */
+function Creator({ session }: { session: DashboardSession }) {
+  if (!session.created_by_key) return <span data-testid="session-creator">dashboard</span>;
+  return (
+    <span data-testid="session-creator">
+      {session.created_by_key.name} <span className="font-mono text-slate-400">{session.created_by_key.prefix}…</span>
+    </span>
+  );
+}
+
+/** One session: identity and facts on the left, countdowns and controls on the right (stacked on a phone). */
+export function SessionRow({ session, now, skewMs }: { session: DashboardSession; now: number; skewMs: number }) {
+  const stop = useStopSession();
+  const keepAlive = useKeepSessionAlive();
+  const live = session.status !== "terminated";
+  const error = stop.error ?? keepAlive.error;
+
+  return (
+    <li className="flex flex-col gap-3 py-3 lg:flex-row lg:items-center" data-testid="session-row" data-session-id={session.id}>
+      <div className="min-w-0 flex-1 space-y-1">
+        <div className="flex flex-wrap items-center gap-2">
+          <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium text-slate-700">{session.kind}</span>
+          <StatusBadge status={session.status} reason={session.termination_reason} />
+          {session.persistent && <span className="text-xs text-slate-500">persistent</span>}
+        </div>
+        <p className="truncate font-mono text-xs text-slate-800" title={session.id}>
+          {session.id}
+        </p>
+        <dl className="flex flex-wrap gap-x-4 gap-y-0.5 text-xs text-slate-500">
+          <div className="flex gap-1">
+            <dt>context</dt>
+            <dd className="max-w-48 truncate font-mono text-slate-700">{session.context_id ?? "—"}</dd>
+          </div>
+          <div className="flex gap-1">
+            <dt>created</dt>
+            <dd className="text-slate-700">{formatTime(session.created_at)}</dd>
+          </div>
+          {session.tab_count !== null && (
+            <div className="flex gap-1">
+              <dt>tabs</dt>
+              <dd className="text-slate-700 tabular-nums" data-testid="session-tabs">
+                {session.tab_count}
+              </dd>
+            </div>
+          )}
+          <div className="flex gap-1">
+            <dt>by</dt>
+            <dd className="text-slate-700">
+              <Creator session={session} />
+            </dd>
+          </div>
+        </dl>
+        {error && (
+          <p role="alert" className="text-xs text-red-700">
+            {error.message}
+          </p>
+        )}
+      </div>
+      {live && (
+        <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+          <div className="flex flex-col gap-0.5">
+            <Countdown label="expires in" deadline={session.expires_at} now={now} skewMs={skewMs} testId="expires-countdown" />
+            {session.auto_kill && (
+              <Countdown label="idle in" deadline={session.idle_expires_at} now={now} skewMs={skewMs} testId="idle-countdown" />
+            )}
+          </div>
+          <div className="flex gap-2">
+            <Button variant="secondary" onClick={() => keepAlive.mutate(session.id)} disabled={keepAlive.isPending}>
+              Keep alive
+            </Button>
+            <Button variant="danger" onClick={() => stop.mutate(session.id)} disabled={stop.isPending}>
+              {stop.isPending ? "Stopping…" : "Stop"}
+            </Button>
+          </div>
+        </div>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,71 @@
+"use client";
+
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { queryKeys } from "@/components/query-keys";
+import { fetchJson } from "@/lib/fetch-json";
+// Type-only: erased at compile time, so no server code reaches the browser.
+import type { DashboardSession, DashboardSessionList, SessionCreateOptions, SessionFilter } from "@/lib/computers/dashboard";
+
+export type { DashboardSession, SessionCreateOptions, SessionFilter };
+
+export interface SessionListParams {
+  filter: SessionFilter;
+  q: string;
+  page: number;
+  pageSize: number;
+}
+
+/** A page of the list, plus how far the server's clock is ahead of this browser's (measured once per fetch). */
+export type SessionPage = DashboardSessionList & { skew_ms: number };
+
+const LIST_REFRESH_MS = 2_000;
+
+export function useSessionList(params: SessionListParams) {
+  return useQuery({
+    queryKey: queryKeys.sessions.list(params),
+    queryFn: async (): Promise<SessionPage> => {
+      const query = new URLSearchParams({ filter: params.filter, page: String(params.page), page_size: String(params.pageSize) });
+      if (params.q) query.set("q", params.q);
+      const sentAt = Date.now();
+      const list = await fetchJson<DashboardSessionList>(`/api/sessions?${query}`);
+      // The server read its clock about halfway through the round trip.
+      const midpoint = (sentAt + Date.now()) / 2;
+      return { ...list, skew_ms: Date.parse(list.now) - midpoint };
+    },
+    refetchInterval: LIST_REFRESH_MS,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useSessionCreateOptions() {
+  return useQuery({
+    queryKey: queryKeys.sessions.createOptions(),
+    queryFn: () => fetchJson<SessionCreateOptions>("/api/sessions/options"),
+  });
+}
+
+function useSessionMutation<A, R>(fn: (args: A) => Promise<R>) {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: fn, onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.sessions.all() }) });
+}
+
+export const useCreateSession = () =>
+  useSessionMutation((body: Record<string, unknown>) =>
+    fetchJson<{ id: string }>("/api/sessions", { method: "POST", body: JSON.stringify(body) }),
+  );
+
+export const useStopSession = () => useSessionMutation((id: string) => fetchJson(`/api/sessions/${id}`, { method: "DELETE" }));
+
+export const useKeepSessionAlive = () =>
+  useSessionMutation((id: string) => fetchJson(`/api/sessions/${id}/keepalive`, { method: "POST" }));
+
+/** This browser's clock, re-read every second so countdowns tick between fetches. */
+export function useTick(intervalMs = 1_000): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), intervalMs);
+    return () => clearInterval(timer);
+  }, [intervalMs]);
+  return now;
+}

@@ -1,0 +1,29 @@
+// Shared steps of the dashboard's e2e specs.
+import { expect, type Page, type TestInfo } from "@playwright/test";
+import path from "node:path";
+
+export const base = () => process.env.CABIN_E2E_URL!;
+export const unique = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`;
+
+/** Signs up a new person (and with them a new organization) and lands on /sessions. */
+export async function signUpNewTeam(page: Page, name: string) {
+  await page.goto("/sign-up");
+  await page.getByLabel("Name").fill(name);
+  await page.getByLabel("Email").fill(`${name.toLowerCase()}${unique()}@example.test`);
+  await page.getByLabel("Password").fill("correct horse battery");
+  await page.getByRole("button", { name: "Sign up" }).click();
+  await expect(page).toHaveURL(/\/sessions$/);
+}
+
+const SCREENSHOTS = path.resolve(import.meta.dirname, "../../docs/screenshots");
+
+/** A full-page screenshot kept in docs/screenshots (for the README) and attached to the test's report. */
+export async function saveScreenshot(page: Page, testInfo: TestInfo, name: string) {
+  const body = await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true, animations: "disabled" });
+  await testInfo.attach(name, { body, contentType: "image/png" });
+}
+
+/** How far the page is wider than the viewport (0 when nothing overflows sideways). */
+export function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+}
