@@ -5,6 +5,7 @@ import { SessionRow } from "@/components/sessions/session-row";
 import { NoMatchingSessions, NoSessionsYet, SessionsFailed, SessionsLoading } from "@/components/sessions/session-list-states";
 import { useSessionList, useTick, type SessionFilter } from "@/components/sessions/use-sessions";
 import { Button } from "@/components/ui/button";
+import { ToggleGroup } from "@/components/ui/toggle-group";
 
 const FILTERS: { value: SessionFilter; label: string }[] = [
   { value: "all", label: "All" },
@@ -34,22 +35,15 @@ export function SessionList({ origin }: { origin: string }) {
   return (
     <div className="space-y-3">
       <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">
-        <div role="group" aria-label="Filter sessions" className="flex flex-wrap gap-1">
-          {FILTERS.map((f) => (
-            <button
-              key={f.value}
-              type="button"
-              aria-pressed={filter === f.value}
-              onClick={() => {
-                setFilter(f.value);
-                setPage(1);
-              }}
-              className={`rounded-md px-3 py-1.5 text-sm ${filter === f.value ? "bg-brand-50 font-medium text-brand-700" : "text-slate-600 hover:bg-slate-100"}`}
-            >
-              {f.label}
-            </button>
-          ))}
-        </div>
+        <ToggleGroup
+          label="Filter sessions"
+          options={FILTERS}
+          value={filter}
+          onChange={(value) => {
+            setFilter(value);
+            setPage(1);
+          }}
+        />
         <input
           type="search"
           aria-label="Search by id or context_id"

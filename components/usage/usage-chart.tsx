@@ -3,13 +3,14 @@
 import { useState } from "react";
 import { formatDay, formatTokens, formatUsd } from "@/components/usage/format";
 import type { UsageReport } from "@/components/usage/use-usage";
+import { ToggleGroup } from "@/components/ui/toggle-group";
 
 type Metric = "tokens" | "cost" | "requests";
 
-const METRICS: { key: Metric; label: string }[] = [
-  { key: "tokens", label: "Tokens" },
-  { key: "cost", label: "Cost" },
-  { key: "requests", label: "Requests" },
+const METRICS: { value: Metric; label: string }[] = [
+  { value: "tokens", label: "Tokens" },
+  { value: "cost", label: "Cost" },
+  { value: "requests", label: "Requests" },
 ];
 
 const WIDTH = 720;
@@ -33,19 +34,7 @@ export function UsageChart({ days }: { days: Day[] }) {
   return (
     <div>
       <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
-        <div role="group" aria-label="Chart metric" className="inline-flex rounded-md border border-slate-300 p-0.5">
-          {METRICS.map((m) => (
-            <button
-              key={m.key}
-              type="button"
-              aria-pressed={metric === m.key}
-              onClick={() => setMetric(m.key)}
-              className={`rounded px-3 py-1 text-xs font-medium ${metric === m.key ? "bg-brand-600 text-white" : "text-slate-700 hover:bg-slate-100"}`}
-            >
-              {m.label}
-            </button>
-          ))}
-        </div>
+        <ToggleGroup label="Chart metric" look="segmented" options={METRICS} value={metric} onChange={setMetric} />
         <p className="text-xs text-slate-500">
           Peak day: {format(max, metric)} · 30-day total: {format(total, metric)}
         </p>
@@ -54,7 +43,7 @@ export function UsageChart({ days }: { days: Day[] }) {
         viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
         className="h-52 w-full"
         role="img"
-        aria-label={`${METRICS.find((m) => m.key === metric)!.label} per day, last ${days.length} days`}
+        aria-label={`${METRICS.find((m) => m.value === metric)!.label} per day, last ${days.length} days`}
         data-testid="usage-chart"
       >
         <line x1={PAD_LEFT} x2={WIDTH} y1={HEIGHT - PAD_BOTTOM} y2={HEIGHT - PAD_BOTTOM} className="stroke-slate-300" />

@@ -4,6 +4,7 @@
 // it expires, without the API key: screenshot links, and the WebSocket and
 // stream URLs of a session's `endpoints` for clients that cannot send headers.
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { AppError } from "@/lib/api/errors";
 import { getAppSecret } from "@/lib/secrets";
 
 const TOKEN = /^(\d{1,12})\.([A-Za-z0-9_-]{43})$/;
@@ -33,4 +34,18 @@ export function verifyCapability(capability: Capability, token: string, now = Da
   const given = Buffer.from(match[2], "base64url");
   const expected = mac(capability, expiresAtSeconds, secret);
   return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** What a capability's 401 says: why a given token failed, and how the token is meant to be used. */
+export interface CredentialsHelp {
+  message: string;
+  detail: string;
+  howToUse: string;
+}
+
+/** The 401 for a request that carried neither a valid capability token nor an API key. */
+export function credentialsError(token: string | null, help: CredentialsHelp): Error {
+  return token === null
+    ? new AppError("unauthorized", `Missing API key or token: ${help.howToUse}, or send 'Authorization: Bearer <API_KEY>'`, { detail: "invalid_api_key" })
+    : new AppError("unauthorized", `${help.message}, or send 'Authorization: Bearer <API_KEY>'`, { detail: help.detail });
 }

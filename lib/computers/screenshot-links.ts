@@ -3,7 +3,7 @@
 // model upstream or a browser <img> fetch that one file without the API key.
 // The key still works, for any file of the caller's organization.
 import { AppError } from "@/lib/api/errors";
-import { signCapability, verifyCapability, type Capability } from "@/lib/api/capability-token";
+import { credentialsError, signCapability, verifyCapability, type Capability } from "@/lib/api/capability-token";
 import { authenticateApiKey } from "@/lib/auth/api-keys";
 import { findOwnedComputer } from "@/lib/computers/access";
 import { readScreenshot, SCREENSHOT_TTL_MS } from "@/lib/computers/screenshots";
@@ -12,6 +12,12 @@ export interface ScreenshotRef {
   computerId: string;
   name: string;
 }
+
+const SCREENSHOT_TOKEN_HELP = {
+  message: "Invalid or expired screenshot token (links last 15 minutes and name one file): take a new screenshot",
+  detail: "invalid_screenshot_token",
+  howToUse: "fetch the screenshot_url exactly as returned",
+};
 
 const capability = (ref: ScreenshotRef): Capability => ({ purpose: "cabin.screenshot-url.v1", subject: [ref.computerId, ref.name] });
 
@@ -38,15 +44,7 @@ export async function getScreenshotFile(input: { id: string; name: string; token
   const ref = { computerId: input.id, name: input.name };
   const tokenValid = input.token !== null && verifyScreenshotToken(ref, input.token);
   if (!tokenValid) {
-    if (input.authorization === null) {
-      throw new AppError(
-        "unauthorized",
-        input.token === null
-          ? "Missing API key or token: fetch the screenshot_url exactly as returned, or send 'Authorization: Bearer <API_KEY>'"
-          : "Invalid or expired screenshot token (links last 15 minutes and name one file): take a new screenshot, or send 'Authorization: Bearer <API_KEY>'",
-        { detail: input.token === null ? "invalid_api_key" : "invalid_screenshot_token" },
-      );
-    }
+    if (input.authorization === null) throw credentialsError(input.token, SCREENSHOT_TOKEN_HELP);
     await findOwnedComputer(await authenticateApiKey(input.authorization), input.id);
   }
   const file = await readScreenshot(input.id, input.name);

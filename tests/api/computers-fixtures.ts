@@ -8,6 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, inject } from "vitest";
 import { call, type ApiResponse } from "./client";
 import { waitFor as poll } from "./wait-for";
+import { listenOnLoopback } from "./loopback";
 
 export interface Target {
   base?: string;
@@ -137,14 +138,7 @@ export async function startSite(): Promise<Site> {
     res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
     res.end(body);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    hits,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
-  };
+  return { ...(await listenOnLoopback(server)), hits };
 }
 
 /** Sets cookie, localStorage and IndexedDB to `value` through a real page of `site`. */
@@ -160,19 +154,24 @@ export async function readBrowserState(id: string, site: Site, target: Target = 
   return /STATE:(.*?):END/.exec(text)![1];
 }
 
-export interface SessionSuite {
+export interface SessionSuite<S = Site> {
   /** The suite's loopback site (started before its tests). */
-  readonly site: Site;
+  readonly site: S;
   /** Creates a session on the shared server that the suite ends after its tests. */
   session(body?: Record<string, unknown>): ReturnType<typeof createSession>;
 }
 
-/** Registers the set-up every session suite repeats: a loopback site, and ending the suite's sessions afterwards. */
-export function useSessionSuite(): SessionSuite {
-  let site: Site | undefined;
+/**
+ * Registers the set-up every session suite repeats: a loopback site (`startSite`'s
+ * pages unless the suite serves its own), and ending the suite's sessions afterwards.
+ */
+export function useSessionSuite(): SessionSuite;
+export function useSessionSuite<S extends { close(): Promise<void> }>(start: () => Promise<S>): SessionSuite<S>;
+export function useSessionSuite(start: () => Promise<{ close(): Promise<void> }> = startSite): SessionSuite<unknown> {
+  let site: { close(): Promise<void> } | undefined;
   const created: string[] = [];
   beforeAll(async () => {
-    site = await startSite();
+    site = await start();
   });
   afterAll(async () => {
     await Promise.all(created.map((id) => api("DELETE", `/computers/${id}`)));

@@ -1,26 +1,13 @@
 // Live view of browser sessions through the running server: the screencast SSE
 // (frames, one shared capture that stops with its last viewer, token auth, the
 // ended event) and the /ws interactive view (frames out, input in).
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import WebSocket from "ws";
-import { api, createSession, execute, html, waitFor } from "./computers-fixtures";
-import { jpegSize, readSse, startLiveSite, type LiveSite } from "./live-fixtures";
+import { api, execute, html, useSessionSuite, waitFor } from "./computers-fixtures";
+import { jpegSize, readSse, startLiveSite } from "./live-fixtures";
 
-let site: LiveSite;
-const created: string[] = [];
-beforeAll(async () => {
-  site = await startLiveSite();
-});
-afterAll(async () => {
-  await Promise.all(created.map((id) => api("DELETE", `/computers/${id}`)));
-  await site?.close();
-});
-
-async function session(body: Record<string, unknown> = {}) {
-  const s = await createSession({ display: { width: 800, height: 600 }, ...body });
-  created.push(s.id);
-  return s;
-}
+const suite = useSessionSuite(startLiveSite);
+const session = (body: Record<string, unknown> = {}) => suite.session({ display: { width: 800, height: 600 }, ...body });
 
 async function liveView() {
   const res = await fetch(`${inject("baseUrl")}/api/health`);
@@ -54,7 +41,7 @@ describe("screencast (SSE)", () => {
     const s = await session();
     expect(s.endpoints.screencast).toMatch(new RegExp(`/computers/${s.id}/screencast\\?token=`));
     expect(s.endpoints.ws).toMatch(new RegExp(`^ws://.*/computers/${s.id}/ws\\?token=`));
-    await execute(s.id, { type: "go_to_url", url: `${site.url}/animated` });
+    await execute(s.id, { type: "go_to_url", url: `${suite.site.url}/animated` });
 
     // The endpoint URL works as given, without the API key (EventSource sends no headers).
     const frames = await framesFor(`${s.endpoints.screencast}&fps=15`, 2000);
@@ -134,7 +121,7 @@ function openWs(url: string, headers: Record<string, string> = {}) {
 describe("interactive live view (/ws)", () => {
   it("sends JPEG frames; a click and typed text sent as input reach the page; bad messages get an error reply", async () => {
     const s = await session();
-    await execute(s.id, { type: "go_to_url", url: `${site.url}/input` });
+    await execute(s.id, { type: "go_to_url", url: `${suite.site.url}/input` });
     const view = openWs(`${inject("baseUrl").replace(/^http/, "ws")}/computers/${s.id}/ws`, { authorization: `Bearer ${inject("apiKey")}` });
     await view.opened;
     await waitFor("a first frame", async () => view.binary.length, (n) => n > 0);

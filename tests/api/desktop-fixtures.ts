@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { inflateSync } from "node:zlib";
+import { afterAll, beforeAll } from "vitest";
 import { createOrgKey, startServer, type TestServer } from "./harness";
 import { api, waitFor, type Target } from "./computers-fixtures";
 
@@ -133,4 +134,19 @@ export function overlayMountsUnder(dir: string): number {
     }
   }
   return seen.size;
+}
+
+/**
+ * A desktop server of the suite's own: started before its tests, destroyed after.
+ * The object is filled in by beforeAll, so read it inside tests only.
+ */
+export function useDesktopServer(env: Record<string, string> = {}): DesktopServer {
+  const suite = {} as DesktopServer;
+  beforeAll(async () => {
+    Object.assign(suite, await startDesktopServer(env));
+  });
+  afterAll(async () => {
+    await suite.server?.destroy();
+  });
+  return suite;
 }

@@ -4,18 +4,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { api } from "./computers-fixtures";
-import { canRunDesktops, createDesktop, exec, startDesktopServer, type DesktopServer } from "./desktop-fixtures";
+import { canRunDesktops, createDesktop, exec, useDesktopServer } from "./desktop-fixtures";
 import { jpegSize, readSse } from "./live-fixtures";
 import { waitFor } from "./wait-for";
 
 describe.skipIf(!canRunDesktops)("desktop live view", () => {
-  let s: DesktopServer;
-  beforeAll(async () => {
-    s = await startDesktopServer();
-  });
-  afterAll(async () => {
-    await s?.server.destroy();
-  });
+  const s = useDesktopServer();
 
   it("streams JPEG frames of the display and the pointer position; frames stop with the viewer", async () => {
     const d = await createDesktop(s.a);

@@ -6,7 +6,7 @@ import { createRequire } from "node:module";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "./computers-fixtures";
-import { canRunDesktops, createDesktop, exec, startDesktopServer, waitTerminated, type DesktopServer } from "./desktop-fixtures";
+import { canRunDesktops, createDesktop, exec, useDesktopServer, waitTerminated, type DesktopServer } from "./desktop-fixtures";
 
 /** Test set-up only: makes a saved state claim another base image version, as an old snapshot would. */
 async function setBaseVersion(databaseUrl: string, computerId: string, version: string) {
@@ -24,13 +24,7 @@ async function setBaseVersion(databaseUrl: string, computerId: string, version: 
 }
 
 describe.skipIf(!canRunDesktops)("desktop persistence", () => {
-  let s: DesktopServer;
-  beforeAll(async () => {
-    s = await startDesktopServer();
-  });
-  afterAll(async () => {
-    await s?.server.destroy();
-  });
+  const s = useDesktopServer();
 
   it("keeps an installed package, a home file and /etc changes across sessions", { timeout: 600_000 }, async () => {
     const first = await createDesktop(s.a, { persistent: true });

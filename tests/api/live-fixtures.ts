@@ -2,6 +2,7 @@
 // a loopback site with an animated page and an input-recording page, an SSE
 // reader, and a JPEG check that reads the frame size from its SOF marker.
 import { createServer, type Server } from "node:http";
+import { listenOnLoopback } from "./loopback";
 
 export interface LiveSite {
   url: string;
@@ -41,13 +42,7 @@ export async function startLiveSite(): Promise<LiveSite> {
     res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
     res.end(body);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
-  };
+  return listenOnLoopback(server);
 }
 
 /** Width and height of a complete baseline or progressive JPEG (SOI … SOF … EOI), else null. */

@@ -50,3 +50,16 @@ export async function closeDbs() {
   await Promise.all([...dbs.values()].map((s) => s.client.$disconnect()));
   dbs.clear();
 }
+
+/** A request listener for a scripted OpenAI-wire upstream: each JSON body is kept in `received`, then `reply` answers it. */
+export function scriptedUpstream(received: unknown[], reply: (body: any, res: import("node:http").ServerResponse) => void) {
+  return (req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => {
+    let raw = "";
+    req.on("data", (d) => (raw += d));
+    req.on("end", () => {
+      const body = JSON.parse(raw);
+      received.push(body);
+      reply(body, res);
+    });
+  };
+}

@@ -3,12 +3,12 @@
 // records what it is sent) and for the local placeholder model: text, the
 // typed stream events in order, `previous_response_id` chaining and its
 // organization scope, and a computer-use round trip on a real browser session.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type Server, type ServerResponse } from "node:http";
 import type { ResponseStreamEvent } from "openai/resources/responses/responses";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSession, execute, html, startSite, type Site, type Target } from "./computers-fixtures";
 import { createOrgKey, freePort, startServer, type TestServer } from "./harness";
-import { closeDbs, CUA, openai, usageRow } from "./models-helpers";
+import { closeDbs, CUA, openai, scriptedUpstream, usageRow } from "./models-helpers";
 import { waitFor } from "./wait-for";
 
 let gateway: TestServer;
@@ -34,34 +34,28 @@ function answer(body: Record<string, any>): { call?: { name: string; arguments: 
   return { text: last.role === "tool" ? "It is 21 degrees." : "plain answer" };
 }
 
-function scripted(req: IncomingMessage, res: ServerResponse) {
-  let raw = "";
-  req.on("data", (d) => (raw += d));
-  req.on("end", () => {
-    const body = JSON.parse(raw);
-    received.push(body);
-    const a = answer(body);
-    const base = { id: "chatcmpl-up", created: 1, model: body.model };
-    const toolCall = a.call && { id: "call_up_1", type: "function", function: a.call };
-    if (!body.stream) {
-      const message = toolCall ? { role: "assistant", content: null, tool_calls: [toolCall] } : { role: "assistant", content: a.text };
-      res.writeHead(200, { "content-type": "application/json" });
-      return res.end(JSON.stringify({ ...base, object: "chat.completion", choices: [{ index: 0, message, finish_reason: toolCall ? "tool_calls" : "stop" }], usage }));
-    }
-    const chunk = (delta: unknown, finish: string | null = null) => frame({ ...base, object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finish }] });
-    const args = a.call?.arguments ?? "";
-    const parts = a.call
-      ? [
-          chunk({ role: "assistant", content: null }),
-          chunk({ tool_calls: [{ index: 0, id: "call_up_1", type: "function", function: { name: a.call.name, arguments: "" } }] }),
-          chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(0, 9) } }] }),
-          chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(9) } }] }),
-          chunk({}, "tool_calls"),
-        ]
-      : [chunk({ role: "assistant", content: "" }), chunk({ content: a.text!.slice(0, 6) }), chunk({ content: a.text!.slice(6) }), chunk({}, "stop")];
-    res.writeHead(200, { "content-type": "text/event-stream" });
-    res.end(parts.join("") + frame({ ...base, object: "chat.completion.chunk", choices: [], usage }) + "data: [DONE]\n\n");
-  });
+function scripted(body: any, res: ServerResponse) {
+  const a = answer(body);
+  const base = { id: "chatcmpl-up", created: 1, model: body.model };
+  const toolCall = a.call && { id: "call_up_1", type: "function", function: a.call };
+  if (!body.stream) {
+    const message = toolCall ? { role: "assistant", content: null, tool_calls: [toolCall] } : { role: "assistant", content: a.text };
+    res.writeHead(200, { "content-type": "application/json" });
+    return res.end(JSON.stringify({ ...base, object: "chat.completion", choices: [{ index: 0, message, finish_reason: toolCall ? "tool_calls" : "stop" }], usage }));
+  }
+  const chunk = (delta: unknown, finish: string | null = null) => frame({ ...base, object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finish }] });
+  const args = a.call?.arguments ?? "";
+  const parts = a.call
+    ? [
+        chunk({ role: "assistant", content: null }),
+        chunk({ tool_calls: [{ index: 0, id: "call_up_1", type: "function", function: { name: a.call.name, arguments: "" } }] }),
+        chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(0, 9) } }] }),
+        chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(9) } }] }),
+        chunk({}, "tool_calls"),
+      ]
+    : [chunk({ role: "assistant", content: "" }), chunk({ content: a.text!.slice(0, 6) }), chunk({ content: a.text!.slice(6) }), chunk({}, "stop")];
+  res.writeHead(200, { "content-type": "text/event-stream" });
+  res.end(parts.join("") + frame({ ...base, object: "chat.completion.chunk", choices: [], usage }) + "data: [DONE]\n\n");
 }
 
 const weather = { type: "function" as const, name: "get_weather", description: "Weather", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] }, strict: true };
@@ -69,7 +63,7 @@ const computerTool = { type: "computer_use_preview" as const, display_width: 128
 
 beforeAll(async () => {
   const port = await freePort();
-  upstream = createServer(scripted);
+  upstream = createServer(scriptedUpstream(received, scripted));
   await new Promise<void>((r) => upstream.listen(port, "127.0.0.1", r));
   gateway = await startServer({
     env: { MODELS: JSON.stringify({ "up.agent": { backend: "openai-compatible", url: `http://127.0.0.1:${port}/v1`, upstreamModel: "scripted-1" } }) },

@@ -11,7 +11,7 @@ import type { ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionToo
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createOrgKey, freePort, startServer, type TestServer } from "./harness";
-import { closeDbs, openai, postV1, usageRow } from "./models-helpers";
+import { closeDbs, openai, postV1, scriptedUpstream, usageRow } from "./models-helpers";
 
 let gateway: TestServer;
 let upstream: Server;
@@ -30,32 +30,26 @@ function answer(body: Record<string, any>) {
   return { toolCalls: false as const, text: last.role === "tool" ? "It is 21 degrees in Paris." : "plain answer" };
 }
 
-function scripted(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) {
-  let raw = "";
-  req.on("data", (d) => (raw += d));
-  req.on("end", () => {
-    const body = JSON.parse(raw);
-    received.push(body);
-    const a = answer(body);
-    const base = { id: "chatcmpl-up", created: 1, model: body.model };
-    if (!body.stream) {
-      const message = a.toolCalls ? { role: "assistant", content: null, tool_calls: [toolCall] } : { role: "assistant", content: a.text };
-      res.writeHead(200, { "content-type": "application/json" });
-      return res.end(JSON.stringify({ ...base, object: "chat.completion", choices: [{ index: 0, message, finish_reason: a.toolCalls ? "tool_calls" : "stop" }], usage }));
-    }
-    const chunk = (delta: unknown, finish: string | null = null) => frame({ ...base, object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finish }] });
-    res.writeHead(200, { "content-type": "text/event-stream" });
-    const parts = a.toolCalls
-      ? [
-          chunk({ role: "assistant", content: null }),
-          chunk({ tool_calls: [{ index: 0, id: toolCall.id, type: "function", function: { name: "get_weather", arguments: "" } }] }),
-          chunk({ tool_calls: [{ index: 0, function: { arguments: '{"city":' } }] }),
-          chunk({ tool_calls: [{ index: 0, function: { arguments: '"Paris"}' } }] }),
-          chunk({}, "tool_calls"),
-        ]
-      : [chunk({ role: "assistant", content: "" }), chunk({ content: a.text!.slice(0, 6) }), chunk({ content: a.text!.slice(6) }), chunk({}, "stop")];
-    res.end(parts.join("") + frame({ ...base, object: "chat.completion.chunk", choices: [], usage }) + "data: [DONE]\n\n");
-  });
+function scripted(body: any, res: import("node:http").ServerResponse) {
+  const a = answer(body);
+  const base = { id: "chatcmpl-up", created: 1, model: body.model };
+  if (!body.stream) {
+    const message = a.toolCalls ? { role: "assistant", content: null, tool_calls: [toolCall] } : { role: "assistant", content: a.text };
+    res.writeHead(200, { "content-type": "application/json" });
+    return res.end(JSON.stringify({ ...base, object: "chat.completion", choices: [{ index: 0, message, finish_reason: a.toolCalls ? "tool_calls" : "stop" }], usage }));
+  }
+  const chunk = (delta: unknown, finish: string | null = null) => frame({ ...base, object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finish }] });
+  res.writeHead(200, { "content-type": "text/event-stream" });
+  const parts = a.toolCalls
+    ? [
+        chunk({ role: "assistant", content: null }),
+        chunk({ tool_calls: [{ index: 0, id: toolCall.id, type: "function", function: { name: "get_weather", arguments: "" } }] }),
+        chunk({ tool_calls: [{ index: 0, function: { arguments: '{"city":' } }] }),
+        chunk({ tool_calls: [{ index: 0, function: { arguments: '"Paris"}' } }] }),
+        chunk({}, "tool_calls"),
+      ]
+    : [chunk({ role: "assistant", content: "" }), chunk({ content: a.text!.slice(0, 6) }), chunk({ content: a.text!.slice(6) }), chunk({}, "stop")];
+  res.end(parts.join("") + frame({ ...base, object: "chat.completion.chunk", choices: [], usage }) + "data: [DONE]\n\n");
 }
 
 const tools: ChatCompletionTool[] = [
@@ -65,7 +59,7 @@ const question: ChatCompletionMessageParam[] = [{ role: "user", content: "Weathe
 
 beforeAll(async () => {
   const port = await freePort();
-  upstream = createServer(scripted);
+  upstream = createServer(scriptedUpstream(received, scripted));
   await new Promise<void>((r) => upstream.listen(port, "127.0.0.1", r));
   const url = `http://127.0.0.1:${port}/v1`;
   gateway = await startServer({

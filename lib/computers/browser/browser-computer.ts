@@ -12,7 +12,7 @@ import { getEnv } from "@/lib/env";
 import { DEFAULT_VIEWPORT, type BrowserPool, type Lease } from "@/lib/computers/browser/pool";
 import { runPageAction, type PageAction } from "@/lib/computers/browser/page-actions";
 import { BrowserLiveInput } from "@/lib/computers/browser/live-input";
-import { BrowserScreencast } from "@/lib/computers/browser/screencast";
+import { browserScreencast } from "@/lib/computers/browser/screencast";
 import { TabSet } from "@/lib/computers/browser/tabs";
 import { poolCdpCapability } from "@/lib/computers/browser/cdp-target";
 
@@ -30,7 +30,7 @@ export class BrowserComputer implements ComputerHandle {
   /** The session's DevTools endpoint: its context in the pool browser (`poolCdpCapability`). */
   readonly cdp: CdpCapability;
   /** The live view (`ScreencastHub`): frames of and input to the main tab. */
-  readonly screencast = new BrowserScreencast(() => (this.stopping ? undefined : this.tabs.main()?.page));
+  readonly screencast = browserScreencast(() => (this.stopping ? undefined : this.tabs.main()?.page));
   readonly liveInput = new BrowserLiveInput(() => (this.stopping ? undefined : this.tabs.main()?.page));
 
   private constructor(

@@ -6,7 +6,8 @@
 // switch_tab, popups and closes, and TabSet has no change events, so the
 // capture checks the main page a few times a second and moves to the new one.
 import type { CDPSession, Page } from "playwright-core";
-import type { ScreencastCapability, ScreencastSettings, ScreencastSink } from "@/lib/computers/driver";
+import type { ScreencastSettings, ScreencastSink } from "@/lib/computers/driver";
+import { CaptureSet } from "@/lib/computers/live/captures";
 
 const FOLLOW_MAIN_EVERY_MS = 200;
 const CHROMIUM_PAINT_FPS = 60;
@@ -96,30 +97,11 @@ class PageCapture {
   }
 }
 
-export class BrowserScreencast implements ScreencastCapability {
-  private readonly captures = new Set<PageCapture>();
-
-  constructor(private readonly mainPage: () => Page | undefined) {}
-
-  /** Captures running now (resources(): a leak check that frames stop with the last viewer). */
-  get active(): number {
-    return this.captures.size;
-  }
-
-  async start(settings: ScreencastSettings, sink: ScreencastSink): Promise<() => Promise<void>> {
-    const capture = new PageCapture(this.mainPage, settings, sink);
-    this.captures.add(capture);
+/** Frames of the main tab (follows tab switches), one CDP screencast per capture. */
+export function browserScreencast(mainPage: () => Page | undefined): CaptureSet {
+  return new CaptureSet(async (settings, sink) => {
+    const capture = new PageCapture(mainPage, settings, sink);
     await capture.follow();
-    return async () => {
-      this.captures.delete(capture);
-      await capture.stop();
-    };
-  }
-
-  /** The session is stopping: end every capture. */
-  stopAll(): Promise<void> {
-    const all = [...this.captures];
-    this.captures.clear();
-    return Promise.all(all.map((c) => c.stop())).then(() => {});
-  }
+    return capture;
+  });
 }

@@ -11,7 +11,7 @@ import type {
 import type { RunResult } from "@/lib/computers/desktop/enter";
 import type { DesktopRunner } from "@/lib/computers/desktop/desktop-runner";
 import { DesktopLiveInput } from "@/lib/computers/desktop/live-input";
-import { DesktopScreencast } from "@/lib/computers/desktop/screencast";
+import { desktopScreencast } from "@/lib/computers/desktop/screencast";
 import { archiveUpper, fingerprintUpper } from "@/lib/computers/desktop/snapshot";
 import { xdotoolArgs } from "@/lib/computers/desktop/xdotool";
 import { getEnv } from "@/lib/env";
@@ -34,7 +34,7 @@ export class DesktopComputer implements ComputerHandle {
     stream: (request, sink) => this.streamCommand(request, sink),
   };
   /** The live view (`ScreencastHub`): a steady grab of the screen, and input through xdotool. */
-  readonly screencast = new DesktopScreencast((command, options) => this.runner.run(command, options), () => this.viewport);
+  readonly screencast = desktopScreencast((command, options) => this.runner.run(command, options), () => this.viewport);
   readonly liveInput = new DesktopLiveInput(async (args) => {
     this.assertRunning();
     await this.xdotool(args);

@@ -6,7 +6,8 @@
 // ffmpeg x11grab would be cheaper per frame, but neither the base image nor
 // the host can reach the desktop's X socket with it today (Xvfb listens only
 // on the socket file in the desktop's private /tmp).
-import type { ScreencastCapability, ScreencastSettings, ScreencastSink } from "@/lib/computers/driver";
+import type { ScreencastSettings, ScreencastSink } from "@/lib/computers/driver";
+import { CaptureSet } from "@/lib/computers/live/captures";
 import type { RunOptions, RunResult } from "@/lib/computers/desktop/enter";
 
 const GRAB = 'xdotool getmouselocation 2>/dev/null; exec import -silent -window root -quality "$1" jpeg:-';
@@ -68,27 +69,7 @@ class GrabLoop {
   }
 }
 
-export class DesktopScreencast implements ScreencastCapability {
-  private readonly loops = new Set<GrabLoop>();
-
-  constructor(private readonly run: Run, private readonly size: () => { width: number; height: number }) {}
-
-  get active(): number {
-    return this.loops.size;
-  }
-
-  async start(settings: ScreencastSettings, sink: ScreencastSink): Promise<() => Promise<void>> {
-    const loop = new GrabLoop(this.run, this.size, settings, sink);
-    this.loops.add(loop);
-    return async () => {
-      this.loops.delete(loop);
-      await loop.stop();
-    };
-  }
-
-  stopAll(): Promise<void> {
-    const all = [...this.loops];
-    this.loops.clear();
-    return Promise.all(all.map((l) => l.stop())).then(() => {});
-  }
+/** A steady grab of the display, one loop per capture. */
+export function desktopScreencast(run: Run, size: () => { width: number; height: number }): CaptureSet {
+  return new CaptureSet(async (settings, sink) => new GrabLoop(run, size, settings, sink));
 }

@@ -5,6 +5,7 @@
 // still ends at its idle deadline unless someone acts on it (input sent
 // through /ws is activity, see `touchForInput`).
 import { AppError } from "@/lib/api/errors";
+import { credentialsError } from "@/lib/api/capability-token";
 import { authenticateApiKey } from "@/lib/auth/api-keys";
 import { assertServedHere, findOwnedComputer } from "@/lib/computers/access";
 import type { ComputerHandle } from "@/lib/computers/driver";
@@ -14,6 +15,12 @@ import { verifyLiveViewToken } from "@/lib/computers/live/token";
 import type { LiveSession } from "@/lib/computers/manager";
 import { getSessionManager } from "@/lib/computers/registry";
 import * as store from "@/lib/computers/store";
+
+const LIVE_VIEW_TOKEN_HELP = {
+  message: "Invalid or expired live-view token: read the session again for fresh endpoints",
+  detail: "invalid_live_view_token",
+  howToUse: "use the URL in the session's endpoints as given",
+};
 
 export interface LiveViewCredentials {
   id: string;
@@ -33,15 +40,7 @@ async function authorizedRow(input: LiveViewCredentials): Promise<store.Computer
     if (!row) throw new AppError("not_found", `Session '${input.id}' not found`, { detail: "session_not_found" });
     return row;
   }
-  if (input.authorization === null) {
-    throw new AppError(
-      "unauthorized",
-      input.token === null
-        ? "Missing API key or token: use the URL in the session's endpoints as given, or send 'Authorization: Bearer <API_KEY>'"
-        : "Invalid or expired live-view token: read the session again for fresh endpoints, or send 'Authorization: Bearer <API_KEY>'",
-      { detail: input.token === null ? "invalid_api_key" : "invalid_live_view_token" },
-    );
-  }
+  if (input.authorization === null) throw credentialsError(input.token, LIVE_VIEW_TOKEN_HELP);
   return findOwnedComputer(await authenticateApiKey(input.authorization), input.id);
 }
 
