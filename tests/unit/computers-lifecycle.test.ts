@@ -55,14 +55,16 @@ describe("toSession", () => {
     });
   });
 
-  it("mirrors auto_kill as idle_timeout_enabled, has a cdp endpoint for browsers only, clamps an old row's idle deadline", () => {
+  it("mirrors auto_kill as idle_timeout_enabled, has live-view endpoints and, where offered, cdp, clamps an old row's idle deadline", () => {
     const s = toSession({ ...row, autoKill: false, expiresAt: at(60), idleExpiresAt: at(120) }, "http://localhost:3000");
     expect(s).toMatchObject({ auto_kill: false, idle_timeout_enabled: false });
-    expect(Object.keys(s.endpoints)).toEqual(["cdp"]);
+    expect(Object.keys(s.endpoints).sort()).toEqual(["cdp", "screencast", "ws"]);
+    expect(s.endpoints.screencast).toMatch(/^http:\/\/localhost:3000\/computers\/comp_abc\/screencast\?token=/);
+    expect(s.endpoints.ws).toMatch(/^ws:\/\/localhost:3000\/computers\/comp_abc\/ws\?token=/);
     expect(s.endpoints.cdp).toMatch(/^ws:\/\/localhost:3000\/computers\/comp_abc\/cdp\?token=/);
     expect(toSession({ ...row, status: "terminated" }, "http://localhost:3000").endpoints).toEqual({});
     cdp.enabled = false;
-    expect(toSession(row, "http://localhost:3000").endpoints).toEqual({});
+    expect(Object.keys(toSession(row, "http://localhost:3000").endpoints).sort()).toEqual(["screencast", "ws"]);
     cdp.enabled = true;
     expect(s.idle_expires_at).toBe(s.expires_at);
   });
