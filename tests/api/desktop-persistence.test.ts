@@ -62,6 +62,8 @@ describe.skipIf(!canRunDesktops)("desktop persistence", () => {
     const d = await createDesktop(s.a, { persistent: true });
     await exec(s.a, d.id, "echo x > ~/x.txt");
     await api("DELETE", `/computers/${d.id}`, undefined, s.a);
+    // DELETE answers before the final save; the persistent list waits for pending saves.
+    expect((await api("GET", "/computers?type=persistent", undefined, s.a)).body.map((c: { id: string }) => c.id)).toContain(d.id);
     await setBaseVersion(s.server.databaseUrl, d.id, "bookworm-000000000000");
     const before = (await api("GET", "/computers", undefined, s.a)).body.length;
     const res = await api("POST", "/computers", { kind: "desktop", environment_id: d.id }, s.a);

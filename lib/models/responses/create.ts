@@ -125,7 +125,8 @@ export async function createResponse(ctx: ModelRequest, body: ResponsesCreateReq
       typeof delta === "string" ? assembler.text(delta) : assembler.toolCalls(delta.toolCalls),
     );
     if ("reply" in drained) return drained.reply;
-    return withCost(jsonReply(response), await finishAndStore(assembler, drained.finishReason));
+    const cost = await finishAndStore(assembler, drained.finishReason); // completes `response` before it is serialized
+    return withCost(jsonReply(response), cost);
   }
   return { status: 200, headers: { ...SSE_HEADERS }, body: eventStream(ctx, generation, response, display, finishAndStore, settle) };
 }

@@ -38,8 +38,9 @@ export function computerFunctionTool(spec: ComputerToolSpec): ChatTool {
         anyOf: [
           action("click", { ...point, button: { enum: ["left", "right", "wheel", "back", "forward"] } }),
           action("double_click", point),
-          action("drag", { path: { type: "array", items: { type: "object", properties: point, required: ["x", "y"], additionalProperties: false } } }),
-          action("keypress", { keys: { type: "array", items: { type: "string" } } }),
+          // The same bounds as the action the answer is checked against (`actionSchema`): a call that breaks them is no computer_call.
+          action("drag", { path: { type: "array", minItems: 2, items: { type: "object", properties: point, required: ["x", "y"], additionalProperties: false } } }),
+          action("keypress", { keys: { type: "array", minItems: 1, items: { type: "string", minLength: 1 } } }),
           action("move", point),
           action("screenshot"),
           action("scroll", { ...point, scroll_x: { type: "integer" }, scroll_y: { type: "integer" } }),
