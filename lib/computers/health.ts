@@ -15,6 +15,8 @@ export function computersHealth() {
     required: true,
     ...(browser.message ? { message: browser.message } : {}),
     live_sessions: manager.liveCount,
+    // Ended sessions still being torn down (DELETE answers before that finishes).
+    ending_sessions: manager.endingCount,
     event_subscribers: manager.events.subscriberCount,
     // Live view: captures running, viewers attached, frames captured since start.
     live_view: { ...liveViewStats() },

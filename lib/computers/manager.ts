@@ -52,8 +52,15 @@ export class SessionManager {
     return this.sessions.get(id);
   }
 
+  /** Sessions not ending; those whose row is terminated but whose tear-down runs on are `endingCount`. */
   get liveCount(): number {
-    return this.sessions.size;
+    let ending = 0;
+    for (const live of this.sessions.values()) if (live.ending) ending++;
+    return this.sessions.size - ending;
+  }
+
+  get endingCount(): number {
+    return this.sessions.size - this.liveCount;
   }
 
   /**

@@ -49,10 +49,15 @@ export interface PoolStats {
   chromium_processes: number;
 }
 
-export async function poolStats(base: string = inject("baseUrl")): Promise<PoolStats & { live_sessions: number }> {
+export async function poolStats(base: string = inject("baseUrl")): Promise<PoolStats & { live_sessions: number; ending_sessions: number }> {
   const res = await fetch(`${base}/api/health`);
   const body = (await res.json()) as any;
-  return { ...body.checks.sessions.browser, live_sessions: body.checks.sessions.live_sessions };
+  return { ...body.checks.sessions.browser, live_sessions: body.checks.sessions.live_sessions, ending_sessions: body.checks.sessions.ending_sessions };
+}
+
+/** The pool once no ended session is still being torn down: a baseline that earlier tests' deletes cannot move. */
+export function quietPoolStats(base?: string) {
+  return poll(() => poolStats(base), { until: (p) => p.ending_sessions === 0, timeoutMs: 30_000, message: "no session still being torn down" });
 }
 
 /** The shared poll (`waitFor` of wait-for) with positional arguments, as the session suites call it. */

@@ -10,7 +10,7 @@ describe("no leaks", () => {
   it("100 create/delete cycles return the pool to where it was", { timeout: 300_000 }, async () => {
     // The standby grows with demand (100 quick creates raise it) and shrinks back to its floor
     // once that demand is a minute old: compare the pool at its floor, before and after.
-    const settled = (p: Awaited<ReturnType<typeof poolStats>>) => p.standby_contexts === p.contexts - p.session_contexts &&
+    const settled = (p: Awaited<ReturnType<typeof poolStats>>) => p.ending_sessions === 0 && p.standby_contexts === p.contexts - p.session_contexts &&
       p.standby_target === p.standby_floor && p.standby_contexts === p.standby_floor;
     const before = await waitFor("pool settled", () => poolStats(), settled, 90_000, 500);
     for (let i = 0; i < 100; i++) {

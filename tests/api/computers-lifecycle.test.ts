@@ -1,7 +1,7 @@
 // The server enforces lifetimes: idle and lifetime kills within 2 s of the
 // deadline, with the right reason, leaving no Chromium context behind.
 import { afterAll, describe, expect, it } from "vitest";
-import { api, createSession, poolStats, waitFor } from "./computers-fixtures";
+import { api, createSession, poolStats, quietPoolStats, waitFor } from "./computers-fixtures";
 import { waitFor as poll } from "./wait-for";
 
 /** How late after its deadline the reaper may end a session (the suite's promise). */
@@ -18,7 +18,7 @@ async function waitTerminated(id: string, timeoutMs: number) {
 
 describe("lifecycle enforcement", () => {
   it("inactivity: ends after inactivity_timeout_seconds without activity (reason inactivity), context gone", async () => {
-    const before = await poolStats();
+    const before = await quietPoolStats();
     const s = await createSession({ inactivity_timeout_seconds: 2 });
     created.push(s.id);
     expect((await poolStats()).session_contexts).toBe(before.session_contexts + 1);
@@ -59,7 +59,7 @@ describe("lifecycle enforcement", () => {
   });
 
   it("lifetime: ends at expires_at whatever the activity (reason max_lifetime), context gone", async () => {
-    const before = await poolStats();
+    const before = await quietPoolStats();
     const s = await createSession({ timeout_seconds: 3, inactivity_timeout_seconds: 60 });
     created.push(s.id);
     // Keep-alives until just before the lifetime ends: activity must not extend it.
