@@ -7,7 +7,8 @@ export const SSE_HEARTBEAT_MS = 15_000;
 
 export const SSE_HEADERS = {
   "content-type": "text/event-stream; charset=utf-8",
-  "cache-control": "no-store",
+  // no-transform: a compressing proxy would buffer the stream.
+  "cache-control": "no-store, no-transform",
   "x-accel-buffering": "no",
 } as const;
 
@@ -15,6 +16,8 @@ export interface SseChannel {
   /** One event; `name` null is an unnamed ("message") event. */
   send(name: string | null, data: unknown): void;
   comment(text: string): void;
+  /** True while the client has not read what is queued (`highWaterMark` events): a live feed drops rather than queues. */
+  backlogged(): boolean;
   /** Ends the stream from the server side (runs the cleanup). */
   close(): void;
 }
@@ -23,7 +26,11 @@ export interface SseChannel {
  * A ReadableStream of SSE. `open` runs once the stream starts and returns its cleanup
  * (unsubscribe, timers); the cleanup runs on close, client cancel or `signal` abort.
  */
-export function sseStream(open: (channel: SseChannel) => (() => void) | void, signal?: AbortSignal): ReadableStream<Uint8Array> {
+export function sseStream(
+  open: (channel: SseChannel) => (() => void) | void,
+  signal?: AbortSignal,
+  options: { highWaterMark?: number } = {},
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let finish: () => void = () => {};
   return new ReadableStream<Uint8Array>({
@@ -44,6 +51,7 @@ export function sseStream(open: (channel: SseChannel) => (() => void) | void, si
       const channel: SseChannel = {
         send: (name, data) => write(`${name ? `event: ${name}\n` : ""}data: ${JSON.stringify(data)}\n\n`),
         comment: (text) => write(`: ${text}\n\n`),
+        backlogged: () => (controller.desiredSize ?? 1) <= 0,
         close: () => {
           if (closed) return;
           finish();
@@ -51,11 +59,16 @@ export function sseStream(open: (channel: SseChannel) => (() => void) | void, si
         },
       };
       signal?.addEventListener("abort", finish, { once: true });
-      cleanup = open(channel);
+      try {
+        cleanup = open(channel);
+      } catch (err) {
+        finish(); // no heartbeat left behind: the stream never started
+        throw err;
+      }
       if (closed) cleanup?.(); // open() closed the stream itself
     },
     cancel() {
       finish();
     },
-  });
+  }, { highWaterMark: options.highWaterMark ?? 1 });
 }

@@ -6,11 +6,11 @@
 // A slow client loses frames (a few are queued at most), never memory.
 import { z } from "zod";
 import { parseWith } from "@/lib/api/request";
+import { sseStream } from "@/lib/api/sse";
 import { reachLiveView, type LiveViewCredentials } from "@/lib/computers/live/access";
 import type { ScreencastSettings } from "@/lib/computers/driver";
 import { terminatedError } from "@/lib/computers/failures";
 
-const HEARTBEAT_MS = 15_000;
 // Frames queued for a client before new ones are dropped.
 const MAX_QUEUED_EVENTS = 4;
 
@@ -27,66 +27,31 @@ export function parseLiveViewQuery(query: URLSearchParams): ScreencastSettings {
   return { fps, quality };
 }
 
-export const SSE_HEADERS = {
-  "content-type": "text/event-stream; charset=utf-8",
-  // no-transform: compression would buffer the stream.
-  "cache-control": "no-cache, no-transform",
-  "x-accel-buffering": "no",
-};
-
 export async function openScreencastStream(input: LiveViewCredentials & { query: URLSearchParams; signal?: AbortSignal }) {
   const settings = parseLiveViewQuery(input.query);
   const { live, hub } = await reachLiveView(input);
-  const encoder = new TextEncoder();
-  let cleanup = () => {};
-  return new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        let open = true;
-        const send = (text: string) => {
-          if (!open) return;
-          try {
-            controller.enqueue(encoder.encode(text));
-          } catch {
-            cleanup();
-          }
-        };
-        let detach = () => {};
-        const heartbeat = setInterval(() => send(": heartbeat\n\n"), HEARTBEAT_MS);
-        cleanup = () => {
-          if (!open) return;
-          open = false;
-          clearInterval(heartbeat);
-          detach();
-        };
-        try {
-          detach = hub.attach({
-            ...settings,
-            frame(frame) {
-              if ((controller.desiredSize ?? 1) <= 0) return;
-              const metadata = { timestamp: frame.timestamp, viewport: { width: frame.width, height: frame.height } };
-              send(`data: ${JSON.stringify({ image_data: frame.jpeg.toString("base64"), metadata })}\n\n`);
-            },
-            cursor(x, y) {
-              send(`event: cursor_position\ndata: ${JSON.stringify({ x, y })}\n\n`);
-            },
-            ended(reason) {
-              send(`event: ended\ndata: ${JSON.stringify({ reason })}\n\n`);
-              cleanup();
-              controller.close();
-            },
-          });
-        } catch {
-          cleanup();
-          throw terminatedError({ id: live.id, terminationReason: "ending" });
-        }
-        send(": connected\n\n");
-        input.signal?.addEventListener("abort", () => cleanup(), { once: true });
-      },
-      cancel() {
-        cleanup();
-      },
-    },
-    { highWaterMark: MAX_QUEUED_EVENTS },
-  );
+  return sseStream((channel) => {
+    let detach: () => void;
+    try {
+      detach = hub.attach({
+        ...settings,
+        frame(frame) {
+          if (channel.backlogged()) return;
+          const metadata = { timestamp: frame.timestamp, viewport: { width: frame.width, height: frame.height } };
+          channel.send(null, { image_data: frame.jpeg.toString("base64"), metadata });
+        },
+        cursor(x, y) {
+          channel.send("cursor_position", { x, y });
+        },
+        ended(reason) {
+          channel.send("ended", { reason });
+          channel.close();
+        },
+      });
+    } catch {
+      throw terminatedError({ id: live.id, terminationReason: "ending" });
+    }
+    channel.comment("connected");
+    return detach;
+  }, input.signal, { highWaterMark: MAX_QUEUED_EVENTS });
 }

@@ -1,5 +1,6 @@
 import { methodNotAllowed, withPublic } from "@/lib/api/handlers";
-import { openScreencastStream, SSE_HEADERS } from "@/lib/computers/live/screencast-stream";
+import { SSE_HEADERS } from "@/lib/api/sse";
+import { openScreencastStream } from "@/lib/computers/live/screencast-stream";
 
 export const dynamic = "force-dynamic";
 
