@@ -10,8 +10,6 @@ import { afterAll, beforeAll } from "vitest";
 import { createOrgKey, startServer, type TestServer } from "./harness";
 import { api, waitFor, type Target } from "./computers-fixtures";
 
-const root = path.resolve(import.meta.dirname, "../..");
-
 /** Desktops need Linux and root; elsewhere the desktop suites are skipped (and kind "desktop" answers 400). */
 export const canRunDesktops = process.platform === "linux" && process.getuid?.() === 0;
 

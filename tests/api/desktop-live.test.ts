@@ -1,7 +1,7 @@
 // Live view of desktop sessions through a real server with a real desktop: the
 // screencast SSE (JPEG frames of the X display, cursor_position) and /ws input
 // (typed text and a key reach the terminal; the file it writes is read back).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { api } from "./computers-fixtures";
 import { canRunDesktops, createDesktop, exec, useDesktopServer } from "./desktop-fixtures";

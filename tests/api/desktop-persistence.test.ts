@@ -4,9 +4,9 @@
 // changes; a snapshot of another base image version is a clear 409.
 import { createRequire } from "node:module";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { api } from "./computers-fixtures";
-import { canRunDesktops, createDesktop, exec, useDesktopServer, waitTerminated, type DesktopServer } from "./desktop-fixtures";
+import { canRunDesktops, createDesktop, exec, useDesktopServer, waitTerminated } from "./desktop-fixtures";
 
 /** Test set-up only: makes a saved state claim another base image version, as an old snapshot would. */
 async function setBaseVersion(databaseUrl: string, computerId: string, version: string) {
