@@ -6,7 +6,9 @@ export const queryKeys = {
   apiKeys: () => ["api-keys"] as const,
   organization: (organizationId?: string) =>
     organizationId ? (["organization", organizationId] as const) : (["organization"] as const),
-  usage: () => ["usage"] as const,
+  /** All usage (invalidate after a billed call) or one range's query string. */
+  usage: (range?: string) => (range === undefined ? (["usage"] as const) : (["usage", range] as const)),
+  organizationSettings: () => ["organization-settings"] as const,
   sessions: {
     all: () => ["sessions"] as const,
     list: (params: { filter: string; q: string; page: number; pageSize: number }) => ["sessions", "list", params] as const,

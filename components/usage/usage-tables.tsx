@@ -1,31 +1,40 @@
 "use client";
 
+import { formatMinutes } from "@/components/usage/chart-scale";
 import { formatDay, formatTokens, formatUsd } from "@/components/usage/format";
 import type { UsageReport } from "@/components/usage/use-usage";
 
-type Row = UsageReport["totals"] & { key: string; label: string };
+type Row = UsageReport["totals"] & { key: string; label: string; sub?: string; minutes?: number };
 
-function Table({ rows, first, testId }: { rows: Row[]; first: string; testId: string }) {
+/** Wide on a desktop; on a phone it scrolls inside its card, never the page. */
+function Table({ rows, first, testId, withMinutes = false }: { rows: Row[]; first: string; testId: string; withMinutes?: boolean }) {
+  const th = "py-2 pr-3 text-right font-medium";
+  const td = "py-2 pr-3 text-right tabular-nums";
   return (
     <div className="overflow-x-auto">
-      <table className="w-full min-w-[520px] text-left text-sm" data-testid={testId}>
+      <table className="w-full min-w-[560px] text-left text-sm" data-testid={testId}>
         <thead className="text-xs uppercase tracking-wide text-slate-500">
           <tr>
             <th className="py-2 pr-3 font-medium">{first}</th>
-            <th className="py-2 pr-3 text-right font-medium">Requests</th>
-            <th className="py-2 pr-3 text-right font-medium">Input tokens</th>
-            <th className="py-2 pr-3 text-right font-medium">Output tokens</th>
-            <th className="py-2 text-right font-medium">Cost</th>
+            <th className={th}>Requests</th>
+            <th className={th}>Input tokens</th>
+            <th className={th}>Output tokens</th>
+            <th className={th}>Cost</th>
+            {withMinutes && <th className={th}>Session time</th>}
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
           {rows.map((r) => (
             <tr key={r.key}>
-              <td className="py-2 pr-3 font-medium text-slate-900">{r.label}</td>
-              <td className="py-2 pr-3 text-right tabular-nums">{formatTokens(r.requests)}</td>
-              <td className="py-2 pr-3 text-right tabular-nums">{formatTokens(r.input_tokens)}</td>
-              <td className="py-2 pr-3 text-right tabular-nums">{formatTokens(r.output_tokens)}</td>
-              <td className="py-2 text-right tabular-nums">{formatUsd(r.cost_usd)}</td>
+              <td className="py-2 pr-3">
+                <span className="font-medium text-slate-900">{r.label}</span>
+                {r.sub && <span className="ml-2 font-mono text-xs text-slate-500">{r.sub}</span>}
+              </td>
+              <td className={td}>{formatTokens(r.requests)}</td>
+              <td className={td}>{formatTokens(r.input_tokens)}</td>
+              <td className={td}>{formatTokens(r.output_tokens)}</td>
+              <td className={td}>{formatUsd(r.cost_usd)}</td>
+              {withMinutes && <td className={td}>{formatMinutes(r.minutes ?? 0)}</td>}
             </tr>
           ))}
         </tbody>
@@ -34,14 +43,28 @@ function Table({ rows, first, testId }: { rows: Row[]; first: string; testId: st
   );
 }
 
+const Empty = ({ children }: { children: string }) => <p className="text-sm text-slate-600">{children}</p>;
+
 export function ModelTable({ report }: { report: UsageReport }) {
-  if (report.by_model.length === 0) return <p className="text-sm text-slate-600">No model requests in the last 30 days.</p>;
+  if (report.by_model.length === 0) return <Empty>No model requests in this range.</Empty>;
   const prices = new Map(report.models.map((m) => [m.id, m.prices]));
   const rows = report.by_model.map((m) => {
     const p = prices.get(m.model);
-    return { ...m, key: m.model, label: p ? `${m.model} ($${p.input} / $${p.output} per M)` : m.model };
+    return { ...m, key: m.model, label: m.model, sub: p ? `$${p.input} / $${p.output} per M` : undefined };
   });
   return <Table rows={rows} first="Model" testId="usage-by-model" />;
+}
+
+export function KeyTable({ report }: { report: UsageReport }) {
+  if (report.by_key.length === 0) return <Empty>No requests or sessions in this range.</Empty>;
+  const rows = report.by_key.map((k) => ({
+    ...k,
+    key: k.key_id ?? "dashboard",
+    label: k.revoked ? `${k.name} (revoked)` : k.name,
+    sub: k.prefix ?? undefined,
+    minutes: k.session_minutes,
+  }));
+  return <Table rows={rows} first="API key" testId="usage-by-key" withMinutes />;
 }
 
 export function DayTable({ report }: { report: UsageReport }) {
@@ -49,6 +72,6 @@ export function DayTable({ report }: { report: UsageReport }) {
     .filter((d) => d.requests > 0)
     .reverse()
     .map((d) => ({ ...d, key: d.date, label: formatDay(d.date) }));
-  if (rows.length === 0) return <p className="text-sm text-slate-600">No model requests in the last 30 days.</p>;
+  if (rows.length === 0) return <Empty>No model requests in this range.</Empty>;
   return <Table rows={rows} first="Day (UTC)" testId="usage-by-day" />;
 }

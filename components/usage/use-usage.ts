@@ -1,16 +1,18 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { queryKeys } from "@/components/query-keys";
 import { fetchJson } from "@/lib/fetch-json";
 import type { UsageReport } from "@/lib/models/usage-report";
 
 export type { UsageReport };
 
-export function useUsage() {
+/** The report for a range query string (`range=7d`, `from=…&to=…`); the previous range stays shown while the next loads. */
+export function useUsage(rangeQuery = "") {
   return useQuery({
-    queryKey: queryKeys.usage(),
-    queryFn: () => fetchJson<UsageReport>("/api/usage"),
+    queryKey: queryKeys.usage(rangeQuery),
+    queryFn: () => fetchJson<UsageReport>(`/api/usage${rangeQuery ? `?${rangeQuery}` : ""}`),
+    placeholderData: keepPreviousData,
     refetchInterval: 30_000,
   });
 }

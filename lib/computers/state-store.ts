@@ -75,3 +75,13 @@ export async function hasState(input: { computerId: string; organizationId: stri
   });
   return row !== null;
 }
+
+/** The state files of an organization's sessions, read before the organization is deleted (the rows cascade, files do not). */
+export async function stateFilesOf(organizationId: string): Promise<string[]> {
+  const rows = await getDb().computerState.findMany({ where: { organizationId, filePath: { not: null } }, select: { filePath: true } });
+  return rows.map((r) => absolute(r.filePath!));
+}
+
+export async function removeStateFiles(files: string[]): Promise<void> {
+  await Promise.all(files.map((file) => rm(file, { force: true })));
+}

@@ -1,11 +1,16 @@
-import { NotBuiltYet } from "@/components/not-built-yet";
+import { PageHeader } from "@/components/ui/card";
+import { SettingsView } from "@/components/settings/settings-view";
 
 export const metadata = { title: "Settings" };
 
 export default function SettingsPage() {
   return (
-    <NotBuiltYet title="Settings">
-      <p>Organization settings are coming. Members and roles are managed on the Members page; API keys on the API keys page.</p>
-    </NotBuiltYet>
+    <div>
+      <PageHeader
+        title="Settings"
+        description="The organization's name and address, what this server offers its sessions and models, and leaving or deleting the organization."
+      />
+      <SettingsView />
+    </div>
   );
 }

@@ -1,3 +1,4 @@
+import { Suspense } from "react";
 import { PageHeader } from "@/components/ui/card";
 import { UsageDashboard } from "@/components/usage/usage-dashboard";
 
@@ -8,9 +9,12 @@ export default function UsagePage() {
     <div>
       <PageHeader
         title="Usage"
-        description="Model API requests of this organization over the last 30 days: tokens and cost at each model's per-million prices."
+        description="Model API requests (tokens and cost at each model's per-million prices) and browser and desktop session time of this organization. The range is part of the address, so a link shows the same view."
       />
-      <UsageDashboard />
+      {/* The range lives in the query string (useSearchParams). */}
+      <Suspense>
+        <UsageDashboard />
+      </Suspense>
     </div>
   );
 }

@@ -1,9 +1,10 @@
-// GET /api/usage — the organization's model usage of the last 30 days (dashboard).
+// GET /api/usage?range=24h|7d|30d|month or ?from=&to= — the organization's
+// model usage and session time in that range (dashboard).
 import { withMember } from "@/lib/api/with-member";
 import { getUsageReport } from "@/lib/models/usage-report";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withMember(async ({ member }) =>
-  Response.json(await getUsageReport({ organizationId: member.organizationId })),
+export const GET = withMember(async ({ member, req }) =>
+  Response.json(await getUsageReport({ organizationId: member.organizationId, query: new URL(req.url).searchParams })),
 );

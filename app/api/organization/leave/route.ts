@@ -1,0 +1,8 @@
+// POST /api/organization/leave — the viewer leaves their current organization
+// (refused for its last owner); answers where they go next.
+import { withMember } from "@/lib/api/with-member";
+import { leaveOrganization } from "@/lib/auth/organization-lifecycle";
+
+export const dynamic = "force-dynamic";
+
+export const POST = withMember(async ({ member }) => Response.json(await leaveOrganization(member)));
