@@ -52,13 +52,31 @@ export function LiveViewer({ wsUrl, viewport, onEnded }: { wsUrl: string | undef
     canvas.current?.focus();
   }
 
+  // Moves are coalesced to one per animation frame (the newest position); a press first sends any pending move.
+  const pendingMove = useRef<{ x: number; y: number } | null>(null);
+  const moveFrame = useRef<number | null>(null);
+  function flushMove() {
+    if (moveFrame.current !== null) cancelAnimationFrame(moveFrame.current);
+    moveFrame.current = null;
+    if (pendingMove.current) send({ type: "pointer", action: "move", ...pendingMove.current });
+    pendingMove.current = null;
+  }
+  useEffect(() => () => {
+    if (moveFrame.current !== null) cancelAnimationFrame(moveFrame.current);
+  }, []);
+
   function pointer(action: "move" | "down" | "up", event: PointerEvent<HTMLCanvasElement>) {
     if (!control) return;
     const { x, y } = toFramePoint(event.clientX, event.clientY, event.currentTarget.getBoundingClientRect(), frame);
-    if (action === "move") return send({ type: "pointer", action, x, y });
+    if (action === "move") {
+      pendingMove.current = { x, y };
+      moveFrame.current ??= requestAnimationFrame(flushMove);
+      return;
+    }
     const button = buttonName(event.button);
     if (!button) return;
     event.preventDefault();
+    flushMove();
     if (action === "down") event.currentTarget.focus();
     send({ type: "pointer", action, x, y, button });
   }

@@ -63,6 +63,8 @@ test("browser session: live frames, takeover click, tabs, last tab refused, stop
   await expect(tabs.filter({ hasText: "clicks: 0" })).toHaveAttribute("data-active", "true");
   const clickTabId = (await tabs.filter({ hasText: "clicks: 0" }).getAttribute("data-tab-id"))!;
   const clickTab = page.locator(`[data-testid="tab"][data-tab-id="${clickTabId}"]`);
+  const listed = (await (await page.request.get(`/api/sessions/${id}/tabs`)).json()) as { result: { tabs: { tab_id: string; is_main: boolean }[] } };
+  expect(listed.result.tabs.find((t) => t.is_main)?.tab_id).toBe(clickTabId);
 
   // Live frames: the canvas is drawn, and changes over time (the square spins).
   const canvas = page.getByTestId("live-canvas");
