@@ -13,5 +13,7 @@ export const queryKeys = {
     all: () => ["sessions"] as const,
     list: (params: { filter: string; q: string; page: number; pageSize: number }) => ["sessions", "list", params] as const,
     createOptions: () => ["sessions", "create-options"] as const,
+    /** One session's page (under "sessions", so the list's mutations refresh it too). */
+    detail: (id: string) => ["sessions", "detail", id] as const,
   },
 };

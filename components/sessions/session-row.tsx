@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { Countdown } from "@/components/sessions/countdown";
 import { StatusBadge } from "@/components/sessions/status-badge";
 import { useKeepSessionAlive, useStopSession, type DashboardSession } from "@/components/sessions/use-sessions";
@@ -31,8 +32,10 @@ export function SessionRow({ session, now, skewMs }: { session: DashboardSession
           <StatusBadge status={session.status} reason={session.termination_reason} />
           {session.persistent && <span className="text-xs text-slate-500">persistent</span>}
         </div>
-        <p className="truncate font-mono text-xs text-slate-800" title={session.id}>
-          {session.id}
+        <p className="truncate font-mono text-xs" title={session.id}>
+          <Link href={`/sessions/${session.id}`} className="text-brand-700 underline-offset-2 hover:underline">
+            {session.id}
+          </Link>
         </p>
         <dl className="flex flex-wrap gap-x-4 gap-y-0.5 text-xs text-slate-500">
           <div className="flex gap-1">

@@ -16,7 +16,8 @@ import { screenshotUrl } from "@/lib/computers/screenshot-links";
 import { storeScreenshot } from "@/lib/computers/screenshots";
 
 export interface ActionCall {
-  principal: ApiPrincipal;
+  /** Only the organization matters here: an API key's, or a dashboard member's (lib/computers/dashboard-session.ts). */
+  principal: Pick<ApiPrincipal, "organizationId">;
   id: string;
   requestId: string;
   /** Origin for screenshot URLs (publicOrigin of the request). */

@@ -10,6 +10,7 @@ import { getDb } from "@/lib/db";
 import { getEnv } from "@/lib/env";
 import { LIVE_STATUSES } from "@/lib/computers/lifecycle";
 import { getSessionManager } from "@/lib/computers/registry";
+import type { ComputerRow } from "@/lib/computers/store";
 import { createComputer, deleteComputer, keepAlive, type SessionCaller } from "@/lib/computers/service";
 
 export const SESSION_FILTERS = ["live", "ended", "persistent", "all"] as const;
@@ -71,6 +72,29 @@ function tabCountOf(row: { id: string; kind: string; status: string }): number |
   return typeof pages === "number" ? pages : null;
 }
 
+/** The columns a list row is built from (a Computer row with its key's name and prefix). */
+export type DashboardSessionRow = ComputerRow & { apiKey: { name: string; prefix: string } | null };
+
+/** One row as the dashboard shows it; the session page (readSessionDetail) adds to it. */
+export function toDashboardSession(r: DashboardSessionRow): DashboardSession {
+  return {
+    id: r.id,
+    kind: r.kind,
+    status: r.status,
+    termination_reason: r.terminationReason,
+    context_id: r.contextId,
+    created_at: r.createdAt.toISOString(),
+    expires_at: r.expiresAt.toISOString(),
+    // The same clamp as toSession: the idle deadline never passes expires_at.
+    idle_expires_at: new Date(Math.min(r.idleExpiresAt.getTime(), r.expiresAt.getTime())).toISOString(),
+    terminated_at: r.terminatedAt?.toISOString() ?? null,
+    auto_kill: r.autoKill,
+    persistent: r.persistent,
+    tab_count: tabCountOf(r),
+    created_by_key: r.apiKey ? { name: r.apiKey.name, prefix: r.apiKey.prefix } : null,
+  };
+}
+
 export async function listDashboardSessions(input: { organizationId: string; query: URLSearchParams }): Promise<DashboardSessionList> {
   const { filter, q, page, page_size } = parseWith(listQuery, Object.fromEntries(input.query));
   const where = {
@@ -95,22 +119,7 @@ export async function listDashboardSessions(input: { organizationId: string; que
     page,
     page_size,
     total,
-    data: rows.map((r) => ({
-      id: r.id,
-      kind: r.kind,
-      status: r.status,
-      termination_reason: r.terminationReason,
-      context_id: r.contextId,
-      created_at: r.createdAt.toISOString(),
-      expires_at: r.expiresAt.toISOString(),
-      // The same clamp as toSession: the idle deadline never passes expires_at.
-      idle_expires_at: new Date(Math.min(r.idleExpiresAt.getTime(), r.expiresAt.getTime())).toISOString(),
-      terminated_at: r.terminatedAt?.toISOString() ?? null,
-      auto_kill: r.autoKill,
-      persistent: r.persistent,
-      tab_count: tabCountOf(r),
-      created_by_key: r.apiKey ? { name: r.apiKey.name, prefix: r.apiKey.prefix } : null,
-    })),
+    data: rows.map(toDashboardSession),
   };
 }
 

@@ -1,8 +1,15 @@
-// DELETE /api/sessions/{id}: stop a session of the member's organization.
+// /api/sessions/{id}: GET one session of the member's organization for the
+// session page (readSessionDetail), DELETE to stop it.
+import { publicOrigin } from "@/lib/api/public-url";
 import { withMember } from "@/lib/api/with-member";
 import { stopSessionAs } from "@/lib/computers/dashboard";
+import { readSessionDetail } from "@/lib/computers/dashboard-session";
 
 export const dynamic = "force-dynamic";
+
+export const GET = withMember(async ({ req, member, params }) =>
+  Response.json(await readSessionDetail(member, params.id, publicOrigin(req.headers))),
+);
 
 export const DELETE = withMember(async ({ member, params }) => {
   await stopSessionAs(member, params.id);

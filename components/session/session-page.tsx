@@ -1,0 +1,71 @@
+"use client";
+
+import { useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useCallback, useState } from "react";
+import { queryKeys } from "@/components/query-keys";
+import { LiveViewer } from "@/components/session/live-viewer";
+import { SessionFields } from "@/components/session/session-fields";
+import { SessionHeader } from "@/components/session/session-header";
+import { SessionEnded, SessionFailed, SessionLoading, SessionNotFound } from "@/components/session/session-states";
+import { TabStrip } from "@/components/session/tab-strip";
+import { useSessionDetail } from "@/components/session/use-session";
+import { Card } from "@/components/ui/card";
+
+/** /sessions/{id}: the live viewer with takeover, the tab strip, countdowns and the session's fields, polled every 2 s. */
+export function SessionPage({ id }: { id: string }) {
+  const detail = useSessionDetail(id);
+  const queryClient = useQueryClient();
+  const [endedByStream, setEndedByStream] = useState<string | null>(null);
+  // The stream says "ended" before the next poll: show it now, and read the row for the recorded reason.
+  const onEnded = useCallback(
+    (reason: string) => {
+      setEndedByStream(reason);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.sessions.detail(id) });
+    },
+    [queryClient, id],
+  );
+
+  if (detail.isPending) return <SessionLoading />;
+  if (detail.isError && !detail.data) {
+    if ((detail.error as { status?: number }).status === 404) return <SessionNotFound id={id} />;
+    return <SessionFailed message={detail.error.message} onRetry={() => void detail.refetch()} />;
+  }
+  const session = detail.data;
+  // A failed poll keeps the last read on screen (with a note), unless the session is gone (404).
+  const ended = session.status === "terminated" || endedByStream !== null;
+
+  return (
+    <div className="space-y-4">
+      <Link href="/sessions" className="text-sm font-medium text-brand-700 underline-offset-2 hover:underline">
+        ← Sessions
+      </Link>
+      <SessionHeader session={session} />
+      {detail.error && (
+        <p role="alert" className="text-xs text-amber-800">
+          Could not refresh this session ({detail.error.message}); showing what was last read.
+        </p>
+      )}
+      <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_18rem]">
+        <div className="min-w-0 space-y-4">
+          <Card title="Screen">
+            <div className="space-y-3">
+              {!ended && session.kind === "browser" && <TabStrip sessionId={session.id} tabs={session.tabs} />}
+              {ended ? (
+                <SessionEnded reason={session.termination_reason ?? endedByStream} />
+              ) : (
+                <LiveViewer wsUrl={session.endpoints.ws} viewport={session.viewport} onEnded={onEnded} />
+              )}
+            </div>
+          </Card>
+          {/* Session tools mount here at merge (brief S2): <SessionTools session={session} /> from components/session-tools/session-tools.tsx */}
+        </div>
+        <aside className="min-w-0 space-y-4">
+          <Card title="Details">
+            <SessionFields session={session} />
+          </Card>
+        </aside>
+      </div>
+    </div>
+  );
+}

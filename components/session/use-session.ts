@@ -1,0 +1,49 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { queryKeys } from "@/components/query-keys";
+import { fetchJson } from "@/lib/fetch-json";
+// Type-only: erased at compile time, so no server code reaches the browser.
+import type { SessionDetail, SessionTab } from "@/lib/computers/dashboard-session";
+
+export type { SessionDetail, SessionTab };
+
+/** The session, plus how far the server's clock is ahead of this browser's (measured per fetch, as the list does). */
+export type SessionView = SessionDetail & { skew_ms: number };
+
+const DETAIL_REFRESH_MS = 2_000;
+
+export function useSessionDetail(id: string) {
+  return useQuery({
+    queryKey: queryKeys.sessions.detail(id),
+    queryFn: async (): Promise<SessionView> => {
+      const sentAt = Date.now();
+      const detail = await fetchJson<SessionDetail>(`/api/sessions/${encodeURIComponent(id)}`);
+      const midpoint = (sentAt + Date.now()) / 2;
+      return { ...detail, skew_ms: Date.parse(detail.now) - midpoint };
+    },
+    // An ended session no longer changes: stop polling it.
+    refetchInterval: (query) => (query.state.data?.status === "terminated" ? false : DETAIL_REFRESH_MS),
+    // A 404 will stay a 404: show "not found" at once instead of retrying.
+    retry: (failures, error) => (error as { status?: number }).status !== 404 && failures < 2,
+  });
+}
+
+/** A tab operation on session `id`; the session (and its tab list) is read again after it. */
+function useTabMutation<A>(id: string, request: (base: string, args: A) => Promise<unknown>) {
+  const queryClient = useQueryClient();
+  const base = `/api/sessions/${encodeURIComponent(id)}/tabs`;
+  return useMutation({
+    mutationFn: (args: A) => request(base, args),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.sessions.detail(id) }),
+  });
+}
+
+export const useOpenTab = (id: string) =>
+  useTabMutation(id, (base, url: string) => fetchJson(base, { method: "POST", body: JSON.stringify(url ? { url } : {}) }));
+
+export const useSwitchTab = (id: string) =>
+  useTabMutation(id, (base, tabId: string) => fetchJson(`${base}/${encodeURIComponent(tabId)}/switch`, { method: "POST" }));
+
+export const useCloseTab = (id: string) =>
+  useTabMutation(id, (base, tabId: string) => fetchJson(`${base}/${encodeURIComponent(tabId)}`, { method: "DELETE" }));
