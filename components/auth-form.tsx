@@ -7,14 +7,22 @@ import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { TextField } from "@/components/ui/field";
 import { authClient } from "@/lib/auth/client";
+import { INVITATION_HEADER } from "@/lib/auth/invitation-header";
+import { safeNextPath } from "@/lib/auth/next-path";
 
-/** Where to go after login: a same-site path from ?next=, else the dashboard. */
-function useNextPath(): string {
-  const next = useSearchParams().get("next");
-  return next && next.startsWith("/") && !next.startsWith("//") ? next : "/";
+/** The invitation a sign-up form was opened from: its email is fixed, and signing up joins its team. */
+export interface SignUpInvitation {
+  id: string;
+  email: string;
+  organizationName: string;
 }
 
-export function AuthForm({ mode }: { mode: "login" | "sign-up" }) {
+/** Where to go after login: a same-site path from ?next=, else the dashboard (see safeNextPath). */
+function useNextPath(): string {
+  return safeNextPath(useSearchParams().get("next"));
+}
+
+export function AuthForm({ mode, invitation }: { mode: "login" | "sign-up"; invitation?: SignUpInvitation }) {
   const router = useRouter();
   const next = useNextPath();
   const [error, setError] = useState<string | null>(null);
@@ -23,31 +31,39 @@ export function AuthForm({ mode }: { mode: "login" | "sign-up" }) {
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const email = String(form.get("email"));
+    const email = invitation?.email ?? String(form.get("email"));
     const password = String(form.get("password"));
     setPending(true);
     setError(null);
+    // From an invitation link the server puts the new account in the inviting team (and no other).
+    const fetchOptions = invitation ? { headers: { [INVITATION_HEADER]: invitation.id } } : undefined;
     const result =
       mode === "login"
         ? await authClient.signIn.email({ email, password })
-        : await authClient.signUp.email({ email, password, name: String(form.get("name")) });
+        : await authClient.signUp.email({ email, password, name: String(form.get("name")) }, fetchOptions);
     setPending(false);
     if (result.error) {
       setError(result.error.message ?? "Something went wrong");
       return;
     }
-    router.replace(next);
+    router.replace(invitation ? "/sessions" : next);
     router.refresh();
   }
 
-  const other = mode === "login" ? "/sign-up" : "/login";
-  const query = next !== "/" ? `?next=${encodeURIComponent(next)}` : "";
+  const otherPath = mode === "login" ? "/sign-up" : "/login";
+  const otherNext = invitation ? `/invite/${invitation.id}` : next;
+  const query = otherNext !== "/sessions" ? `?next=${encodeURIComponent(otherNext)}` : "";
+  const title = invitation ? `Join ${invitation.organizationName} on Cabin` : mode === "login" ? "Log in" : "Create your account";
   return (
     <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
-      <h1 className="mb-4 text-lg font-semibold">{mode === "login" ? "Log in" : "Create your account"}</h1>
+      <h1 className="mb-4 text-lg font-semibold">{title}</h1>
       <form onSubmit={submit} className="space-y-4">
         {mode === "sign-up" && <TextField label="Name" name="name" autoComplete="name" required maxLength={100} />}
-        <TextField label="Email" name="email" type="email" autoComplete="email" required />
+        {invitation ? (
+          <TextField label="Email" name="email" type="email" value={invitation.email} readOnly hint="The address the invitation was sent to." />
+        ) : (
+          <TextField label="Email" name="email" type="email" autoComplete="email" required />
+        )}
         <TextField
           label="Password"
           name="password"
@@ -64,7 +80,7 @@ export function AuthForm({ mode }: { mode: "login" | "sign-up" }) {
       </form>
       <p className="mt-4 text-center text-sm text-slate-600">
         {mode === "login" ? "New here? " : "Already have an account? "}
-        <Link href={`${other}${query}`} className="font-medium text-brand-600 hover:underline">
+        <Link href={`${otherPath}${query}`} className="font-medium text-brand-600 hover:underline">
           {mode === "login" ? "Create an account" : "Log in"}
         </Link>
       </p>
@@ -73,10 +89,10 @@ export function AuthForm({ mode }: { mode: "login" | "sign-up" }) {
 }
 
 /** A login or sign-up page: the form reads ?next= (useSearchParams), so it renders inside Suspense. */
-export function AuthPage({ mode }: { mode: "login" | "sign-up" }) {
+export function AuthPage({ mode, invitation }: { mode: "login" | "sign-up"; invitation?: SignUpInvitation }) {
   return (
     <Suspense>
-      <AuthForm mode={mode} />
+      <AuthForm mode={mode} invitation={invitation} />
     </Suspense>
   );
 }

@@ -1,67 +1,65 @@
 "use client";
 
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
+import { useEffect } from "react";
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { authClient } from "@/lib/auth/client";
 
-export function AcceptInvitation({ invitationId }: { invitationId: string }) {
+interface InvitationSummary {
+  id: string;
+  organizationId: string;
+  organizationName: string;
+  inviterName: string;
+  email: string;
+  role: string;
+}
+
+/** Makes the team the one the dashboard acts in, then opens its Sessions page. */
+async function enterTeam(router: ReturnType<typeof useRouter>, organizationId: string) {
+  await authClient.organization.setActive({ organizationId });
+  router.replace("/sessions");
+  router.refresh();
+}
+
+/** A pending invitation, shown to its logged-in recipient: one click joins. */
+export function AcceptInvitation({ invitation }: { invitation: InvitationSummary }) {
   const router = useRouter();
-  const session = authClient.useSession();
-  const next = encodeURIComponent(`/invite/${invitationId}`);
-  const invitation = useQuery({
-    queryKey: ["invitation", invitationId],
-    enabled: !!session.data,
-    queryFn: async () => {
-      const { data, error } = await authClient.organization.getInvitation({ query: { id: invitationId } });
-      if (error) throw new Error(error.message ?? "This invitation is not valid");
-      return data;
-    },
-  });
   const accept = useMutation({
     mutationFn: async () => {
-      const { error } = await authClient.organization.acceptInvitation({ invitationId });
+      const { error } = await authClient.organization.acceptInvitation({ invitationId: invitation.id });
       if (error) throw new Error(error.message ?? "Could not accept the invitation");
-      await authClient.organization.setActive({ organizationId: invitation.data!.organizationId });
-    },
-    onSuccess: () => {
-      router.replace("/");
-      router.refresh();
+      await enterTeam(router, invitation.organizationId);
     },
   });
-
-  const box = "space-y-4 rounded-lg border border-slate-200 bg-white p-6 shadow-sm";
-  if (session.isPending) return <div className={box}>Loading…</div>;
-  if (!session.data) {
-    return (
-      <div className={box}>
-        <h1 className="text-lg font-semibold">You have been invited to a team on Cabin</h1>
-        <p className="text-sm text-slate-600">Sign up or log in with the email address the invitation was sent to, then accept it.</p>
-        <div className="flex gap-2">
-          <Link className="rounded-md bg-brand-600 px-3 py-2 text-sm font-medium text-white" href={`/sign-up?next=${next}`}>
-            Sign up
-          </Link>
-          <Link className="rounded-md border border-slate-300 px-3 py-2 text-sm font-medium" href={`/login?next=${next}`}>
-            Log in
-          </Link>
-        </div>
-      </div>
-    );
-  }
-  if (invitation.isPending) return <div className={box}>Loading invitation…</div>;
-  if (invitation.error) return <div className={box}><Alert>{invitation.error.message}</Alert></div>;
   return (
-    <div className={box}>
-      <h1 className="text-lg font-semibold">Join {invitation.data.organizationName}</h1>
+    <div className="space-y-4 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+      <h1 className="text-lg font-semibold">Join {invitation.organizationName}</h1>
       <p className="text-sm text-slate-600">
-        {invitation.data.inviterEmail} invited {invitation.data.email} as <strong>{invitation.data.role ?? "member"}</strong>.
+        {invitation.inviterName} invited {invitation.email} as <strong>{invitation.role}</strong>.
       </p>
       {accept.error && <Alert>{accept.error.message}</Alert>}
       <Button onClick={() => accept.mutate()} disabled={accept.isPending}>
         {accept.isPending ? "Joining…" : "Accept invitation"}
       </Button>
+    </div>
+  );
+}
+
+/** The viewer is already in the team (a reopened, accepted link): straight into it. */
+export function EnterTeam({ organizationId, organizationName }: { organizationId: string; organizationName: string }) {
+  const router = useRouter();
+  useEffect(() => {
+    void enterTeam(router, organizationId);
+  }, [router, organizationId]);
+  return (
+    <div className="space-y-3 rounded-lg border border-slate-200 bg-white p-6 text-sm text-slate-600 shadow-sm" role="status">
+      <p>You are already a member of {organizationName}. Opening it…</p>
+      <Link href="/sessions" className="font-medium text-brand-700 underline underline-offset-2">
+        Go to Sessions
+      </Link>
     </div>
   );
 }

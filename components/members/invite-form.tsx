@@ -11,13 +11,14 @@ export function invitationLink(id: string): string {
   return `${window.location.origin}/invite/${id}`;
 }
 
-export function InviteForm() {
+/** `roles`: the roles the viewer may hand out (see invitableRoles). */
+export function InviteForm({ roles }: { roles: readonly string[] }) {
   const invite = useInvite();
   const [sentTo, setSentTo] = useState<string | null>(null);
 
   const submit = formSubmit(async (data) => {
     const email = String(data.get("email"));
-    await invite.mutateAsync({ email, role: data.get("role") as "admin" | "member" });
+    await invite.mutateAsync({ email, role: data.get("role") as "admin" | "member" | "owner" });
     setSentTo(email);
   });
 
@@ -25,7 +26,7 @@ export function InviteForm() {
     <div className="space-y-3">
       <form onSubmit={submit} className="grid gap-3 sm:grid-cols-[1fr_10rem_auto] sm:items-end">
         <TextField label="Email" name="email" type="email" required placeholder="teammate@example.com" />
-        <SelectField label="Role" name="role" options={["member", "admin"]} defaultValue="member" />
+        <SelectField label="Role" name="role" options={roles} defaultValue="member" />
         <SubmitButton pending={invite.isPending} label="Invite" pendingLabel="Inviting…" />
       </form>
       {invite.error && <Alert>{invite.error.message}</Alert>}

@@ -1,7 +1,10 @@
 import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from "react";
 
 const CONTROL =
-  "block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm placeholder:text-slate-400 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/40";
+  "block w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm placeholder:text-slate-400 focus:border-brand-500";
+// A read-only input (e.g. an invitation's fixed email) looks settled, not editable.
+const EDITABLE = `${CONTROL} bg-white`;
+const READ_ONLY = `${CONTROL} bg-slate-50 text-slate-600`;
 
 /** A label above a control, and an optional hint the control is described by. */
 function LabelledField({ label, hint, children }: { label: string; hint?: string; children: (id: string, hintId?: string) => ReactNode }) {
@@ -25,7 +28,7 @@ function LabelledField({ label, hint, children }: { label: string; hint?: string
 export function TextField({ label, hint, ...props }: InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: string }) {
   return (
     <LabelledField label={label} hint={hint}>
-      {(id, hintId) => <input id={id} className={CONTROL} aria-describedby={hintId} {...props} />}
+      {(id, hintId) => <input id={id} className={props.readOnly ? READ_ONLY : EDITABLE} aria-describedby={hintId} {...props} />}
     </LabelledField>
   );
 }
@@ -38,7 +41,7 @@ export function SelectField({
   return (
     <LabelledField label={label}>
       {(id) => (
-        <select id={id} className={CONTROL} {...props}>
+        <select id={id} className={EDITABLE} {...props}>
           {options.map((o) => (
             <option key={o} value={o}>
               {o}

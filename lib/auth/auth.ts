@@ -5,6 +5,8 @@ import { APIError } from "better-auth/api";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { organization } from "better-auth/plugins/organization";
 import { forgetDeletedKeys } from "@/lib/auth/api-keys";
+import { INVITATION_HEADER } from "@/lib/auth/invitation-header";
+import { joinInvitationAtSignUp } from "@/lib/auth/invitations";
 import {
   activateOrganizationForSessions,
   countUsers,
@@ -66,10 +68,13 @@ function createAuth() {
             if ((await countUsers()) === 0 || (await hasPendingInvitation(user.email))) return;
             throw new APIError("FORBIDDEN", { message: "Sign-up is closed on this Cabin; ask an admin for an invitation" });
           },
-          // People who sign up on the web land in a team of their own. Operator
-          // CLI sign-ups (no HTTP request) are placed by the CLI instead.
+          // People who sign up on the web land in a team of their own, unless
+          // they signed up from an invitation link: then in the inviting team
+          // only. Operator CLI sign-ups (no HTTP request) are placed by the CLI.
           after: async (user, context) => {
             if (!context?.request) return;
+            const invitationId = context.request.headers.get(INVITATION_HEADER);
+            if (invitationId && (await joinInvitationAtSignUp({ invitationId, userId: user.id, email: user.email }))) return;
             const org = await createOrganization({ name: `${user.name}'s team`, ownerId: user.id });
             // Better Auth may have made the sign-up's session before this hook ran.
             await activateOrganizationForSessions({ userId: user.id, organizationId: org.id });

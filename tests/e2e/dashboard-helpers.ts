@@ -5,14 +5,18 @@ import path from "node:path";
 export const base = () => process.env.CABIN_E2E_URL!;
 export const unique = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`;
 
-/** Signs up a new person (and with them a new organization) and lands on /sessions. */
-export async function signUpNewTeam(page: Page, name: string) {
+export const E2E_PASSWORD = "correct horse battery";
+
+/** Signs up a new person (and with them a new organization), lands on /sessions, and returns their email. */
+export async function signUpNewTeam(page: Page, name: string): Promise<string> {
+  const email = `${name.toLowerCase()}${unique()}@example.test`;
   await page.goto("/sign-up");
   await page.getByLabel("Name").fill(name);
-  await page.getByLabel("Email").fill(`${name.toLowerCase()}${unique()}@example.test`);
-  await page.getByLabel("Password").fill("correct horse battery");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(E2E_PASSWORD);
   await page.getByRole("button", { name: "Sign up" }).click();
   await expect(page).toHaveURL(/\/sessions$/);
+  return email;
 }
 
 const SCREENSHOTS = path.resolve(import.meta.dirname, "../../docs/screenshots");

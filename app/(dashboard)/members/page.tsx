@@ -1,11 +1,29 @@
+import { headers } from "next/headers";
 import { InviteForm } from "@/components/members/invite-form";
 import { MemberList } from "@/components/members/member-list";
-import { ManagePage } from "@/components/ui/card";
+import { Card, PageHeader } from "@/components/ui/card";
+import { currentMember } from "@/lib/auth/member";
+import { invitableRoles } from "@/lib/auth/member-permissions";
 
 export const metadata = { title: "Members" };
 
-const DESCRIPTION = "Owners and admins invite people with a link (no mail server needed), change roles and remove members.";
+const MANAGER = "Invite people with a link (no mail server needed), change their roles and remove members.";
+const VIEWER = "The people in this organization. Owners and admins invite, change roles and remove members.";
 
-export default function MembersPage() {
-  return <ManagePage title={metadata.title} description={DESCRIPTION} form={["Invite someone", <InviteForm />]} list={["Members of this organization", <MemberList />]} />;
+export default async function MembersPage() {
+  const member = await currentMember(await headers());
+  const roles = member ? invitableRoles(member.role) : [];
+  return (
+    <div className="space-y-6">
+      <PageHeader title={metadata.title} description={roles.length > 0 ? MANAGER : VIEWER} />
+      {roles.length > 0 && (
+        <Card title="Invite someone">
+          <InviteForm roles={roles} />
+        </Card>
+      )}
+      <Card title="Members of this organization">
+        <MemberList />
+      </Card>
+    </div>
+  );
 }
