@@ -6,8 +6,13 @@
 // Upgrades go to the domain handlers by name ("computers-cdp", "computers-ws"), then to Next.
 import { randomBytes } from "node:crypto";
 import { EventEmitter } from "node:events";
-import { createServer, type Server } from "node:http";
+import { STATUS_CODES, createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
 import next from "next";
+import { CLIENT_ADDRESS_HEADER, clientAddress, parseCidrList } from "./lib/api/client-address";
+import { limitBody, refuseDeclaredLength, refuseRequestLine, securityHeaders, surfaceOf, tooLargeError } from "./lib/api/edge";
+import type { AppError } from "./lib/api/errors";
+import { renderError } from "./lib/api/render";
 import { getEnv } from "./lib/env";
 import { httpHandlersKey, shutdownKey, upgradeHandlersKey } from "./lib/process-handles";
 import { peekSingleton } from "./lib/singleton";
@@ -15,6 +20,7 @@ import { peekSingleton } from "./lib/singleton";
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const env = getEnv();
 const dev = env.NODE_ENV === "development";
+const trustedProxies = parseCidrList(env.TRUSTED_PROXIES);
 
 // Next attaches its own "upgrade" listener to the server of the first request it
 // handles (NextCustomServer.setupWebSocketHandler) unless it is given `httpServer`,
@@ -27,24 +33,71 @@ await app.prepare();
 const handle = app.getRequestHandler();
 const nextUpgrade = app.getUpgradeHandler();
 
-const server = createServer((req, res) => {
+/** Answers `error` in the request's surface envelope and closes the connection (its body is not worth reading). */
+function refuse(req: IncomingMessage, res: ServerResponse, error: AppError, requestId: string) {
+  const { status, headers, body } = renderError(error, surfaceOf(req.url ?? "/"), requestId);
+  if (!res.headersSent) res.writeHead(status, { ...headers, "content-length": Buffer.byteLength(body), connection: "close" });
+  res.end(body);
+}
+
+// Unauthenticated, too slow or too large: such clients do not keep their socket
+// (a held socket is a held slot). Ending it first lets the answer arrive before
+// the reset that closing with unread data causes; the destroy is the backstop.
+const CLOSE_AFTER = new Set([401, 408, 413]);
+const CLOSE_GRACE_MS = 2_000;
+function closeSoon(socket: Duplex) {
+  socket.end();
+  setTimeout(() => socket.destroy(), CLOSE_GRACE_MS).unref();
+}
+
+// Node checks the two request timeouts only this often (30 s by default).
+const TIMEOUT_CHECK_MS = 1_000;
+
+const server = createServer({ connectionsCheckingInterval: TIMEOUT_CHECK_MS }, (req, res) => {
   const given = req.headers["x-request-id"];
   const requestId = typeof given === "string" && REQUEST_ID.test(given) ? given : `req_${randomBytes(12).toString("hex")}`;
   req.headers["x-request-id"] = requestId;
   res.setHeader("x-request-id", requestId);
+  req.headers[CLIENT_ADDRESS_HEADER] = clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustedProxies);
+  for (const [name, value] of Object.entries(securityHeaders(req.headers["x-forwarded-proto"] === "https"))) res.setHeader(name, value);
+  // Announced in the answer (so keep-alive clients do not reuse the socket), then enforced.
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.writeHead = ((status: number, ...rest: unknown[]) => {
+    if (CLOSE_AFTER.has(status)) res.setHeader("connection", "close");
+    return writeHead(status, ...rest);
+  }) as typeof res.writeHead;
+  res.once("finish", () => {
+    if (CLOSE_AFTER.has(res.statusCode)) closeSoon(req.socket);
+  });
+  const refusal = refuseRequestLine(req.method ?? "GET", req.url ?? "/")
+    ?? refuseDeclaredLength(req.headers["content-length"], env.MAX_REQUEST_BODY_BYTES);
+  if (refusal) return refuse(req, res, refusal, requestId);
+  limitBody(req, env.MAX_REQUEST_BODY_BYTES, () => refuse(req, res, tooLargeError(env.MAX_REQUEST_BODY_BYTES), requestId));
   // Domain HTTP fast paths (the model gateway) first: each returns true when it took the request.
   const fastPaths = peekSingleton(httpHandlersKey);
   if (fastPaths) for (const take of fastPaths.values()) if (take(req, res)) return;
   void handle(req, res);
 });
 
+/** A refused upgrade: a plain HTTP answer on the raw socket, then close. */
+function refuseUpgrade(req: IncomingMessage, socket: Duplex, error: AppError) {
+  const { status, headers, body } = renderError(error, surfaceOf(req.url ?? "/"), String(req.headers["x-request-id"] ?? "upgrade"));
+  const lines = Object.entries({ ...headers, "content-length": String(Buffer.byteLength(body)), connection: "close" }).map(([k, v]) => `${k}: ${v}`);
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? "Error"}\r\n${lines.join("\r\n")}\r\n\r\n${body}`);
+}
+
 server.on("upgrade", (req, socket, head) => {
+  const refusal = refuseRequestLine(req.method ?? "GET", req.url ?? "/");
+  if (refusal) return refuseUpgrade(req, socket, refusal);
   for (const take of peekSingleton(upgradeHandlersKey)?.values() ?? []) if (take(req, socket, head)) return;
   void nextUpgrade(req, socket, head);
 });
 
-// Long-lived streams (SSE, CDP) must not be cut by Node's default timeouts.
-server.requestTimeout = 0;
+// Both limits cover receiving the request only: answers (SSE, NDJSON) and
+// upgraded sockets (CDP, live view) are not cut by them. A trickled body or
+// header set is answered 408 and closed.
+server.headersTimeout = env.HTTP_HEADERS_TIMEOUT_SECONDS * 1000;
+server.requestTimeout = env.HTTP_REQUEST_TIMEOUT_SECONDS * 1000;
 server.keepAliveTimeout = 65_000;
 
 server.listen(env.PORT, env.HOST, () => {

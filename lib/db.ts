@@ -33,6 +33,21 @@ interface DbState {
 const dbStateKey = singletonKey<DbState | undefined>("db");
 
 /**
+ * The database holds key hashes, sessions' state keys and login sessions: only
+ * the server's user may read it (migrations may have created it 0644 first).
+ * The WAL and shared-memory files inherit nothing from it, so each is set.
+ */
+function restrictToOwner(file: string) {
+  for (const name of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      fs.chmodSync(/* turbopackIgnore: true */ name, 0o600);
+    } catch {
+      // Not created (yet): SQLite creates -wal/-shm lazily with the main file's mode.
+    }
+  }
+}
+
+/**
  * better-sqlite3 adapter whose connections run in WAL mode: readers do not
  * block the writer, which matters with a server and a CLI on one file.
  */
@@ -46,6 +61,7 @@ function sqliteAdapter(file: string): SqlDriverAdapterFactory {
       const adapter = await base.connect();
       // synchronous=NORMAL is the recommended (and durable) pairing with WAL.
       await adapter.executeScript("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
+      if (file !== ":memory:") restrictToOwner(file);
       return adapter;
     },
   };

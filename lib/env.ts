@@ -3,6 +3,7 @@
 // default and a comment) and document it in the README's configuration table.
 import path from "node:path";
 import { z } from "zod";
+import { parseCidrList } from "@/lib/api/client-address";
 
 const bool = z
   .enum(["1", "0", "true", "false", "yes", "no", ""])
@@ -18,6 +19,12 @@ const schema = z.object({
   // Public address of the app (links, auth callbacks). Unset or empty: the address
   // each request came by (X-Forwarded-Proto/-Host or Host), localhost:PORT without one.
   PUBLIC_URL: z.preprocess((v) => (v === "" ? undefined : v), z.url().optional()),
+  // Largest request body any surface accepts (413 past it; counted as it arrives).
+  MAX_REQUEST_BODY_BYTES: z.coerce.number().int().min(1024).default(32 * 1024 * 1024),
+  // A client must send its headers within this, and its whole request (not the
+  // answer: streams are not cut) within the request timeout, or the socket is closed.
+  HTTP_HEADERS_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(15),
+  HTTP_REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(60),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // Where the SQLite file, generated secrets, saved states and model files live.
   DATA_DIR: z.string().default("data"),
@@ -36,6 +43,15 @@ const schema = z.object({
   ALLOW_SIGNUP: bool.default(true),
   // Login/sign-up attempts allowed per client IP per minute (0 turns the limit off).
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(10),
+  // Proxies whose X-Forwarded-For is believed (addresses or CIDRs, comma-separated,
+  // e.g. "127.0.0.1,10.0.0.0/8"). Empty: the socket's address is the client's.
+  TRUSTED_PROXIES: z.string().default("").superRefine((value, ctx) => {
+    try {
+      parseCidrList(value);
+    } catch (err) {
+      ctx.addIssue({ code: "custom", message: (err as Error).message });
+    }
+  }),
 
   // ---- sessions (browser and desktop) ----
   // One action or screenshot of a session fails (status "error") after this long; the next one runs.

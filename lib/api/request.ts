@@ -15,6 +15,13 @@ export function requestIdFrom(given: string | null | undefined): string {
   return given && REQUEST_ID.test(given) ? given : `req_${randomBytes(12).toString("hex")}`;
 }
 
+/**
+ * A string that may not carry NUL: it would reach argv, a path or xdotool,
+ * where Node refuses it with an internal error instead of a 400.
+ */
+export const textWithoutNul = (max: number, min = 0) =>
+  z.string().min(min).max(max).refine((value) => !value.includes("\0"), "must not contain a NUL character");
+
 export function fieldPath(path: PropertyKey[]): string {
   return path.map((p) => (typeof p === "number" ? `[${p}]` : String(p))).join(".").replace(/\.\[/g, "[");
 }

@@ -19,6 +19,7 @@ import { configuredOrigin, requestOrigin } from "@/lib/api/public-url";
 import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
 import { getAppSecret } from "@/lib/secrets";
+import { CLIENT_ADDRESS_HEADER } from "@/lib/api/client-address";
 import { singleton, singletonKey } from "@/lib/singleton";
 
 function createAuth() {
@@ -44,7 +45,8 @@ function createAuth() {
         "/sign-up/email": { window: 60, max: env.AUTH_RATE_LIMIT_PER_MINUTE },
       },
     },
-    advanced: { useSecureCookies: base.startsWith("https://"), cookiePrefix: "cabin" },
+    // Limits key on the address the custom server vouches for (clientAddress), never a client's own X-Forwarded-For.
+    advanced: { useSecureCookies: base.startsWith("https://"), cookiePrefix: "cabin", ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] } },
     logger: { disabled: env.NODE_ENV === "test" },
     plugins: [
       organization({

@@ -4,9 +4,13 @@
 // shape; any other field is refused (a 400 naming it), never silently dropped.
 import { z } from "zod";
 import { AppError } from "@/lib/api/errors";
-import { parseWith } from "@/lib/api/request";
+import { parseWith, textWithoutNul } from "@/lib/api/request";
 
 const coord = z.number().finite().min(0).max(100_000);
+// Wheel deltas in pixels: beyond a few screens a scroll means nothing, and
+// Chromium stalls its input pipeline on huge ones (dx: -1e308 hung every later mouse action).
+const delta = z.number().finite().min(-100_000).max(100_000);
+const keyName = textWithoutNul(32, 1);
 const tabId = z.string().min(1).max(64);
 const button = z.enum(["left", "right", "middle", "back", "forward", "wheel"]);
 
@@ -57,9 +61,9 @@ const drag = z
     }
     return { type: "drag" as const, path, tab_id: a.tab_id };
   });
-const typeText = z.strictObject({ type: z.literal("type"), text: z.string().max(100_000), ...target });
+const typeText = z.strictObject({ type: z.literal("type"), text: textWithoutNul(100_000), ...target });
 const keypress = z
-  .strictObject({ type: z.literal("keypress"), keys: z.array(z.string().min(1).max(32)).min(1).max(8).optional(), key: z.string().min(1).max(32).optional(), ...target })
+  .strictObject({ type: z.literal("keypress"), keys: z.array(keyName).min(1).max(8).optional(), key: keyName.optional(), ...target })
   .transform((a, ctx) => {
     const keys = a.keys ?? (a.key ? [a.key] : undefined);
     if (!keys) {
@@ -68,17 +72,17 @@ const keypress = z
     }
     return { type: "keypress" as const, keys, tab_id: a.tab_id };
   });
-const keyDown = z.strictObject({ type: z.literal("key_down"), key: z.string().min(1).max(32), ...target });
-const keyUp = z.strictObject({ type: z.literal("key_up"), key: z.string().min(1).max(32), ...target });
+const keyDown = z.strictObject({ type: z.literal("key_down"), key: keyName, ...target });
+const keyUp = z.strictObject({ type: z.literal("key_up"), key: keyName, ...target });
 const mouseDown = z.strictObject({ type: z.literal("mouse_down"), x: coord.optional(), y: coord.optional(), button: button.default("left"), ...target });
 const mouseUp = z.strictObject({ type: z.literal("mouse_up"), x: coord.optional(), y: coord.optional(), button: button.default("left"), ...target });
 const scroll = z
   .strictObject({
     type: z.literal("scroll"),
-    dx: z.number().finite().optional(),
-    dy: z.number().finite().optional(),
-    scroll_x: z.number().finite().optional(),
-    scroll_y: z.number().finite().optional(),
+    dx: delta.optional(),
+    dy: delta.optional(),
+    scroll_x: delta.optional(),
+    scroll_y: delta.optional(),
     x: coord.optional(),
     y: coord.optional(),
     ...target,

@@ -13,6 +13,7 @@ import { AppError } from "@/lib/api/errors";
 import { isActionError } from "@/lib/computers/action-error";
 import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
+import { HEARTBEAT_EVERY_MS, HostHeartbeat } from "@/lib/computers/host-heartbeat";
 import type { ComputerDriver, ComputerHandle, ComputerKind, SavedState } from "@/lib/computers/driver";
 import { firstLine, scrubSecrets } from "@/lib/computers/failures";
 import { dueReason, initialDeadlines, idleDeadlineAfter, type TerminationReason } from "@/lib/computers/lifecycle";
@@ -33,6 +34,7 @@ export class SessionManager {
   private timer: NodeJS.Timeout | null = null;
   private lastSweep = Date.now();
   private shuttingDown = false;
+  private readonly heartbeat = new HostHeartbeat();
   /** Subscribers of GET /computers/{id}/events; ended once the session is torn down (`terminate`). */
   readonly events = new SessionEvents();
 
@@ -228,6 +230,7 @@ export class SessionManager {
 
   private tick() {
     const now = new Date();
+    this.heartbeat.beat(now.getTime());
     for (const live of this.sessions.values()) {
       if (live.ending || !live.handle) continue;
       const reason = dueReason(live, now);
@@ -262,7 +265,10 @@ export class SessionManager {
   /** Start-up: reconcile rows of a previous process, warm the drivers, start the reaper. */
   async boot(): Promise<void> {
     const bootedAt = new Date();
-    const count = await store.terminateLeftovers({ hostId: this.hostId, createdBefore: bootedAt });
+    const lastAlive = this.heartbeat.lastAlive();
+    const count = await store.terminateLeftovers({
+      hostId: this.hostId, createdBefore: bootedAt, diedBy: lastAlive ? { lastAlive, beatMs: HEARTBEAT_EVERY_MS } : undefined,
+    });
     if (count) getLogger().warn({ count, hostId: this.hostId }, "sessions of a previous server process marked crashed");
     for (const driver of this.drivers.values()) await driver.warm();
     this.timer ??= setInterval(() => this.tick(), REAPER_TICK_MS);

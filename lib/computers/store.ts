@@ -95,16 +95,29 @@ export async function markTerminated(id: string, reason: TerminationReason, at =
   });
 }
 
-/** Start-up: rows this host left live belong to processes that no longer exist. */
-export async function terminateLeftovers(input: { hostId: string; exceptIds?: string[]; createdBefore?: Date }) {
-  const { count } = await getDb().computer.updateMany({
-    where: {
-      hostId: input.hostId,
-      status: { in: LIVE_STATUSES },
-      ...(input.exceptIds?.length ? { id: { notIn: input.exceptIds } } : {}),
-      ...(input.createdBefore ? { createdAt: { lt: input.createdBefore } } : {}),
-    },
-    data: { status: "terminated", terminationReason: "crashed", terminatedAt: new Date() },
-  });
-  return count;
+/**
+ * Rows this host left live belong to processes that no longer exist. With
+ * `diedBy` (the host's last heartbeat) they end when the host died: rows made
+ * before it at the heartbeat, rows made after it within one more beat.
+ */
+export async function terminateLeftovers(input: {
+  hostId: string; exceptIds?: string[]; createdBefore?: Date; diedBy?: { lastAlive: Date; beatMs: number };
+}) {
+  const now = new Date();
+  const where = {
+    hostId: input.hostId,
+    status: { in: LIVE_STATUSES },
+    ...(input.exceptIds?.length ? { id: { notIn: input.exceptIds } } : {}),
+  };
+  const end = (createdAt: { lt?: Date; gte?: Date }, terminatedAt: Date) =>
+    getDb().computer.updateMany({
+      where: { ...where, createdAt },
+      data: { status: "terminated", terminationReason: "crashed", terminatedAt },
+    });
+  const before = input.createdBefore ?? now;
+  if (!input.diedBy || input.diedBy.lastAlive >= before) return (await end({ lt: before }, now)).count;
+  const { lastAlive, beatMs } = input.diedBy;
+  const latest = new Date(Math.min(lastAlive.getTime() + beatMs, now.getTime()));
+  const [older, newer] = await Promise.all([end({ lt: lastAlive }, lastAlive), end({ gte: lastAlive, lt: before }, latest)]);
+  return older.count + newer.count;
 }

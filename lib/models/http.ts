@@ -5,6 +5,7 @@
 // measurable share of its ~2 ms budget). Here: the API key (OpenAI error
 // envelope), the organization's rate limit, and x-request-id on every reply;
 // x-ratelimit-* on every reply once the key is known, errors included.
+import { tooLargeError } from "@/lib/api/edge";
 import { AppError, isAppError } from "@/lib/api/errors";
 import { renderError } from "@/lib/api/render";
 import { parseJsonText, parseWith } from "@/lib/api/request";
@@ -16,7 +17,8 @@ import { singleton, singletonKey } from "@/lib/singleton";
 import type { z } from "zod";
 
 /** Bodies above this are refused with a 413 before they are read to the end. */
-export const MAX_BODY_BYTES = 32 * 1024 * 1024;
+/** The one body limit of every surface (MAX_REQUEST_BODY_BYTES; the custom server refuses larger ones first). */
+export const MAX_BODY_BYTES = getEnv().MAX_REQUEST_BODY_BYTES;
 
 /** A /v1 request, reduced to what the handlers read. */
 export interface ModelHttpRequest {
@@ -60,9 +62,7 @@ export const jsonReply = (value: unknown, status = 200): ModelReply => ({
   body: JSON.stringify(value),
 });
 
-export function tooLarge(): AppError {
-  return new AppError("payload_too_large", `Request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB`, { detail: "payload_too_large" });
-}
+export const tooLarge = (): AppError => tooLargeError(MAX_BODY_BYTES);
 
 /** The body parsed as JSON and validated; 400 naming the field otherwise. */
 export async function readModelBody<T extends z.ZodType>(req: ModelHttpRequest, schema: T): Promise<z.infer<T>> {

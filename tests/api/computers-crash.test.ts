@@ -2,7 +2,7 @@
 // Chromium behind, its sessions come back terminated/crashed and the state
 // saved before the kill is usable; SIGTERM ends sessions cleanly (saving state);
 // a Chromium that dies ends its sessions as crashed and the pool recovers.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deriveStateKey, openState } from "@/lib/computers/state-crypto";
@@ -68,6 +68,10 @@ describe("crash and restart", { timeout: 120_000 }, () => {
     const pids = chromiumPidsOf(server.dataDir);
     expect(pids.length).toBeGreaterThan(0);
 
+    const profiles = pids.map((pid) => /--user-data-dir=(\S+)/.exec(readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " "))?.[1]).filter(Boolean);
+    expect(profiles.length).toBeGreaterThan(0);
+    const createdAt = Date.parse(s.created_at);
+    const killedAt = Date.now();
     await server.kill("SIGKILL");
     await waitFor("Chromium gone", async () => pids.filter(alive), (left) => left.length === 0, 10_000);
 
@@ -75,7 +79,13 @@ describe("crash and restart", { timeout: 120_000 }, () => {
     servers.push(server);
     const row = await api("GET", `/computers/${s.id}`, undefined, target);
     expect(row.body).toMatchObject({ status: "terminated", termination_reason: "crashed" });
+    // Ended when the server died (its last heartbeat, beaten every second), not when it came back.
+    const terminatedAt = Date.parse(row.body.terminated_at);
+    expect(terminatedAt).toBeGreaterThanOrEqual(createdAt);
+    expect(terminatedAt).toBeLessThanOrEqual(killedAt + 1_000);
     expect((await api("POST", `/computers/${s.id}/keepalive`, undefined, target)).status).toBe(409);
+    // The dead browser's temporary profile is removed by the restart, not left in the temp folder.
+    await waitFor("the crashed browser's profile removed", async () => profiles.filter((dir) => existsSync(dir!)), (left) => left.length === 0, 30_000);
 
     const restored = await createSession({ environment_id: s.id }, target);
     expect(await readBrowserState(restored.id, site, target)).toBe("beforekill|beforekill|beforekill");

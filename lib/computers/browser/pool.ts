@@ -12,7 +12,7 @@ import { chromium, type BrowserContext, type BrowserContextOptions, type Page } 
 import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
 import { chromiumHelp, findChromium } from "@/lib/computers/browser/find-chromium";
-import { killLaunch, killMarked, launchMarker, processTreeCount } from "@/lib/computers/browser/processes";
+import { killLaunch, killMarked, launchMarker, processTreeCount, reapOrphanProfiles } from "@/lib/computers/browser/processes";
 import { cdpEnabled } from "@/lib/computers/browser/cdp-enabled";
 import { CDP_PORT_FLAGS } from "@/lib/computers/browser/cdp-target";
 import { usable, type Slot } from "@/lib/computers/browser/slot";
@@ -61,6 +61,9 @@ export class BrowserPool {
     const reaped = killMarked();
     if (reaped) getLogger().warn({ reaped }, "killed Chromium processes left by a previous server process");
     await this.slotWithRoom();
+    // After a launch: the browsers killed above are gone by now, and so is their claim on a profile.
+    const profiles = reapOrphanProfiles();
+    if (profiles) getLogger().warn({ profiles }, "removed Chromium profiles left in the temp folder by a previous server process");
     await this.standby.fill();
   }
 

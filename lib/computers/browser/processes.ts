@@ -5,7 +5,9 @@
 // leftovers at start-up. Linux only (/proc); elsewhere the functions return
 // empty results and leftovers rely on Chromium exiting when its pipe closes.
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { dataDir, getEnv } from "@/lib/env";
 
 const MARKER_SWITCH = "--cabin-owner=";
@@ -103,4 +105,38 @@ export function killMarked(options: { keepLaunchIds?: Set<string> } = {}): numbe
     }
   }
   return killed;
+}
+
+/** The temporary profile Playwright makes for each `chromium.launch` (in os.tmpdir()). */
+const PROFILE_PREFIX = "playwright_chromiumdev_profile-";
+/** Playwright spawns Chromium right after making its profile: younger dirs may be another server's launch in progress. */
+const PROFILE_MIN_AGE_MS = 2_000;
+
+/**
+ * Removes Playwright profiles that no running process uses: a SIGKILLed server
+ * leaves its browser's (megabytes each) behind. Safe beside other servers on
+ * the machine: a profile in use appears in its Chromium's `--user-data-dir=`.
+ */
+export function reapOrphanProfiles(now = Date.now()): number {
+  const tmp = os.tmpdir();
+  let names: string[];
+  try {
+    names = readdirSync(/* turbopackIgnore: true */ tmp).filter((name) => name.startsWith(PROFILE_PREFIX));
+  } catch {
+    return 0;
+  }
+  if (!names.length) return 0;
+  const inUse = readProcs().map((p) => p.cmdline).join(" ");
+  let removed = 0;
+  for (const name of names) {
+    const dir = path.join(tmp, name);
+    try {
+      if (inUse.includes(`--user-data-dir=${dir}`) || now - statSync(/* turbopackIgnore: true */ dir).mtimeMs < PROFILE_MIN_AGE_MS) continue;
+      rmSync(/* turbopackIgnore: true */ dir, { recursive: true, force: true });
+      removed++;
+    } catch {
+      // Removed by someone else meanwhile.
+    }
+  }
+  return removed;
 }

@@ -4,7 +4,7 @@
 // variant (POST /computers/{id}/exec) is execStream, on the same body and checks.
 import { z } from "zod";
 import { AppError } from "@/lib/api/errors";
-import { parseWith } from "@/lib/api/request";
+import { parseWith, textWithoutNul } from "@/lib/api/request";
 import type { ApiPrincipal } from "@/lib/auth/api-keys";
 import { reachSession, type Reached } from "@/lib/computers/access";
 import type { ExecCapability, ExecResult } from "@/lib/computers/driver";
@@ -19,12 +19,12 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** The body of exec/sync and of the exec stream (POST /computers/{id}/exec). */
 export const execBody = z.strictObject({
-  command: z.string().min(1).max(100_000),
-  cwd: z.string().min(1).max(4096).optional(),
+  command: textWithoutNul(100_000, 1),
+  cwd: textWithoutNul(4096, 1).optional(),
   env: z
     .record(
       z.string().regex(ENV_NAME),
-      z.string().max(100_000).refine((value) => !value.includes("\0"), "must not contain a NUL character"),
+      textWithoutNul(100_000),
       {
         error: (issue) =>
           issue.code === "invalid_key" ? "not a valid environment variable name (letters, digits and _, not starting with a digit)" : undefined,

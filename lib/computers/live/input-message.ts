@@ -2,7 +2,7 @@
 // validated before anything reaches a driver. Coordinates are frame pixels,
 // bounded by the largest display a session can have.
 import { z } from "zod";
-import { parseJsonText, parseWith } from "@/lib/api/request";
+import { parseJsonText, parseWith, textWithoutNul } from "@/lib/api/request";
 import type { LiveInput } from "@/lib/computers/driver";
 
 const MAX_COORDINATE = 10_000;
@@ -18,8 +18,8 @@ const liveInput = z.discriminatedUnion("type", [
     button: z.enum(["left", "middle", "right"]).optional(),
   }),
   z.strictObject({ type: z.literal("wheel"), x: coordinate, y: coordinate, dx: delta, dy: delta }),
-  z.strictObject({ type: z.literal("key"), action: z.enum(["down", "up"]), key: z.string().min(1).max(64) }),
-  z.strictObject({ type: z.literal("text"), text: z.string().min(1).max(10_000) }),
+  z.strictObject({ type: z.literal("key"), action: z.enum(["down", "up"]), key: textWithoutNul(64, 1) }),
+  z.strictObject({ type: z.literal("text"), text: textWithoutNul(10_000, 1) }),
 ]);
 
 /** One input message; throws AppError (invalid_json / invalid_request) naming what is wrong. */

@@ -1,0 +1,95 @@
+// What the custom server refuses before any route or auth runs: requests that
+// Next would answer with a 500 or an HTML page (TRACE, malformed percent-
+// encoding, NUL bytes, dot segments under the JSON surfaces), bodies past
+// MAX_REQUEST_BODY_BYTES (counted as they arrive, never buffered), and the
+// security headers every answer carries. Pure functions plus `limitBody`, so
+// the server (outside Next's bundle) and unit tests share them.
+import type { IncomingMessage } from "node:http";
+import { AppError } from "@/lib/api/errors";
+import type { Surface } from "@/lib/api/render";
+
+/** Methods no route serves: TRACE echoes requests (cross-site tracing), CONNECT and TRACK are proxy verbs. */
+const REFUSED_METHODS = new Set(["TRACE", "TRACK", "CONNECT"]);
+export const SERVED_METHODS = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
+
+/** /v1 answers in the OpenAI envelope; everything else in Cabin's. */
+export function surfaceOf(path: string): Surface {
+  return path === "/v1" || path.startsWith("/v1/") ? "openai" : "api";
+}
+
+const JSON_SURFACES = /^\/(computers|v1|api)(\/|$)/;
+
+/** The refusal for a request line, or null when routing may go on. `url` is the raw request target. */
+export function refuseRequestLine(method: string, url: string): AppError | null {
+  if (REFUSED_METHODS.has(method.toUpperCase())) {
+    return new AppError("method_not_allowed", `Method ${method} is not allowed`, { headers: { allow: SERVED_METHODS } });
+  }
+  const path = url.split("?", 1)[0];
+  if (!path.startsWith("/")) return new AppError("invalid_request", "The request target must be a path starting with '/'");
+  const segments = path.split("/");
+  for (const segment of segments) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(segment);
+    } catch {
+      return new AppError("invalid_request", `Malformed percent-encoding in the path segment '${segment.slice(0, 64)}'`);
+    }
+    if (decoded.includes("\0")) return new AppError("invalid_request", "The path contains a NUL byte");
+    // Next would normalize these into another route (or its HTML 404): a JSON API names no such paths.
+    if ((decoded === "." || decoded === "..") && JSON_SURFACES.test(path)) {
+      return new AppError("not_found", "No such path: dot segments are not resolved");
+    }
+  }
+  return null;
+}
+
+/** A body declared (content-length) larger than the limit, refused before it is read. */
+export function refuseDeclaredLength(contentLength: string | undefined, limit: number): AppError | null {
+  if (contentLength === undefined) return null;
+  const length = Number(contentLength);
+  return Number.isFinite(length) && length > limit ? tooLargeError(limit) : null;
+}
+
+export function tooLargeError(limit: number): AppError {
+  const size = limit >= 1024 * 1024 ? `${Math.round((limit / 1024 / 1024) * 10) / 10} MiB` : `${limit} bytes`;
+  return new AppError("payload_too_large", `Request body is larger than ${size}`, { detail: "payload_too_large" });
+}
+
+/**
+ * Counts a body as it flows (chunked bodies declare no length) and calls
+ * `onTooLarge` once, instead of delivering the chunk that crosses `limit`.
+ * Wrapping `emit` sees every chunk whichever way the reader consumes the
+ * stream (events, read(), or Readable.toWeb in Next).
+ */
+export function limitBody(req: IncomingMessage, limit: number, onTooLarge: () => void): void {
+  let received = 0;
+  let refused = false;
+  const emit = req.emit.bind(req);
+  req.emit = ((event: string | symbol, ...args: unknown[]) => {
+    if (event === "data" && !refused) {
+      received += (args[0] as Buffer).length;
+      if (received > limit) {
+        refused = true;
+        onTooLarge();
+        return false;
+      }
+    }
+    if (refused && (event === "data" || event === "end")) return false;
+    return emit(event, ...args);
+  }) as typeof req.emit;
+}
+
+/**
+ * Headers on every answer. The dashboard may not be framed by anyone (clickjacking
+ * of the keys page; the session viewer included). HSTS only when the request came
+ * over HTTPS, since a plain-HTTP deployment must stay reachable.
+ */
+export function securityHeaders(overHttps: boolean): Record<string, string> {
+  return {
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "same-origin",
+    "x-frame-options": "DENY",
+    "content-security-policy": "frame-ancestors 'none'; base-uri 'self'; object-src 'none'; form-action 'self'",
+    ...(overHttps ? { "strict-transport-security": "max-age=31536000; includeSubDomains" } : {}),
+  };
+}

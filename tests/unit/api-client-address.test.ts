@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { clientAddress, inCidrs, parseCidrList } from "@/lib/api/client-address";
+
+describe("parseCidrList and inCidrs", () => {
+  it("matches IPv4, IPv6 and IPv4-mapped addresses", () => {
+    const list = parseCidrList("10.0.0.0/8, 127.0.0.1, ::1, fd00::/8");
+    expect(inCidrs("10.20.30.40", list)).toBe(true);
+    expect(inCidrs("11.0.0.1", list)).toBe(false);
+    expect(inCidrs("::ffff:127.0.0.1", list)).toBe(true);
+    expect(inCidrs("::1", list)).toBe(true);
+    expect(inCidrs("fd12:3456::1", list)).toBe(true);
+    expect(inCidrs("fe80::1", list)).toBe(false);
+    expect(inCidrs("not-an-ip", list)).toBe(false);
+  });
+
+  it("names a bad entry", () => {
+    expect(() => parseCidrList("10.0.0.0/33")).toThrow(/10.0.0.0\/33/);
+    expect(() => parseCidrList("proxy.example")).toThrow(/proxy.example/);
+    expect(parseCidrList("")).toEqual([]);
+  });
+});
+
+describe("clientAddress", () => {
+  const trusted = parseCidrList("127.0.0.1, 10.0.0.0/8");
+  it("is the peer when no proxy is trusted, whatever the header says", () => {
+    expect(clientAddress("::ffff:192.0.2.1", "203.0.113.9", [])).toBe("192.0.2.1");
+    expect(clientAddress("192.0.2.1", "203.0.113.9", trusted)).toBe("192.0.2.1");
+  });
+
+  it("walks X-Forwarded-For right to left through trusted proxies", () => {
+    expect(clientAddress("127.0.0.1", "203.0.113.9", trusted)).toBe("203.0.113.9");
+    expect(clientAddress("127.0.0.1", "6.6.6.6, 203.0.113.9, 10.1.1.1", trusted)).toBe("203.0.113.9");
+    expect(clientAddress("127.0.0.1", ["6.6.6.6", "10.1.1.1"], trusted)).toBe("6.6.6.6");
+    expect(clientAddress("127.0.0.1", "garbage, 10.1.1.1", trusted)).toBe("10.1.1.1");
+    expect(clientAddress("127.0.0.1", undefined, trusted)).toBe("127.0.0.1");
+  });
+});
