@@ -14,13 +14,23 @@ export interface Member {
 
 /** The member behind these request headers, or null when not logged in or in no organization. */
 export async function currentMember(headers: Headers): Promise<Member | null> {
+  const visitor = await currentVisitor(headers);
+  return typeof visitor === "object" ? visitor : null;
+}
+
+/**
+ * Like currentMember, but tells a visitor who is logged in yet in no team
+ * (removed from their only one, or it was deleted) from one who is logged out:
+ * the first belongs on the "create a team" page, not the login page.
+ */
+export async function currentVisitor(headers: Headers): Promise<Member | "no-team" | "logged-out"> {
   const session = await getAuth().api.getSession({ headers });
-  if (!session) return null;
+  if (!session) return "logged-out";
   const membership = await resolveMembership({
     userId: session.user.id,
     activeOrganizationId: (session.session as { activeOrganizationId?: string | null }).activeOrganizationId,
   });
-  if (!membership) return null;
+  if (!membership) return "no-team";
   return {
     userId: session.user.id,
     email: session.user.email,
