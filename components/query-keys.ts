@@ -11,5 +11,6 @@ export const queryKeys = {
     all: () => ["sessions"] as const,
     list: (params: { filter: string; q: string; page: number; pageSize: number }) => ["sessions", "list", params] as const,
     createOptions: () => ["sessions", "create-options"] as const,
+    tools: (id: string) => ["sessions", "tools", id] as const,
   },
 };

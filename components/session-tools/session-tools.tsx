@@ -1,0 +1,25 @@
+"use client";
+
+import { useState } from "react";
+import { CdpPanel } from "@/components/session-tools/cdp-panel";
+import { EventTimeline } from "@/components/session-tools/event-timeline";
+import { ExecConsole } from "@/components/session-tools/exec-console";
+import type { SessionToolsSubject } from "@/components/session-tools/types";
+
+/**
+ * The session page's panels: Connect with Playwright (browser), the exec console
+ * (desktop) and the event timeline. One column that fits a side column at
+ * 1280 px and stacks at 390 px. The timeline notices the end of the session
+ * before the page's own data does, and the panels stop offering actions then.
+ */
+export function SessionTools({ session }: { session: SessionToolsSubject }) {
+  const [endedBy, setEndedBy] = useState<string | null>(null);
+  const ended = session.status === "terminated" || endedBy !== null;
+  return (
+    <div className="flex min-w-0 flex-col gap-4" data-testid="session-tools">
+      {session.kind === "browser" && <CdpPanel cdpUrl={session.endpoints.cdp} ended={ended} />}
+      {session.kind === "desktop" && <ExecConsole sessionId={session.id} ended={ended} />}
+      <EventTimeline sessionId={session.id} ended={session.status === "terminated"} onEnded={setEndedBy} />
+    </div>
+  );
+}
