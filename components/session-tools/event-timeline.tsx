@@ -18,7 +18,14 @@ function StreamBadge({ state }: { state: StreamState }) {
 }
 
 /** What runs on the session, live from its /events stream, newest first. */
-export function EventTimeline({ sessionId, ended, onEnded }: { sessionId: string; ended: boolean; onEnded: (reason: string) => void }) {
+export function EventTimeline(props: {
+  sessionId: string;
+  ended: boolean;
+  onEnded: (reason: string) => void;
+  /** Commands this page ran, by request id (the rest came through the API). */
+  commands?: ReadonlyMap<string, string>;
+}) {
+  const { sessionId, ended, onEnded } = props;
   const { entries, state } = useSessionEvents(sessionId, !ended, onEnded);
   const now = useTick();
   return (
@@ -39,7 +46,7 @@ export function EventTimeline({ sessionId, ended, onEnded }: { sessionId: string
           <>
             <ol className="space-y-3" aria-label="Session events, newest first">
               {entries.map((entry) => (
-                <TimelineItem key={entry.key} entry={entry} now={now} />
+                <TimelineItem key={entry.key} entry={entry} now={now} command={entry.kind === "exec" ? props.commands?.get(entry.requestId) : undefined} />
               ))}
             </ol>
             {entries.length >= TIMELINE_LIMIT && <p className="mt-3 text-xs text-slate-500">Showing the latest {TIMELINE_LIMIT} events.</p>}

@@ -8,8 +8,9 @@ import { Card } from "@/components/ui/card";
 import { TextField } from "@/components/ui/field";
 
 /** Run shell commands in a desktop session, with the output streamed as it is produced. */
-export function ExecConsole({ sessionId, ended }: { sessionId: string; ended: boolean }) {
-  const { runs, running, run, stop } = useExecRuns(sessionId);
+export function ExecConsole(props: { sessionId: string; ended: boolean; onStarted?: (requestId: string, command: string) => void }) {
+  const { sessionId, ended } = props;
+  const { runs, running, run, stop } = useExecRuns(sessionId, props.onStarted);
   const [command, setCommand] = useState("");
   const [cwd, setCwd] = useState("");
   const [timeout, setTimeoutSeconds] = useState("");

@@ -27,7 +27,7 @@ function Row(props: { dot: string; title: React.ReactNode; meta: React.ReactNode
 const idOf = (requestId: string) => <code className="break-all font-mono">{requestId}</code>;
 
 /** One entry of the event timeline: an action with its outcome, a command's output, or the end of the session. */
-export function TimelineItem({ entry, now }: { entry: TimelineEntry; now: number }) {
+export function TimelineItem({ entry, now, command }: { entry: TimelineEntry; now: number; command?: string }) {
   switch (entry.kind) {
     case "action": {
       const outcome =
@@ -42,8 +42,8 @@ export function TimelineItem({ entry, now }: { entry: TimelineEntry; now: number
     case "exec": {
       const exit = entry.exitCode === undefined ? "running…" : `exit ${entry.exitCode}`;
       return (
-        <Row dot={DOT.exec} title="exec output" at={entry.at} now={now} testId="timeline-exec" requestId={entry.requestId}
-          meta={<>{exit} · {entry.bytes} characters{entry.stderrChunks ? ", with stderr" : ""} · {idOf(entry.requestId)}</>}>
+        <Row dot={DOT.exec} title={command ? <>exec <code className="break-all font-mono font-normal">{command}</code></> : "exec (through the API)"} at={entry.at} now={now} testId="timeline-exec" requestId={entry.requestId}
+          meta={<>{exit} · {entry.bytes ? `${entry.bytes} characters of output` : "no output"}{entry.stderrChunks ? ", with stderr" : ""} · {idOf(entry.requestId)}</>}>
           {entry.output && (
             <details className="mt-1">
               <summary className="cursor-pointer text-xs text-brand-700">Show output</summary>

@@ -50,7 +50,7 @@ async function* ndjsonLines(body: ReadableStream<Uint8Array>): AsyncGenerator<Li
  * streams. Stop aborts the request; the server kills the command's process group
  * when the client goes away.
  */
-export function useExecRuns(sessionId: string) {
+export function useExecRuns(sessionId: string, onStarted?: (requestId: string, command: string) => void) {
   const [runs, setRuns] = useState<ExecRun[]>([]);
   const abortRef = useRef<AbortController | null>(null);
   const nextId = useRef(1);
@@ -78,6 +78,9 @@ export function useExecRuns(sessionId: string) {
           const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
           throw new Error(body?.error?.message ?? `The server answered ${res.status}`);
         }
+        // The run's request id is the one its output carries on the session's events.
+        const requestId = res.headers.get("x-request-id");
+        if (requestId) onStarted?.(requestId, request.command);
         for await (const line of ndjsonLines(res.body)) {
           if (line.type === "exit") {
             const code = line.code;
@@ -99,7 +102,7 @@ export function useExecRuns(sessionId: string) {
         update(id, (r) => (r.state === "running" ? { ...r, state: "failed", error: "The stream ended before the command did" } : r));
       }
     },
-    [sessionId],
+    [sessionId, onStarted],
   );
 
   const stop = useCallback(() => abortRef.current?.abort(), []);

@@ -94,7 +94,11 @@ test("desktop: the exec console streams output and the timeline shows an API act
   await expect(entry).toContainText("wait");
   await expect(entry).toContainText(/success in \d+ (ms|\.\d+ s)/);
   await expect(entry).toContainText(requestId);
-  await expect(timeline.getByTestId("timeline-exec").filter({ hasText: "exit 3" })).toHaveCount(1);
+  // The console's own runs are named by their command (matched through the run's request id).
+  const execEntry = timeline.getByTestId("timeline-exec").filter({ hasText: "exit 3" });
+  await expect(execEntry).toHaveCount(1);
+  await expect(execEntry).toContainText("exec echo hello; echo oops 1>&2; exit 3");
+  await expect(execEntry).toContainText("with stderr");
 
   await saveScreenshot(page, testInfo, "session-tools-desktop-1280");
   await page.setViewportSize({ width: 390, height: 844 });
