@@ -8,6 +8,7 @@ import { LiveViewer } from "@/components/session/live-viewer";
 import { SessionFields } from "@/components/session/session-fields";
 import { SessionHeader } from "@/components/session/session-header";
 import { SessionEnded, SessionFailed, SessionLoading, SessionNotFound } from "@/components/session/session-states";
+import { SessionTools } from "@/components/session-tools/session-tools";
 import { TabStrip } from "@/components/session/tab-strip";
 import { useSessionDetail } from "@/components/session/use-session";
 import { Card } from "@/components/ui/card";

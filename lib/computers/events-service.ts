@@ -14,7 +14,7 @@ import { terminatedError } from "@/lib/computers/failures";
 import { getSessionManager } from "@/lib/computers/registry";
 import type { SessionEvent, SessionEvents } from "@/lib/computers/session-events";
 
-export async function openSessionEvents(input: { principal: ApiPrincipal; id: string; signal: AbortSignal }): Promise<ReadableStream<Uint8Array>> {
+export async function openSessionEvents(input: { principal: Pick<ApiPrincipal, "organizationId">; id: string; signal: AbortSignal }): Promise<ReadableStream<Uint8Array>> {
   const row = await findOwnedComputer(input.principal, input.id);
   if (row.status === "terminated") throw terminatedError(row);
   return sseStream((channel) => {

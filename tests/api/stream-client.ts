@@ -21,9 +21,9 @@ export interface SseEvent {
   data: any;
 }
 
-async function open(method: string, url: string, t: Target, body?: unknown) {
+async function open(method: string, url: string, t: Target, body?: unknown, extraHeaders: Record<string, string> = {}) {
   const controller = new AbortController();
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...extraHeaders };
   if (t.key) headers.authorization = `Bearer ${t.key}`;
   if (body !== undefined) headers["content-type"] = "application/json";
   const res = await fetch(url, {
@@ -91,14 +91,15 @@ function records<T>(res: Response, controller: AbortController, separator: strin
   };
 }
 
-export async function ndjson(t: Target, path: string, body: unknown): Promise<LineStream<any>> {
-  const { res, controller } = await open("POST", `${t.base}${path}`, t, body);
+/** `headers`: extra request headers, e.g. a dashboard login's cookie and origin. */
+export async function ndjson(t: Target, path: string, body: unknown, headers?: Record<string, string>): Promise<LineStream<any>> {
+  const { res, controller } = await open("POST", `${t.base}${path}`, t, body, headers);
   return records(res, controller, "\n", (line) => (line.trim() ? JSON.parse(line) : null));
 }
 
 /** An SSE stream; comments (`: heartbeat`) come through as event "comment". */
-export async function sse(t: Target, path: string): Promise<LineStream<SseEvent> & { text: () => Promise<string> }> {
-  const { res, controller } = await open("GET", `${t.base}${path}`, t);
+export async function sse(t: Target, path: string, headers?: Record<string, string>): Promise<LineStream<SseEvent> & { text: () => Promise<string> }> {
+  const { res, controller } = await open("GET", `${t.base}${path}`, t, undefined, headers);
   if (!res.headers.get("content-type")?.startsWith("text/event-stream")) {
     const text = await res.text();
     return { ...records<SseEvent>(new Response(""), controller, "\n\n", () => null), status: res.status, headers: res.headers, text: async () => text };

@@ -25,7 +25,8 @@ export type ExecStreamLine =
   | { type: "error"; code: string; message: string };
 
 export interface ExecStreamInput {
-  principal: ApiPrincipal;
+  /** Only the organization matters: an API key's, or a dashboard member's (execStreamAs). */
+  principal: Pick<ApiPrincipal, "organizationId">;
   id: string;
   requestId: string;
   readBody: () => Promise<unknown>;
