@@ -21,8 +21,9 @@ function usd(n: number): string {
   return `$${n.toFixed(decimals).replace(/(\.\d*?[1-9])0+$/, "$1")}`;
 }
 
-function AnswerFacts({ meta, streaming }: { meta?: PlaygroundMessageMetadata; streaming: boolean }) {
+function AnswerFacts({ meta, streaming, failed }: { meta?: PlaygroundMessageMetadata; streaming: boolean; failed: boolean }) {
   if (streaming) return <p className="text-xs text-slate-500">Answering…</p>;
+  if (failed) return null;
   if (meta?.output_tokens === undefined) return <p className="text-xs text-slate-500">Stopped before the end: its tokens are on the Usage page.</p>;
   return (
     <p className="text-xs text-slate-500" data-testid="playground-answer-facts">
@@ -54,7 +55,8 @@ export function EmptyChat({ onPick }: { onPick: (prompt: string) => void }) {
   );
 }
 
-export function ChatMessages({ messages, streamingId }: { messages: PlaygroundMessage[]; streamingId?: string }) {
+/** `failedId`: the answer that ended in an error (the error below the thread says why). */
+export function ChatMessages({ messages, streamingId, failedId }: { messages: PlaygroundMessage[]; streamingId?: string; failedId?: string }) {
   return (
     <ol className="space-y-4" aria-live="polite" aria-label="Conversation">
       {messages.map((m) => {
@@ -67,7 +69,7 @@ export function ChatMessages({ messages, streamingId }: { messages: PlaygroundMe
             >
               {textOf(m) || (m.id === streamingId ? "…" : "")}
             </div>
-            {!mine && <AnswerFacts meta={m.metadata} streaming={m.id === streamingId} />}
+            {!mine && <AnswerFacts meta={m.metadata} streaming={m.id === streamingId} failed={m.id === failedId} />}
           </li>
         );
       })}

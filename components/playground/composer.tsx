@@ -19,7 +19,7 @@ export function Composer(props: {
   }
   return (
     <form
-      className="flex items-end gap-2"
+      className="space-y-1"
       onSubmit={(e) => {
         e.preventDefault();
         if (!props.busy && props.value.trim()) props.onSend();
@@ -28,24 +28,30 @@ export function Composer(props: {
       <label htmlFor={id} className="sr-only">
         Message
       </label>
-      <textarea
-        id={id}
-        rows={2}
-        value={props.value}
-        onChange={(e) => props.onChange(e.target.value)}
-        onKeyDown={onKeyDown}
-        placeholder="Message the model (Enter sends, Shift+Enter for a new line)"
-        className="block min-w-0 flex-1 resize-y rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/40"
-      />
-      {props.busy ? (
-        <Button variant="danger" onClick={props.onStop}>
-          Stop
-        </Button>
-      ) : (
-        <Button type="submit" disabled={!props.value.trim()}>
-          Send
-        </Button>
-      )}
+      <div className="flex items-end gap-2">
+        <textarea
+          id={id}
+          rows={2}
+          value={props.value}
+          onChange={(e) => props.onChange(e.target.value)}
+          onKeyDown={onKeyDown}
+          placeholder="Message the model"
+          aria-describedby={`${id}-keys`}
+          className="block min-w-0 flex-1 resize-y rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/40"
+        />
+        {props.busy ? (
+          <Button variant="danger" onClick={props.onStop}>
+            Stop
+          </Button>
+        ) : (
+          <Button type="submit" disabled={!props.value.trim()}>
+            Send
+          </Button>
+        )}
+      </div>
+      <p id={`${id}-keys`} className="text-xs text-slate-500">
+        Enter sends, Shift+Enter starts a new line.
+      </p>
     </form>
   );
 }

@@ -83,7 +83,7 @@ export function Playground({ models, origin }: { models: PlaygroundModel[]; orig
           }
         >
           <div className="space-y-4" data-testid="playground-chat" data-status={chat.status}>
-            {chat.messages.length === 0 && !chat.error ? <EmptyChat onPick={send} /> : <ChatMessages messages={chat.messages} streamingId={streamingId} />}
+            {chat.messages.length === 0 && !chat.error ? <EmptyChat onPick={send} /> : <ChatMessages messages={chat.messages} streamingId={streamingId} failedId={chat.error && last?.role === "assistant" ? last.id : undefined} />}
             {chat.status === "submitted" && <ChatWaiting />}
             {chat.error && <ChatFailed message={plainError(chat.error)} onRetry={retry} />}
             <Composer value={draft} onChange={setDraft} onSend={() => send(draft.trim())} onStop={() => void chat.stop()} busy={busy} />

@@ -117,5 +117,14 @@ test("chat streams, Stop ends a long answer, View code, and Usage shows the requ
   await expect(modelRow).toBeVisible();
   await expect(modelRow.getByRole("cell").nth(1)).toHaveText("2");
   await expect(modelRow.getByRole("cell").last()).toHaveText(/\$0\.0\d*[1-9]/);
+
+  // Over its budget, the organization gets the reason in plain words and a Retry in the chat.
+  expect((await page.request.put("/api/budgets", { data: { monthly_budget_usd: 0 } })).status()).toBe(200);
+  await page.getByRole("navigation").getByRole("link", { name: "Playground" }).first().click();
+  await page.getByLabel("Message", { exact: true }).fill("Anything left?");
+  await page.getByRole("button", { name: "Send" }).click();
+  const failure = page.getByTestId("playground-chat").getByRole("alert");
+  await expect(failure).toContainText("The model could not answer: The organization's monthly budget of $0 is spent");
+  await expect(failure.getByRole("button", { name: "Retry" })).toBeVisible();
   await context.close();
 });
