@@ -85,14 +85,17 @@ export class BudgetLedger {
     return account;
   }
 
-  /** Refuses (429 insufficient_quota) when the key or its organization has spent its monthly budget. */
-  async check(principal: ApiPrincipal): Promise<void> {
+  /**
+   * Refuses (429 insufficient_quota) when the key or its organization has spent
+   * its monthly budget. No key (the dashboard's playground): the organization's only.
+   */
+  async check(principal: { organizationId: string; apiKeyId: string | null }): Promise<void> {
     const [org, key] = await Promise.all([
       this.ready("organization", principal.organizationId),
-      this.ready("key", principal.apiKeyId),
+      principal.apiKeyId ? this.ready("key", principal.apiKeyId) : undefined,
     ]);
     for (const [what, account] of [["API key", key], ["organization", org]] as const) {
-      if (account.budget !== null && account.spent >= account.budget) {
+      if (account && account.budget !== null && account.spent >= account.budget) {
         throw new AppError(
           "rate_limited",
           `The ${what}'s monthly budget of $${account.budget} is spent ($${round(account.spent)} this month); raise it or wait for the next month`,

@@ -49,9 +49,18 @@ export interface ModelContext {
   principal: ApiPrincipal;
 }
 
+/**
+ * Who a model request is billed to: an API key's organization (/v1), or an
+ * organization with no key (apiKeyId null: a member in the dashboard's playground).
+ */
+export interface ModelPrincipal {
+  organizationId: string;
+  apiKeyId: string | null;
+}
+
 /** What inference code needs of the request; `signal` aborts when the client goes away. */
 export interface ModelRequest {
-  principal: ApiPrincipal;
+  principal: ModelPrincipal;
   requestId: string;
   signal: AbortSignal;
 }

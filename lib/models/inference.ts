@@ -38,7 +38,7 @@ export function meter(ctx: ModelRequest, model: ResolvedModel, endpoint: UsageEn
     if (settled) return 0;
     settled = true;
     getRateLimiter().debitTokens(ctx.principal.organizationId, inputTokens + outputTokens);
-    getKeyRateLimiter().debitTokens(ctx.principal.apiKeyId, inputTokens + outputTokens);
+    if (ctx.principal.apiKeyId) getKeyRateLimiter().debitTokens(ctx.principal.apiKeyId, inputTokens + outputTokens);
     return recordUsage({
       organizationId: ctx.principal.organizationId,
       apiKeyId: ctx.principal.apiKeyId,

@@ -1,11 +1,22 @@
-import { NotBuiltYet } from "@/components/not-built-yet";
+import { headers } from "next/headers";
+import { Playground } from "@/components/playground/playground";
+import { PageHeader } from "@/components/ui/card";
+import { publicOrigin } from "@/lib/api/public-url";
+import { playgroundModels } from "@/lib/models/playground";
 
 export const metadata = { title: "Playground" };
+export const dynamic = "force-dynamic";
 
-export default function PlaygroundPage() {
+export default async function PlaygroundPage() {
+  // The URL people reach this server by, for the code shown under "View code".
+  const origin = publicOrigin(await headers());
   return (
-    <NotBuiltYet title="Playground">
-      <p>A streaming chat playground is coming. Meanwhile, any OpenAI client works against <code>/v1</code> with an API key.</p>
-    </NotBuiltYet>
+    <div className="space-y-6">
+      <PageHeader
+        title="Playground"
+        description="Chat with this server's models. Requests go through the same model layer as /v1 and count toward your organization's usage and budget."
+      />
+      <Playground models={playgroundModels()} origin={origin} />
+    </div>
   );
 }
