@@ -75,7 +75,8 @@ export async function withFallback<T>(
       const error = err instanceof Error ? err.message : String(err);
       log.attempts.push({ backend: entry.name, status, error, ms: Math.round(performance.now() - started) });
       if (status === CLIENT_CLOSED || !movesOn(status)) throw err;
-      cooldowns.failed(model.id, entry.name);
+      // A backend with no alternative is never skipped, so a cool-down would only mislead /api/health.
+      if (last > 0) cooldowns.failed(model.id, entry.name);
       failure = err;
     }
   }

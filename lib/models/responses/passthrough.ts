@@ -120,8 +120,20 @@ function relay(ctx: ModelRequest, turn: NativeTurn, call: ForwardedCall): Readab
   const chunks = call.res.body[Symbol.asyncIterator]();
   const watcher = new FinalEventWatcher();
   const encoder = new TextEncoder();
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  /** The 200 is already sent: the failure goes in-band as an `error` event, as on the translated path. */
+  const fail = (cause: unknown) => {
+    const error = call.timedOut() ? upstreamTimeout(turn.modelId, call.timeoutMs) : upstreamNetworkError(turn.modelId, cause);
+    turn.settle(error.status, 0, 0);
+    const event = { type: "error", code: error.detail, message: error.message, param: null };
+    controller.enqueue(encoder.encode(`event: error\ndata: ${JSON.stringify(event)}\n\n`));
+    controller.close();
+  };
   return new ReadableStream<Uint8Array>({
-    async pull(controller) {
+    start(c) {
+      controller = c;
+    },
+    async pull() {
       try {
         const next = await chunks.next();
         if (!next.done) {
@@ -132,17 +144,14 @@ function relay(ctx: ModelRequest, turn: NativeTurn, call: ForwardedCall): Readab
           return controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
         }
         call.close();
-        // An upstream that ended without its final event broke off: on record as a failure.
-        if (!watcher.response) turn.settle(502, 0, 0);
-        controller.close();
+        // An upstream that ended without its final event broke off: a failure, in-band and on record.
+        if (!watcher.response) fail(new Error("the stream ended before response.completed"));
+        else controller.close();
       } catch (err) {
         call.close();
-        const error = call.timedOut() ? upstreamTimeout(turn.modelId, call.timeoutMs) : upstreamNetworkError(turn.modelId, err);
-        turn.settle(error.status, 0, 0);
-        // The 200 is already sent: the failure goes in-band as an `error` event, as on the translated path.
-        const event = { type: "error", code: error.detail, message: error.message, param: null };
-        controller.enqueue(encoder.encode(`event: error\ndata: ${JSON.stringify(event)}\n\n`));
-        controller.close();
+        // A break after the final event changes nothing the client needs.
+        if (watcher.response) controller.close();
+        else fail(err);
       }
     },
     cancel() {
