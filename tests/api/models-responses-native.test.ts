@@ -60,6 +60,13 @@ function answer(req: IncomingMessage, body: any, res: ServerResponse) {
   res.end();
 }
 
+/** Starts a native stream, then breaks the connection before response.completed. */
+function cutShort(_req: IncomingMessage, body: any, res: ServerResponse) {
+  res.writeHead(200, { "content-type": "text/event-stream" });
+  res.write(`event: response.created\ndata: ${JSON.stringify({ type: "response.created", sequence_number: 0, response: { id: "resp_cut", status: "in_progress", model: body.model, output: [] } })}\n\n`);
+  setTimeout(() => res.destroy(), 50);
+}
+
 function broken(_req: IncomingMessage, _body: unknown, res: ServerResponse) {
   res.writeHead(500, { "content-type": "application/json" });
   res.end(JSON.stringify({ error: { message: "native upstream down" } }));
@@ -79,13 +86,15 @@ let gateway: TestServer;
 let key: string;
 let upstream: LoopbackServer;
 let down: LoopbackServer;
+let cut: LoopbackServer;
 
 beforeAll(async () => {
-  [upstream, down] = await Promise.all([serve(answer), serve(broken)]);
+  [upstream, down, cut] = await Promise.all([serve(answer), serve(broken), serve(cutShort)]);
   gateway = await startServer({
     env: {
       MODELS: JSON.stringify({
         "nat.cua": { backend: "openai-compatible", name: "native", url: `${upstream.url}/v1`, upstreamModel: UPSTREAM_MODEL, responses: "native", prices: { input: 1, output: 2 } },
+        "nat.cut": { backend: "openai-compatible", name: "cut", url: `${cut.url}/v1`, responses: "native" },
         "nat.mixed": {
           backends: [
             { backend: "openai-compatible", name: "native-down", url: `${down.url}/v1`, responses: "native" },
@@ -101,7 +110,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await closeDbs();
   await gateway?.destroy();
-  await Promise.all([upstream?.close(), down?.close()]);
+  await Promise.all([upstream?.close(), down?.close(), cut?.close()]);
 });
 
 describe("native /v1/responses passthrough", () => {
@@ -152,6 +161,17 @@ describe("native /v1/responses passthrough", () => {
     // Stored before the end reached the client: the next turn can chain from it at once.
     const stored = await client.responses.retrieve(`resp_up_${count}`);
     expect(stored).toMatchObject({ id: `resp_up_${count}`, status: "completed", output: [{ content: [{ text: `native answer ${count}` }] }] });
+  });
+
+  it("reports a native stream that breaks before response.completed in-band, and records it as a failure", async () => {
+    const res = await postV1("/responses", { model: "nat.cut", input: "hi", stream: true }, { base: gateway.url, key });
+    expect(res.status).toBe(200);
+    const blocks = (await res.text()).split("\n\n").filter(Boolean);
+    expect(blocks[0]).toContain("response.created");
+    expect(blocks.at(-1)).toMatch(/^event: error\ndata: /);
+    expect(JSON.parse(blocks.at(-1)!.split("data: ")[1]!)).toMatchObject({ type: "error", code: "upstream_error" });
+    const row = await usageRow(res.headers.get("x-request-id")!, gateway.databaseUrl);
+    expect(row).toMatchObject({ endpoint: "responses", status: 502, backend: "cut", stream: true });
   });
 
   it("falls back from a native backend that fails to a translated one", async () => {
