@@ -125,6 +125,10 @@ const schema = z.object({
   MODEL_UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
   // Load local models at start-up instead of on the first request.
   MODEL_WARMUP: bool.default(true),
+  // A model backend failing this many times in a row (timeout, connection error, 5xx, 429) is cooled down; 0 = never.
+  MODEL_COOLDOWN_FAILURES: z.coerce.number().int().min(0).default(3),
+  // How long a cooled-down backend is skipped (while a later backend of its model remains to try).
+  MODEL_COOLDOWN_SECONDS: z.coerce.number().min(0).default(30),
 });
 
 export type Env = z.infer<typeof schema>;

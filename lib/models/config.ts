@@ -14,9 +14,13 @@ export interface ModelDefaults {
   upstreamTimeoutMs: number;
 }
 
-export interface LocalModelConfig {
-  id: string;
+/** One way to serve a model: a GGUF run in process. */
+export interface LocalBackendConfig {
   backend: "local";
+  /** The model id it serves (messages name it). */
+  id: string;
+  /** Names the backend in usage rows' attempts and /api/health ("<id>#<position>" unless configured). */
+  name: string;
   /** GGUF file; undefined = the generated placeholder model. */
   path?: string;
   /** GGUF file for /v1/embeddings; undefined = the chat model itself. */
@@ -25,60 +29,101 @@ export interface LocalModelConfig {
   threads: number;
   parallel: number;
   queueSize: number;
-  prices: Prices;
-  capabilities: Capabilities;
-  ownedBy?: string;
 }
 
-export interface UpstreamModelConfig {
-  id: string;
+/** One way to serve a model: an OpenAI-compatible upstream server. */
+export interface UpstreamBackendConfig {
   backend: "openai-compatible";
+  id: string;
+  name: string;
   /** Base URL of the upstream's OpenAI API, ending in /v1 (or its equivalent). */
   url: string;
   apiKey?: string;
   upstreamModel: string;
   timeoutMs: number;
+  /** "native": /v1/responses is forwarded as is to the upstream's own /responses; "translate": via chat completions. */
+  responses: "native" | "translate";
+}
+
+export type BackendConfig = LocalBackendConfig | UpstreamBackendConfig;
+
+/**
+ * A model id and the backends that serve it, tried in order: the next one
+ * answers when one fails with a timeout, connection error, 5xx or 429
+ * (`withFallback`). A single-backend entry is a list of one.
+ */
+export interface ModelConfig {
+  id: string;
+  backends: BackendConfig[];
   prices: Prices;
   capabilities: Capabilities;
   ownedBy?: string;
 }
 
-export type ModelConfig = LocalModelConfig | UpstreamModelConfig;
-
 const ID = /^[A-Za-z0-9._:/-]{1,128}$/;
+const BACKEND_NAME = /^[A-Za-z0-9._:/#-]{1,128}$/;
 const count = z.number().int().min(1);
 const pricesSchema = z.strictObject({ input: z.number().min(0), output: z.number().min(0) });
+const name = z.string().regex(BACKEND_NAME, "backend names use letters, digits and . _ : / # - (at most 128)").optional();
 
-const localSchema = z.strictObject({
+const localFields = {
   backend: z.literal("local"),
+  name,
   path: z.string().min(1).optional(),
   embeddingPath: z.string().min(1).optional(),
   contextSize: z.number().int().min(128).optional(),
   threads: count.max(256).optional(),
   parallel: count.max(64).optional(),
   queueSize: z.number().int().min(0).optional(),
-  prices: pricesSchema.optional(),
-  capabilities: capabilitiesConfigSchema.optional(),
-  ownedBy: z.string().min(1).optional(),
-});
+};
 
-const upstreamSchema = z.strictObject({
+const upstreamFields = {
   backend: z.literal("openai-compatible"),
+  name,
   url: z.url({ protocol: /^https?$/ }),
   apiKey: z.string().min(1).optional(),
   upstreamModel: z.string().min(1).optional(),
   timeoutMs: z.number().int().min(100).optional(),
+  responses: z.enum(["native", "translate"], { error: "responses must be native or translate" }).optional(),
+};
+
+const modelFields = {
   prices: pricesSchema.optional(),
   capabilities: capabilitiesConfigSchema.optional(),
   ownedBy: z.string().min(1).optional(),
-});
+};
+
+/** The original form: the backend's settings and the model's in one object. */
+const singleSchema = z.discriminatedUnion("backend", [
+  z.strictObject({ ...localFields, ...modelFields }),
+  z.strictObject({ ...upstreamFields, ...modelFields }),
+]);
+const backendSchema = z.discriminatedUnion("backend", [z.strictObject(localFields), z.strictObject(upstreamFields)]);
+type BackendEntry = z.infer<typeof backendSchema>;
+
+/** The fallback form: `backends` in the order they are tried, the model's settings beside them. */
+const chainSchema = z
+  .strictObject({ backends: z.array(backendSchema).min(1, "list at least one backend").max(8, "at most 8 backends"), ...modelFields })
+  .superRefine((entry, ctx) => {
+    const names = entry.backends.map((b) => b.name).filter((n) => n !== undefined);
+    const repeated = names.find((n, i) => names.indexOf(n) !== i);
+    if (repeated) ctx.addIssue({ code: "custom", path: ["backends"], message: `backend name '${repeated}' is used twice` });
+  });
+
+type Entry = z.infer<typeof chainSchema> | z.infer<typeof singleSchema>;
+
+/** Each entry is checked by the schema of its form, so errors name that form's fields. */
+const entrySchema = (entry: unknown) => (entry && typeof entry === "object" && "backends" in entry ? chainSchema : singleSchema);
 
 const modelsSchema = z
-  .record(z.string(), z.discriminatedUnion("backend", [localSchema, upstreamSchema]))
+  .record(z.string(), z.unknown())
   .superRefine((models, ctx) => {
     if (Object.keys(models).length === 0) ctx.addIssue({ code: "custom", message: "configure at least one model" });
-    for (const id of Object.keys(models)) {
+    for (const [id, entry] of Object.entries(models)) {
       if (!ID.test(id)) ctx.addIssue({ code: "custom", path: [id], message: "model ids use letters, digits and . _ : / - (at most 128)" });
+      for (const issue of entrySchema(entry).safeParse(entry).error?.issues ?? []) {
+        ctx.addIssue({ code: "custom", path: [id, ...issue.path], message: issue.message });
+      }
     }
   });
 
@@ -97,19 +142,39 @@ function listPrice(id: string, prefix: string): Prices {
   return (name && LIST_PRICES[name]) || { input: 0, output: 0 };
 }
 
+function backendConfig(id: string, position: number, entry: BackendEntry, defaults: ModelDefaults): BackendConfig {
+  const name = entry.name ?? `${id}#${position + 1}`;
+  if (entry.backend === "local") {
+    return {
+      backend: "local",
+      id,
+      name,
+      path: entry.path,
+      embeddingPath: entry.embeddingPath,
+      contextSize: entry.contextSize ?? defaults.contextSize,
+      threads: entry.threads ?? defaults.threads,
+      parallel: entry.parallel ?? defaults.parallel,
+      queueSize: entry.queueSize ?? defaults.queueSize,
+    };
+  }
+  return {
+    backend: "openai-compatible",
+    id,
+    name,
+    url: entry.url.replace(/\/+$/, ""),
+    apiKey: entry.apiKey,
+    upstreamModel: entry.upstreamModel ?? id,
+    timeoutMs: entry.timeoutMs ?? defaults.upstreamTimeoutMs,
+    responses: entry.responses ?? "translate",
+  };
+}
+
 /** Parses MODELS (or builds the default set). Throws one readable error naming the bad fields. */
 export function parseModelsConfig(raw: string | undefined, defaults: ModelDefaults): ModelConfig[] {
-  const localDefaults = {
-    contextSize: defaults.contextSize,
-    threads: defaults.threads,
-    parallel: defaults.parallel,
-    queueSize: defaults.queueSize,
-  };
   if (raw === undefined || raw.trim() === "") {
     return defaultModelIds(defaults.prefix).map((id) => ({
       id,
-      backend: "local",
-      ...localDefaults,
+      backends: [backendConfig(id, 0, { backend: "local" }, defaults)],
       prices: listPrice(id, defaults.prefix),
       capabilities: DEFAULT_CAPABILITIES.local,
     }));
@@ -125,39 +190,22 @@ export function parseModelsConfig(raw: string | undefined, defaults: ModelDefaul
     const lines = parsed.error.issues.map((i) => `  MODELS.${i.path.join(".") || "(root)"}: ${i.message}`);
     throw new Error(`Invalid MODELS configuration:\n${lines.join("\n")}`);
   }
-  return Object.entries(parsed.data).map(([id, entry]): ModelConfig => {
-    const prices = entry.prices ?? listPrice(id, defaults.prefix);
-    const capabilities = { ...DEFAULT_CAPABILITIES[entry.backend], ...entry.capabilities };
-    if (entry.backend === "local") {
-      return {
-        id,
-        backend: "local",
-        path: entry.path,
-        embeddingPath: entry.embeddingPath,
-        contextSize: entry.contextSize ?? localDefaults.contextSize,
-        threads: entry.threads ?? localDefaults.threads,
-        parallel: entry.parallel ?? localDefaults.parallel,
-        queueSize: entry.queueSize ?? localDefaults.queueSize,
-        prices,
-        capabilities,
-        ownedBy: entry.ownedBy,
-      };
-    }
+  return Object.entries(parsed.data).map(([id, raw]): ModelConfig => {
+    const entry = entrySchema(raw).parse(raw) as Entry;
+    const entries: BackendEntry[] = "backends" in entry ? entry.backends : [entry];
+    const backends = entries.map((b, i) => backendConfig(id, i, b, defaults));
     return {
       id,
-      backend: "openai-compatible",
-      url: entry.url.replace(/\/+$/, ""),
-      apiKey: entry.apiKey,
-      upstreamModel: entry.upstreamModel ?? id,
-      timeoutMs: entry.timeoutMs ?? defaults.upstreamTimeoutMs,
-      prices,
-      capabilities,
+      backends,
+      prices: entry.prices ?? listPrice(id, defaults.prefix),
+      // A chain's defaults are its first backend's: the one that answers when all is well.
+      capabilities: { ...DEFAULT_CAPABILITIES[backends[0]!.backend], ...entry.capabilities },
       ownedBy: entry.ownedBy,
     };
   });
 }
 
 /** Local models with the same file and settings share one loaded model, context and queue. */
-export function localModelKey(c: Pick<LocalModelConfig, "path" | "contextSize" | "threads" | "parallel">, resolvedPath: string) {
+export function localModelKey(c: Pick<LocalBackendConfig, "path" | "contextSize" | "threads" | "parallel">, resolvedPath: string) {
   return `${resolvedPath}|ctx=${c.contextSize}|threads=${c.threads}|parallel=${c.parallel}`;
 }

@@ -6,6 +6,7 @@ import { errorBody, toAppError } from "@/lib/api/render";
 import { getLogger } from "@/lib/logger";
 import { getKeyRateLimiter, getRateLimiter, jsonReply, type ModelReply, type ModelRequest } from "@/lib/models/http";
 import { checkChatCapabilities, checkEmbeddingCapabilities } from "@/lib/models/capabilities";
+import { AttemptLog, withFallback } from "@/lib/models/fallback";
 import { getModel } from "@/lib/models/registry";
 import {
   toMessages,
@@ -30,11 +31,16 @@ import {
 /** Status recorded when the client left before the end (nginx's "client closed request"). */
 export const CLIENT_CLOSED = 499;
 
+/**
+ * The request's usage recorder. `settle.attempts` collects the backends tried
+ * (hand it to `withFallback`); they are written with the row.
+ */
 export function meter(ctx: ModelRequest, model: ResolvedModel, endpoint: UsageEndpoint, stream: boolean) {
   const started = performance.now();
+  const attempts = new AttemptLog();
   let settled = false;
   /** Records the request once; returns its cost in USD (0 when already recorded). */
-  return (status: number, inputTokens: number, outputTokens: number): number => {
+  const settle = (status: number, inputTokens: number, outputTokens: number): number => {
     if (settled) return 0;
     settled = true;
     getRateLimiter().debitTokens(ctx.principal.organizationId, inputTokens + outputTokens);
@@ -51,8 +57,11 @@ export function meter(ctx: ModelRequest, model: ResolvedModel, endpoint: UsageEn
       latencyMs: performance.now() - started,
       status,
       stream,
+      attempts: attempts.attempts,
+      backend: attempts.answeredBy,
     });
   };
+  return Object.assign(settle, { attempts });
 }
 
 /**
@@ -97,7 +106,7 @@ async function runText(
   const settle = meter(ctx, model, endpoint, params.stream);
   let generation: Generation;
   try {
-    generation = await model.backend.generate(input, params, ctx.signal);
+    generation = await withFallback(model, settle.attempts, ctx.signal, (entry) => entry.backend.generate(input, params, ctx.signal));
   } catch (err) {
     // Refusals before any work (queue full, bad input, upstream said no) cost nothing but are on record when the backend failed.
     if (statusOf(err, ctx.signal) >= 500) settle(statusOf(err, ctx.signal), 0, 0);
@@ -179,7 +188,7 @@ export async function createEmbeddings(ctx: ModelRequest, body: EmbeddingRequest
   const settle = meter(ctx, model, "embeddings", false);
   const inputs = typeof body.input === "string" ? [body.input] : body.input;
   try {
-    const result = await model.backend.embed(inputs, ctx.signal);
+    const result = await withFallback(model, settle.attempts, ctx.signal, (entry) => entry.backend.embed(inputs, ctx.signal));
     const cost = settle(200, result.promptTokens, 0);
     return withCost(jsonReply(embeddingsBody(model.id, result.vectors, body.encoding_format ?? "float", result.promptTokens)), cost);
   } catch (err) {

@@ -4,12 +4,13 @@ import path from "node:path";
 import { AppError } from "@/lib/api/errors";
 import { dataDir, getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
-import { localModelKey, parseModelsConfig, type ModelConfig } from "@/lib/models/config";
+import { localModelKey, parseModelsConfig, type BackendConfig, type ModelConfig } from "@/lib/models/config";
 import { LocalBackend } from "@/lib/models/local/backend";
 import { ensureEmbeddedModel, PLACEHOLDER_NOTICE } from "@/lib/models/local/embedded-model";
-import type { ModelInfo, ResolvedModel } from "@/lib/models/types";
+import type { ModelBackend, ModelInfo, ResolvedModel } from "@/lib/models/types";
 import { UpstreamBackend } from "@/lib/models/upstream/backend";
 import { singleton, singletonKey } from "@/lib/singleton";
+import { coolingBackends } from "@/lib/models/fallback";
 
 interface Registry {
   byId: Map<string, ResolvedModel>;
@@ -17,24 +18,14 @@ interface Registry {
 
 const registryKey = singletonKey<Registry>("models.registry");
 
-function resolve(config: ModelConfig, created: number, labels: Map<string, string>): ResolvedModel {
-  if (config.backend === "openai-compatible") {
-    const info: ModelInfo = {
-      id: config.id,
-      object: "model",
-      created,
-      owned_by: config.ownedBy ?? new URL(config.url).host,
-      capabilities: config.capabilities,
-      metadata: { backend: config.backend, prices: config.prices },
-    };
-    return { id: config.id, info, prices: config.prices, capabilities: config.capabilities, backend: new UpstreamBackend(config) };
-  }
+function backendOf(config: BackendConfig, labels: Map<string, string>): ModelBackend {
+  if (config.backend === "openai-compatible") return new UpstreamBackend(config);
   const placeholder = config.path === undefined;
   const file = placeholder ? "placeholder" : path.resolve(config.path!);
   const key = `${localModelKey(config, file)}|embedding=${config.embeddingPath ?? ""}`;
   // Ids sharing one loaded model are named after the first of them in queue messages.
   if (!labels.has(key)) labels.set(key, config.id);
-  const backend = new LocalBackend({
+  return new LocalBackend({
     key,
     label: labels.get(key)!,
     path: placeholder ? () => ensureEmbeddedModel(dataDir()) : async () => file,
@@ -44,17 +35,33 @@ function resolve(config: ModelConfig, created: number, labels: Map<string, strin
     parallel: config.parallel,
     queueSize: config.queueSize,
   });
-  const info: ModelInfo = {
+}
+
+/** What /v1/models says of a model: about its first backend, the one that answers when all is well. */
+function infoOf(config: ModelConfig, created: number): ModelInfo {
+  const first = config.backends[0]!;
+  const placeholder = first.backend === "local" && first.path === undefined;
+  const ownedBy =
+    config.ownedBy ?? (first.backend === "openai-compatible" ? new URL(first.url).host : placeholder ? "cabin-placeholder (outputs not meaningful)" : "cabin");
+  return {
     id: config.id,
     object: "model",
     created,
-    owned_by: config.ownedBy ?? (placeholder ? "cabin-placeholder (outputs not meaningful)" : "cabin"),
+    owned_by: ownedBy,
     capabilities: config.capabilities,
     metadata: placeholder
       ? { backend: "local", prices: config.prices, placeholder: true, notice: PLACEHOLDER_NOTICE }
-      : { backend: "local", prices: config.prices },
+      : { backend: first.backend, prices: config.prices },
   };
-  return { id: config.id, info, prices: config.prices, capabilities: config.capabilities, backend };
+}
+
+function resolve(config: ModelConfig, created: number, labels: Map<string, string>): ResolvedModel {
+  const backends = config.backends.map((b) => ({
+    name: b.name,
+    backend: backendOf(b, labels),
+    responses: b.backend === "openai-compatible" ? b.responses : ("translate" as const),
+  }));
+  return { id: config.id, info: infoOf(config, created), prices: config.prices, capabilities: config.capabilities, backend: backends[0]!.backend, backends };
 }
 
 function buildRegistry(): Registry {
@@ -103,13 +110,21 @@ export function getModel(id: string): ResolvedModel {
 
 /** Loads every local model now, so the first request does not wait ~2 s for it. */
 export async function warmUpModels(): Promise<void> {
-  await Promise.all([...registry().byId.values()].map((m) => m.backend.warmUp?.()));
+  await Promise.all([...registry().byId.values()].flatMap((m) => m.backends.map((b) => b.backend.warmUp?.())));
+}
+
+/** A model with fallbacks: each backend's kind and state, and whether any can serve. */
+function fallbackHealth(model: ResolvedModel) {
+  if (model.backends.length === 1) return {};
+  const backends = model.backends.map((b) => ({ name: b.name, kind: b.backend.kind, ...b.backend.health() }));
+  return { ok: backends.some((b) => b.ok), backends };
 }
 
 /** /api/health: each model's backend and state. Optional: a broken model degrades, it does not fail health. */
 export function modelsHealth() {
   const models = Object.fromEntries(
-    [...registry().byId.values()].map((m) => [m.id, { backend: m.backend.kind, placeholder: m.info.metadata.placeholder === true, ...m.backend.health() }]),
+    [...registry().byId.values()].map((m) => [m.id, { backend: m.backend.kind, placeholder: m.info.metadata.placeholder === true, ...m.backend.health(), ...fallbackHealth(m) }]),
   );
-  return { ok: Object.values(models).every((m) => m.ok), required: false, models };
+  // A model answers while any of its backends can; `cooling` lists the ones being skipped now.
+  return { ok: Object.values(models).every((m) => m.ok), required: false, models, cooling: coolingBackends() };
 }

@@ -63,6 +63,11 @@ const sampling = {
 const penalty = (name: string) =>
   z.number({ error: `${name} must be a number` }).min(-2, `${name} must be between -2 and 2`).max(2, `${name} must be between -2 and 2`).nullish();
 
+const logitBias = z
+  .record(z.string().regex(/^\d+$/, "logit_bias keys are token ids"), z.number().min(-100, "biases are between -100 and 100").max(100, "biases are between -100 and 100"), { error: "logit_bias must map token ids to numbers" })
+  .nullish();
+const user = z.string({ error: "user must be a string" }).nullish();
+
 export const chatCompletionSchema = z.strictObject({
   ...sampling,
   messages: z.array(message, { error: "messages must be an array" }).min(1, "messages must contain at least one message"),
@@ -72,10 +77,8 @@ export const chatCompletionSchema = z.strictObject({
   response_format: responseFormatSchema.nullish(),
   presence_penalty: penalty("presence_penalty"),
   frequency_penalty: penalty("frequency_penalty"),
-  logit_bias: z
-    .record(z.string().regex(/^\d+$/, "logit_bias keys are token ids"), z.number().min(-100, "biases are between -100 and 100").max(100, "biases are between -100 and 100"), { error: "logit_bias must map token ids to numbers" })
-    .nullish(),
-  user: z.string({ error: "user must be a string" }).nullish(),
+  logit_bias: logitBias,
+  user,
   // Sent by current OpenAI clients and agent frameworks: forwarded to upstreams as
   // sent, meaningless for a local model (accepted and ignored there, see the README).
   store: z.boolean({ error: "store must be a boolean" }).nullish(),
@@ -85,12 +88,19 @@ export const chatCompletionSchema = z.strictObject({
   logprobs: z.literal(false, { error: "logprobs are not supported by this server" }).nullish(),
 });
 
-export const completionSchema = z.object({
+// Strict like chat: `echo`, `best_of`, `suffix`, `logprobs` and anything else are a 400 naming them.
+export const completionSchema = z.strictObject({
   ...sampling,
   prompt: z.union([z.string(), z.tuple([z.string()])], { error: "prompt must be a string (or an array of one string)" }),
+  presence_penalty: penalty("presence_penalty"),
+  frequency_penalty: penalty("frequency_penalty"),
+  logit_bias: logitBias,
+  user,
 });
 
-export const embeddingSchema = z.object({
+// Strict: `user` is accepted and ignored (see the README); anything else unknown is a 400 naming it.
+export const embeddingSchema = z.strictObject({
+  user,
   model: sampling.model,
   input: z.union(
     [z.string().min(1, "input must not be empty"), z.array(z.string().min(1, "input must not contain empty strings")).min(1, "input must not be empty").max(2048, "at most 2048 inputs")],

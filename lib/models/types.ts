@@ -4,6 +4,7 @@
 import type { Capabilities } from "@/lib/models/capabilities";
 import type { ChatCompletionRequest } from "@/lib/models/schemas";
 import type { ChatOptions, ToolCall, ToolCallDelta } from "@/lib/models/tools";
+import type { UpstreamResponse } from "@/lib/models/upstream/http-client";
 
 /** "content_filter" only ever comes from an upstream, passed through. */
 export type FinishReason = "stop" | "length" | "tool_calls" | "content_filter";
@@ -73,6 +74,34 @@ export interface ModelBackend {
   warmUp?(): Promise<void>;
   /** For /api/health: false only when the backend cannot serve (a local model failed to load). */
   health(): { ok: boolean; [detail: string]: unknown };
+  /**
+   * Upstreams only: POSTs `body` (its `model` replaced by the upstream's name) to the upstream's `path` and hands back its
+   * 2xx answer unread, for endpoints relayed as they are (native /v1/responses).
+   * Rejects like `generate` on a non-2xx answer, a timeout or no connection.
+   */
+  forward?(path: string, body: Record<string, unknown>, signal: AbortSignal, stream: boolean): Promise<ForwardedCall>;
+}
+
+/** An upstream's 2xx answer being relayed; `close()` once it was read (or given up). */
+export interface ForwardedCall {
+  res: UpstreamResponse;
+  /** Restarts the upstream timeout: call on every chunk of a stream. */
+  refresh(): void;
+  timedOut(): boolean;
+  /** The upstream's timeout, for the 504's message. */
+  timeoutMs: number;
+  /** Stops the upstream's work (the client left). */
+  abort(): void;
+  close(): void;
+}
+
+/** One backend of a model's fallback list. */
+export interface ModelBackendEntry {
+  /** As in usage rows' attempts and /api/health. */
+  name: string;
+  backend: ModelBackend;
+  /** How /v1/responses reaches it: forwarded as is ("native", upstreams only) or translated to chat. */
+  responses: "native" | "translate";
 }
 
 export interface Prices {
@@ -98,5 +127,8 @@ export interface ResolvedModel {
   info: ModelInfo;
   prices: Prices;
   capabilities: Capabilities;
+  /** The first backend: the one that answers when all is well. */
   backend: ModelBackend;
+  /** Every backend, in the order they are tried (`withFallback`). */
+  backends: ModelBackendEntry[];
 }

@@ -8,6 +8,7 @@ import { getDb } from "@/lib/db";
 import { getLogger } from "@/lib/logger";
 import { getBudgetLedger } from "@/lib/models/budget";
 import { BatchWriter, type BatchWriterStats } from "@/lib/models/batch-writer";
+import type { Attempt } from "@/lib/models/fallback";
 import type { Prices } from "@/lib/models/types";
 import { singleton, singletonKey } from "@/lib/singleton";
 
@@ -26,6 +27,9 @@ export interface UsageEntry {
   /** HTTP status answered (499: the client went away before the end). */
   status: number;
   stream: boolean;
+  /** The backends tried (fallbacks) and the one that answered, if any. */
+  attempts?: Attempt[];
+  backend?: string;
 }
 
 /** USD for the tokens at per-million prices, rounded to 1e-12 to drop float noise. */
@@ -48,6 +52,8 @@ function usageRow(entry: UsageEntry) {
     latencyMs: Math.round(entry.latencyMs),
     status: entry.status,
     stream: entry.stream,
+    backend: entry.backend ?? null,
+    attempts: entry.attempts?.length ? JSON.stringify(entry.attempts) : null,
   };
 }
 

@@ -7,7 +7,7 @@ describe("MODELS configuration", () => {
   it("defaults to the two known ids on the local placeholder, at the list prices", () => {
     const models = parseModelsConfig(undefined, defaults);
     expect(models.map((m) => m.id)).toEqual(["svc.sm-1", "svc.cua-fast"]);
-    expect(models.every((m) => m.backend === "local" && m.path === undefined)).toBe(true);
+    expect(models.every((m) => m.backends.length === 1 && m.backends[0]!.backend === "local" && m.backends[0]!.path === undefined)).toBe(true);
     expect(models[0]!.prices).toEqual({ input: 0.2, output: 0.3 });
     expect(models[1]!.prices).toEqual({ input: 0.3, output: 1.0 });
   });
@@ -24,14 +24,40 @@ describe("MODELS configuration", () => {
       }),
       defaults,
     );
-    expect(models[0]).toMatchObject({ backend: "local", path: "/models/a.gguf", contextSize: 4096, threads: 2, parallel: 1, prices: { input: 0.2, output: 0.3 } });
+    expect(models[0]).toMatchObject({ prices: { input: 0.2, output: 0.3 }, backends: [{ backend: "local", name: "svc.sm-1#1", path: "/models/a.gguf", contextSize: 4096, threads: 2, parallel: 1 }] });
     expect(models[1]).toMatchObject({
-      backend: "openai-compatible",
-      url: "http://127.0.0.1:8000/v1",
-      upstreamModel: "gpt/x",
-      timeoutMs: 60_000,
       prices: { input: 1, output: 2 },
+      backends: [{ backend: "openai-compatible", url: "http://127.0.0.1:8000/v1", upstreamModel: "gpt/x", timeoutMs: 60_000, responses: "translate" }],
     });
+  });
+
+  it("reads a list of backends, tried in order, with the model's settings beside it", () => {
+    const [model] = parseModelsConfig(
+      JSON.stringify({
+        "svc.cua-fast": {
+          backends: [
+            { backend: "openai-compatible", name: "primary", url: "http://127.0.0.1:1/v1", responses: "native" },
+            { backend: "openai-compatible", url: "http://127.0.0.1:2/v1", upstreamModel: "other" },
+            { backend: "local" },
+          ],
+          capabilities: { vision: false },
+        },
+      }),
+      defaults,
+    );
+    expect(model!.backends.map((b) => [b.name, b.backend])).toEqual([["primary", "openai-compatible"], ["svc.cua-fast#2", "openai-compatible"], ["svc.cua-fast#3", "local"]]);
+    expect(model!.backends[0]).toMatchObject({ responses: "native", upstreamModel: "svc.cua-fast" });
+    // Capability defaults are the first backend's (an upstream: all true), then the entry's own.
+    expect(model!.capabilities).toEqual({ vision: false, tools: true, json_schema: true, embeddings: true });
+    expect(model!.prices).toEqual({ input: 0.3, output: 1.0 });
+  });
+
+  it("names the bad field of a backend list", () => {
+    const chain = (backends: unknown[]) => JSON.stringify({ a: { backends } });
+    expect(() => parseModelsConfig(chain([]), defaults)).toThrow(/MODELS\.a\.backends: list at least one backend/);
+    expect(() => parseModelsConfig(chain([{ backend: "local", prices: { input: 1, output: 1 } }]), defaults)).toThrow(/MODELS\.a\.backends\.0/);
+    expect(() => parseModelsConfig(chain([{ backend: "local", name: "x" }, { backend: "local", name: "x" }]), defaults)).toThrow(/'x' is used twice/);
+    expect(() => parseModelsConfig(JSON.stringify({ a: { backend: "local", responses: "native" } }), defaults)).toThrow(/MODELS\.a/);
   });
 
   it("names the bad field", () => {

@@ -2,18 +2,22 @@
 // (`toChatRequest`), runs on the model's chat backend like any chat request
 // (same capability checks, same metering through `meter`), and its deltas
 // become output items (`OutputAssembler`), answered whole or as typed SSE events.
+// A backend configured as speaking Responses natively gets the request as is
+// instead (`forwardResponse`); fallbacks may mix both kinds.
 import { AppError } from "@/lib/api/errors";
 import { errorBody, toAppError } from "@/lib/api/render";
 import { parseWith } from "@/lib/api/request";
 import { checkChatCapabilities } from "@/lib/models/capabilities";
 import { jsonReply, type ModelReply, type ModelRequest } from "@/lib/models/http";
 import { CLIENT_CLOSED, drain, meter, statusOf, withCost } from "@/lib/models/inference";
+import { withFallback } from "@/lib/models/fallback";
 import { getModel } from "@/lib/models/registry";
+import { forwardResponse, nativeReply, type NativeCall, type NativeTurn } from "@/lib/models/responses/passthrough";
 import { newItemId, OutputAssembler, type Display, type ResponseEvent } from "@/lib/models/responses/output";
 import type { InputItem, ResponsesCreateRequest } from "@/lib/models/responses/schema";
 import { chainedInput, saveResponse } from "@/lib/models/responses/store";
 import { toChatRequest } from "@/lib/models/responses/to-chat";
-import { chatCompletionSchema, toMessages, toSampling } from "@/lib/models/schemas";
+import { chatCompletionSchema, toMessages, toSampling, type ChatCompletionRequest } from "@/lib/models/schemas";
 import { chatOptionsOf } from "@/lib/models/tools";
 import type { FinishReason, Generation, ResolvedModel } from "@/lib/models/types";
 import { SSE_HEADERS } from "@/lib/models/wire";
@@ -95,21 +99,36 @@ export async function createResponse(ctx: ModelRequest, body: ResponsesCreateReq
   const organizationId = ctx.principal.organizationId;
   const items: InputItem[] = typeof body.input === "string" ? [{ type: "message", role: "user", content: body.input }] : body.input;
   const conversation = body.previous_response_id ? [...(await chainedInput(organizationId, body.previous_response_id)), ...items] : items;
-  const chat = parseWith(chatCompletionSchema, toChatRequest(body, conversation));
-  checkChatCapabilities(model.id, model.capabilities, chat);
+  // Built when a backend needs the chat form: a native backend takes the items it produced itself as they are.
+  let chat: ChatCompletionRequest | undefined;
+  const chatForm = (): ChatCompletionRequest => {
+    if (chat) return chat;
+    chat = parseWith(chatCompletionSchema, toChatRequest(body, conversation));
+    checkChatCapabilities(model.id, model.capabilities, chat);
+    return chat;
+  };
+  if (model.backends.some((entry) => entry.responses === "translate")) chatForm();
   const computer = body.tools?.find((tool) => tool.type !== "function");
   const display: Display | undefined = computer && "display_width" in computer ? { width: computer.display_width, height: computer.display_height } : undefined;
   const store = body.store !== false;
   const stream = body.stream === true;
 
   const settle = meter(ctx, model, "responses", stream);
-  let generation: Generation;
+  const native: NativeTurn = { modelId: model.id, body, conversation, store, settle };
+  let started: { generation: Generation } | { native: NativeCall };
   try {
-    generation = await model.backend.generate({ kind: "chat", messages: toMessages(chat), options: chatOptionsOf(chat), request: chat }, toSampling(chat), ctx.signal);
+    // Each backend is reached its own way: forwarded as is when it speaks Responses natively, else as chat.
+    started = await withFallback(model, settle.attempts, ctx.signal, async (entry) =>
+      entry.responses === "native" && entry.backend.forward
+        ? { native: await forwardResponse(entry.backend, native, ctx.signal) }
+        : { generation: await entry.backend.generate({ kind: "chat", messages: toMessages(chatForm()), options: chatOptionsOf(chatForm()), request: chatForm() }, toSampling(chatForm()), ctx.signal) },
+    );
   } catch (err) {
     if (statusOf(err, ctx.signal) >= 500) settle(statusOf(err, ctx.signal), 0, 0);
     throw err;
   }
+  if ("native" in started) return nativeReply(ctx, native, started.native);
+  const generation = started.generation;
   const response = responseObject(newItemId("resp"), Math.floor(Date.now() / 1000), model.id, body, store);
   const finishAndStore = async (assembler: OutputAssembler, reason: FinishReason) => {
     complete(response, assembler, generation, reason);

@@ -6,14 +6,14 @@
 // as the client sent it (tools, images, response_format, penalties: only
 // `model` and the usage request change), and tool calls come back as sent.
 import { AppError } from "@/lib/api/errors";
-import type { UpstreamModelConfig } from "@/lib/models/config";
+import type { UpstreamBackendConfig } from "@/lib/models/config";
 import { PushGeneration } from "@/lib/models/generation";
 import { estimatePromptTokens, estimateTokens } from "@/lib/models/upstream/estimate-tokens";
 import { upstreamHttpError, upstreamNetworkError, upstreamTimeout } from "@/lib/models/upstream/errors";
 import { postJson } from "@/lib/models/upstream/http-client";
 import { readSseData } from "@/lib/models/upstream/sse";
 import type { ToolCall, ToolCallDelta } from "@/lib/models/tools";
-import type { EmbeddingResult, FinishReason, Generation, GenerationInput, ModelBackend, SamplingParams } from "@/lib/models/types";
+import type { EmbeddingResult, FinishReason, ForwardedCall, Generation, GenerationInput, ModelBackend, SamplingParams } from "@/lib/models/types";
 
 interface UpstreamUsage {
   prompt_tokens?: number;
@@ -48,7 +48,7 @@ export class UpstreamBackend implements ModelBackend {
   /** Parsed once: URL parsing is a measurable share of a ~1 ms gateway budget. */
   private readonly urls = new Map<string, URL>();
 
-  constructor(private readonly config: UpstreamModelConfig) {}
+  constructor(private readonly config: UpstreamBackendConfig) {}
 
   /** Not probed (that would cost the upstream a call per health check): its failures show as 502/504. */
   health() {
@@ -87,6 +87,21 @@ export class UpstreamBackend implements ModelBackend {
     }
   }
 
+  async forward(path: string, body: Record<string, unknown>, signal: AbortSignal, stream: boolean): Promise<ForwardedCall> {
+    const call = await this.post(path, { ...body, model: this.config.upstreamModel }, signal, stream);
+    return {
+      res: call.res,
+      refresh: () => call.timer.refresh(),
+      timedOut: call.timedOut,
+      timeoutMs: this.config.timeoutMs,
+      abort: () => call.controller.abort(),
+      close: () => {
+        clearTimeout(call.timer);
+        call.done();
+      },
+    };
+  }
+
   async generate(input: GenerationInput, params: SamplingParams, signal: AbortSignal): Promise<Generation> {
     const path = input.kind === "chat" ? "/chat/completions" : "/completions";
     const streamOptions = params.stream ? { include_usage: true } : undefined;
@@ -101,6 +116,9 @@ export class UpstreamBackend implements ModelBackend {
             seed: params.seed,
             max_tokens: params.maxTokens,
             stop: params.stop.length ? params.stop : undefined,
+            presence_penalty: params.presencePenalty,
+            frequency_penalty: params.frequencyPenalty,
+            logit_bias: params.logitBias,
             stream: params.stream,
             stream_options: streamOptions,
           };

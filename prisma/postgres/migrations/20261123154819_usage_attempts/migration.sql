@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "usage_records" ADD COLUMN     "attempts" TEXT,
+ADD COLUMN     "backend" TEXT;
