@@ -28,7 +28,7 @@ export function KeyTable() {
         <BudgetField keyId={null} />
       </div>
       {revoke.error && <Alert>{revoke.error.message}</Alert>}
-      <table className="w-full min-w-[640px] text-left text-sm">
+      <table className="w-full min-w-[760px] text-left text-sm">
         <thead className="text-xs uppercase tracking-wide text-slate-500">
           <tr>
             <th className="py-2 pr-3 font-medium">Name</th>
@@ -45,7 +45,7 @@ export function KeyTable() {
         <tbody className="divide-y divide-slate-100">
           {keys.data.map((key) => (
             <tr key={key.id} data-testid="key-row" data-prefix={key.prefix}>
-              <td className="py-2 pr-3 font-medium text-slate-900">{key.name}</td>
+              <td className="min-w-[10rem] py-2 pr-3 font-medium text-slate-900">{key.name}</td>
               <td className="py-2 pr-3 font-mono text-xs text-slate-600">{key.prefix}…</td>
               <td className="py-2 pr-3 text-slate-600">{key.created_by?.email ?? "operator (CLI)"}</td>
               <td className="py-2 pr-3 text-slate-600">{formatTime(key.created_at)}</td>
