@@ -59,7 +59,7 @@ export function SessionPage({ id }: { id: string }) {
               )}
             </div>
           </Card>
-          {/* Session tools mount here at merge (brief S2): <SessionTools session={session} /> from components/session-tools/session-tools.tsx */}
+          <SessionTools session={session} />
         </div>
         <aside className="min-w-0 space-y-4">
           <Card title="Details">

@@ -1,5 +1,5 @@
 // The session page's member routes through a real login against the real server:
-// GET /api/sessions/{id}/tools, POST /api/sessions/{id}/exec (NDJSON, a real desktop)
+// GET /api/sessions/{id}, POST /api/sessions/{id}/exec (NDJSON, a real desktop)
 // and GET /api/sessions/{id}/events (SSE). The login cookie is the credential, the
 // organization is the member's (another team's id is not found), and a cross-origin
 // POST is refused before anything runs.
@@ -27,8 +27,8 @@ describe("dashboard session tools: who may use them", () => {
     if (browserId) await alice.request("DELETE", `/api/sessions/${browserId}`);
   });
 
-  it("answers the tools' fields to the member, with the session's CDP URL", async () => {
-    const tools = await alice.request("GET", `/api/sessions/${browserId}/tools`);
+  it("answers the session (with its CDP URL) to the member", async () => {
+    const tools = await alice.request("GET", `/api/sessions/${browserId}`);
     expect(tools.status).toBe(200);
     expect(tools.body).toMatchObject({ id: browserId, kind: "browser", termination_reason: null });
     expect(tools.body.status).toMatch(/^(ready|running)$/);
@@ -36,19 +36,19 @@ describe("dashboard session tools: who may use them", () => {
   });
 
   it("refuses every route without a login (401)", async () => {
-    expect((await call("GET", `/api/sessions/${browserId}/tools`, { key: null })).status).toBe(401);
+    expect((await call("GET", `/api/sessions/${browserId}`, { key: null })).status).toBe(401);
     const events = await sse({ base: base() }, `/api/sessions/${browserId}/events`);
     expect(events.status).toBe(401);
     expect(JSON.parse(await events.text()).error.code).toBe("unauthorized");
     const exec = await call("POST", `/api/sessions/${browserId}/exec`, { key: null, body: { command: "true" }, headers: { origin: base() } });
     expect(exec.status).toBe(401);
     // An API key is not a login: the dashboard's routes take only the cookie.
-    const withKey = await call("GET", `/api/sessions/${browserId}/tools`, { key: inject("apiKey") });
+    const withKey = await call("GET", `/api/sessions/${browserId}`, { key: inject("apiKey") });
     expect(withKey.status).toBe(401);
   });
 
   it("treats another organization's session as not found", async () => {
-    const tools = await bob.request("GET", `/api/sessions/${browserId}/tools`);
+    const tools = await bob.request("GET", `/api/sessions/${browserId}`);
     expect(tools.status).toBe(404);
     expect(tools.body.error.code).toBe("not_found");
     const events = await sse({ base: base() }, `/api/sessions/${browserId}/events`, asMember(bob));
@@ -93,7 +93,7 @@ describe("dashboard session tools: who may use them", () => {
     expect((await alice.request("DELETE", `/api/sessions/${id}`)).status).toBe(204);
     const end = await events.until((e) => e.event === "ended");
     expect(end.at(-1)?.data.reason).toBe("deleted");
-    await waitFor(() => alice.request("GET", `/api/sessions/${id}/tools`), {
+    await waitFor(() => alice.request("GET", `/api/sessions/${id}`), {
       until: (r) => r.body.status === "terminated", timeoutMs: 20_000, message: "the session to be terminated",
     });
     const after = await sse({ base: base() }, `/api/sessions/${id}/events`, asMember(alice));
