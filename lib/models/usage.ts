@@ -54,7 +54,13 @@ function usageRow(entry: UsageEntry) {
 type UsageRow = ReturnType<typeof usageRow>;
 
 // One createMany per batch instead of a query per request keeps the database
-// (and the CPU it costs) off the path of the responses.
+// (and the CPU it costs) off the path of the responses. On SQLite a write runs
+// on the event loop (better-sqlite3 is synchronous), stalling whatever request
+// is in flight: a write a second instead of ten stalls a tenth as many
+// requests (the gateway's p99 in bench:models), and batches of at most USAGE_MAX_BATCH rows keep each stall
+// short under load (the writer yields between batches).
+const USAGE_BATCH_DELAY_MS = 1_000;
+const USAGE_MAX_BATCH = 250;
 const usageWriterKey = singletonKey<BatchWriter<UsageRow>>("models.usageWriter");
 
 const usageWriter = () =>
@@ -65,6 +71,8 @@ const usageWriter = () =>
         write: async (rows) => void (await getDb().usageRecord.createMany({ data: rows })),
         requestIdOf: (row) => row.requestId,
         log: getLogger(),
+        batchDelayMs: USAGE_BATCH_DELAY_MS,
+        maxBatch: USAGE_MAX_BATCH,
       }),
   );
 
