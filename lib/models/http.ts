@@ -10,10 +10,8 @@ import { AppError, isAppError } from "@/lib/api/errors";
 import { renderError } from "@/lib/api/render";
 import { parseJsonText, parseWith } from "@/lib/api/request";
 import { authenticateApiKey, type ApiPrincipal } from "@/lib/auth/api-keys";
-import { getEnv } from "@/lib/env";
 import { formatUsd, getBudgetLedger } from "@/lib/models/budget";
-import { RateLimiter } from "@/lib/models/rate-limit";
-import { singleton, singletonKey } from "@/lib/singleton";
+import { getKeyRateLimiter, getRateLimiter } from "@/lib/models/rate-limiters";
 import type { z } from "zod";
 
 /** Bodies above this are refused with a 413 before they are read to the end. */
@@ -65,6 +63,8 @@ export interface ModelRequest {
   signal: AbortSignal;
 }
 
+export { getKeyRateLimiter, getRateLimiter };
+
 export const jsonReply = (value: unknown, status = 200): ModelReply => ({
   status,
   headers: { "content-type": "application/json" },
@@ -78,37 +78,25 @@ export async function readModelBody<T extends z.ZodType>(req: ModelHttpRequest, 
   return parseWith(schema, parseJsonText(await req.text()));
 }
 
-const rateLimiterKey = singletonKey<RateLimiter>("models.rateLimiter");
-
-export function getRateLimiter(): RateLimiter {
-  return singleton(rateLimiterKey, () => {
-    const env = getEnv();
-    return new RateLimiter({ requestsPerMinute: env.MODEL_RATE_LIMIT_RPM, tokensPerMinute: env.MODEL_RATE_LIMIT_TPM });
-  });
-}
-
 /** What is left this month under the tighter budget, when the key or its organization has one. */
 function budgetHeaders(principal: ApiPrincipal): Record<string, string> {
   const left = getBudgetLedger().remaining(principal);
   return left === null ? {} : { "x-cabin-budget-remaining-usd": formatUsd(left) };
 }
 
-const keyRateLimiterKey = singletonKey<RateLimiter>("models.keyRateLimiter");
-
-/** Limits per API key, on top of the organization's (MODEL_KEY_RATE_LIMIT_*; 0 = none). */
-export function getKeyRateLimiter(): RateLimiter {
-  return singleton(keyRateLimiterKey, () => {
-    const env = getEnv();
-    return new RateLimiter({ requestsPerMinute: env.MODEL_KEY_RATE_LIMIT_RPM, tokensPerMinute: env.MODEL_KEY_RATE_LIMIT_TPM }, Date.now, "API key");
-  });
-}
-
-/** Both limits must admit; neither takes a unit unless both do, so a key held back spends none of its team's. */
-function admitRequest(principal: ApiPrincipal): void {
-  const refusal = getKeyRateLimiter().refusal(principal.apiKeyId) ?? getRateLimiter().refusal(principal.organizationId);
-  if (refusal) throw refusal;
-  getKeyRateLimiter().take(principal.apiKeyId);
-  getRateLimiter().take(principal.organizationId);
+/** Both limits must admit; neither keeps a unit unless both do, so a key held back spends none of its team's. */
+async function admitRequest(principal: ApiPrincipal): Promise<void> {
+  const keys = getKeyRateLimiter();
+  const pendingKey = keys.reserve(principal.apiKeyId);
+  // Per-process limiters answer at once; awaiting only a promise keeps their path free of microtasks.
+  const keyRefusal = pendingKey instanceof Promise ? await pendingKey : pendingKey;
+  if (keyRefusal) throw keyRefusal;
+  const pendingOrg = getRateLimiter().reserve(principal.organizationId);
+  const orgRefusal = pendingOrg instanceof Promise ? await pendingOrg : pendingOrg;
+  if (orgRefusal) {
+    keys.release(principal.apiKeyId);
+    throw orgRefusal;
+  }
 }
 
 function errorReply(error: unknown, requestId: string, extraHeaders: Record<string, string> = {}): ModelReply {
@@ -131,7 +119,7 @@ export function withModelApi(kind: "inference" | "read", handler: (ctx: ModelCon
       if (kind === "inference") {
         // Every inference endpoint passes here, so none can spend past a budget.
         await getBudgetLedger().check(principal);
-        admitRequest(principal);
+        await admitRequest(principal);
       }
       const reply = await handler({ req, params, principal });
       Object.assign(reply.headers, getRateLimiter().headers(org), budgetHeaders(principal), { "x-request-id": req.requestId });

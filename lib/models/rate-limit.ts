@@ -3,7 +3,8 @@
 // request unit and a non-negative token balance; its real token count is
 // debited when it ends (it is unknown before), so one large request can push
 // the balance below zero and hold the next ones back until it refills.
-// In memory, per process: several app hosts each enforce the limit on their own.
+// In memory, per process: several app hosts each enforce the limit on their own
+// (on PostgreSQL, SharedRateLimiter shares the buckets through the database).
 // One instance per subject: organizations (all their keys together) and API keys.
 import { AppError } from "@/lib/api/errors";
 
@@ -60,7 +61,19 @@ interface OrgBuckets {
   tokens?: Bucket;
 }
 
-export class RateLimiter {
+/** What the /v1 layer needs of a limiter, per process (RateLimiter) or shared (SharedRateLimiter). */
+export interface ModelRateLimiter {
+  /** Takes one request unit, or answers the 429 without taking any. */
+  reserve(id: string): AppError | null | Promise<AppError | null>;
+  /** Gives back a reserved unit (another limit refused the request). */
+  release(id: string): void;
+  /** Debits what a finished request really used. */
+  debitTokens(id: string, count: number): void;
+  /** The x-ratelimit-* headers. */
+  headers(id: string): Record<string, string>;
+}
+
+export class RateLimiter implements ModelRateLimiter {
   private readonly orgs = new Map<string, OrgBuckets>();
 
   /** `subject` names what one id stands for in refusals ("organization", "API key"). */
@@ -106,6 +119,16 @@ export class RateLimiter {
     const refusal = this.refusal(organizationId);
     if (refusal) throw refusal;
     this.take(organizationId);
+  }
+
+  reserve(organizationId: string): AppError | null {
+    const refusal = this.refusal(organizationId);
+    if (!refusal) this.take(organizationId);
+    return refusal;
+  }
+
+  release(organizationId: string): void {
+    this.buckets(organizationId).requests?.take(-1, this.clock());
   }
 
   /** Takes one request unit (after `refusal` said none). */
