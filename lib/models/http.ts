@@ -10,11 +10,11 @@ import { AppError, isAppError } from "@/lib/api/errors";
 import { renderError } from "@/lib/api/render";
 import { parseJsonText, parseWith } from "@/lib/api/request";
 import { authenticateApiKey, type ApiPrincipal } from "@/lib/auth/api-keys";
+import { getEnv } from "@/lib/env";
 import { formatUsd, getBudgetLedger } from "@/lib/models/budget";
 import { getKeyRateLimiter, getRateLimiter } from "@/lib/models/rate-limiters";
 import type { z } from "zod";
 
-/** Bodies above this are refused with a 413 before they are read to the end. */
 /** The one body limit of every surface (MAX_REQUEST_BODY_BYTES; the custom server refuses larger ones first). */
 export const MAX_BODY_BYTES = getEnv().MAX_REQUEST_BODY_BYTES;
 

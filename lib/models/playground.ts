@@ -66,9 +66,9 @@ export function toChatCompletionRequest(body: PlaygroundChatRequest) {
 /** The organization's budget and request rate, as /v1 checks them for a key (here without one). */
 async function admit(principal: ModelPrincipal): Promise<void> {
   await getBudgetLedger().check(principal);
-  const refusal = getRateLimiter().refusal(principal.organizationId);
+  const pending = getRateLimiter().reserve(principal.organizationId);
+  const refusal = pending instanceof Promise ? await pending : pending;
   if (refusal) throw refusal;
-  getRateLimiter().take(principal.organizationId);
 }
 
 export async function streamPlaygroundChat(args: {
