@@ -207,6 +207,17 @@ export interface LiveInputCapability {
   send(input: LiveInput): Promise<void>;
 }
 
+/** A VNC client's hold on the computer's RFB server (127.0.0.1:`port`, which also speaks WebSocket); `release` when it leaves. */
+export interface VncLease {
+  port: number;
+  release(): void;
+}
+
+/** An RFB server for the computer's screen, started for the first client and stopped after the last. */
+export interface VncCapability {
+  open(): Promise<VncLease>;
+}
+
 /** A running computer. Every method may be called concurrently with the others. */
 export interface ComputerHandle {
   readonly id: string;
@@ -225,6 +236,8 @@ export interface ComputerHandle {
   /** screencast and liveInput: the live view (`ScreencastHub`); both kinds have them. */
   readonly screencast?: ScreencastCapability;
   readonly liveInput?: LiveInputCapability;
+  /** vnc: the screen over RFB for noVNC (endpoints.vnc; desktops, when the host has x11vnc). */
+  readonly vnc?: VncCapability;
   /** Resources held, for health and leak checks (contexts, pages, processes). */
   resources(): Record<string, number>;
 }

@@ -1,11 +1,14 @@
 // A session's `endpoints` (extensions.md "Session object additions"): the URLs
 // that work for this session, and no others. Each stream capability adds its
 // key here when it exists; a key is never added before its endpoint works.
-// screencast and ws (both kinds) and vnc (desktops) carry a live-view token
-// (liveViewToken) so that clients without headers can use them as given.
+// screencast and ws (both kinds) and vnc
+// (desktops, when the host has x11vnc) carry a live-view token (liveViewToken)
+// so that clients without headers can use them as given. live_view is the
+// dashboard's page of the session (it asks for a dashboard sign-in).
 import type { ComputerKind } from "@/lib/computers/driver";
 import { cdpEnabled } from "@/lib/computers/browser/cdp-enabled";
 import { cdpUrl } from "@/lib/computers/browser/cdp-url";
+import { x11vncPath } from "@/lib/computers/desktop/live-tools";
 import { liveViewToken } from "@/lib/computers/live/token";
 
 export type SessionEndpoints = Partial<Record<"cdp" | "screencast" | "ws" | "vnc" | "live_view", string>>;
@@ -28,9 +31,11 @@ export function sessionEndpoints(session: EndpointSubject, origin: string): Sess
   const path = `/computers/${encodeURIComponent(session.id)}`;
   const token = liveViewToken(session.id, session.expiresAt.getTime());
   const endpoints: SessionEndpoints = {
+    live_view: `${origin}/sessions/${encodeURIComponent(session.id)}`,
     screencast: `${origin}${path}/screencast?token=${token}`,
     ws: `${webSocketOrigin(origin)}${path}/ws?token=${token}`,
   };
   if (session.kind === "browser" && cdpEnabled()) endpoints.cdp = cdpUrl(session, origin);
+  if (session.kind === "desktop" && x11vncPath()) endpoints.vnc = `${webSocketOrigin(origin)}${path}/vnc?token=${token}`;
   return endpoints;
 }

@@ -4,8 +4,23 @@
 // Only where desktops can run (Linux, root); elsewhere the step says why it skipped.
 //   import { ensureDesktopImage } from "./setup/desktop-image.mjs";
 //   await ensureDesktopImage();                 // prints "✓ desktop base image — built … (312.4 s)"
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { runTsx, step } from "./steps.mjs";
+
+// Host programs desktops use at run time: x11vnc (endpoints.vnc, lib/computers/desktop/vnc.ts).
+const HOST_PACKAGES = [["x11vnc", "x11vnc"]];
+
+/** Installs the missing HOST_PACKAGES with apt-get (the set-up runs as root wherever desktops can run). */
+function ensureHostPackages() {
+  const missing = HOST_PACKAGES.filter(([bin]) => !["/usr/bin", "/usr/local/bin"].some((dir) => existsSync(path.join(dir, bin)))).map(([, pkg]) => pkg);
+  if (!missing.length) return;
+  console.log(`  installing ${missing.join(", ")} with apt-get (desktop live view)`);
+  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+  execFileSync("apt-get", ["update", "-qq"], { stdio: "inherit", env });
+  execFileSync("apt-get", ["install", "-y", "-qq", "--no-install-recommends", ...missing], { stdio: "inherit", env });
+}
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -23,6 +38,7 @@ export async function ensureDesktopImage({ required = false } = {}) {
       if (required) throw new Error(`desktop sessions cannot run here: ${why}`);
       return `skipped: desktop sessions need Linux and root (${why})`;
     }
+    ensureHostPackages();
     const out = await runTsx("scripts/desktop-image.ts", [], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
     return out.includes("up to date") ? "up to date" : `built ${out.trim().split("\n").at(-1)?.replace(/^built desktop image /, "") ?? ""}`;
   });

@@ -28,12 +28,15 @@ const PAGES: Record<string, string> = {
       document.getElementById("b").addEventListener("click", () => log("CLICKED"));
       document.addEventListener("keydown", (e) => log("KEY:" + e.key));
       document.getElementById("t").addEventListener("input", (e) => log("VALUE:" + e.target.value));</script>`),
-  // Each key press flips the page between plain black and a dense stripe pattern: the two
-  // compress to very different JPEG sizes, so a frame tells which state it shows (bench:live).
-  "/flip": page("flip", `<div id="p" style="position:fixed;inset:0;background:#000"></div>
-    <script>let on = false; const p = document.getElementById("p");
-      document.addEventListener("keydown", () => { on = !on;
-        p.style.background = on ? "repeating-linear-gradient(45deg,#fff 0 3px,#000 3px 7px),#000" : "#000"; });</script>`),
+  // Each key press flips the page between plain white and full-screen random noise: a white
+  // frame compresses to a few KB, a noisy one to hundreds, so a frame's size alone tells
+  // which state it shows, by a wide margin (bench:live's key → frame latency).
+  "/flip": page("flip", `<canvas id="c" width="1280" height="720" style="position:fixed;inset:0;display:none"></canvas>
+    <script>const c = document.getElementById("c"); const g = c.getContext("2d"); const img = g.createImageData(1280, 720);
+      for (let i = 0; i < img.data.length; i += 4) { img.data[i] = Math.random() * 256; img.data[i + 1] = Math.random() * 256;
+        img.data[i + 2] = Math.random() * 256; img.data[i + 3] = 255; }
+      g.putImageData(img, 0, 0); document.body.style.background = "#fff"; let on = false;
+      document.addEventListener("keydown", () => { on = !on; c.style.display = on ? "block" : "none"; });</script>`),
 };
 
 export async function startLiveSite(): Promise<LiveSite> {

@@ -3,6 +3,9 @@ import { describe, expect, it, vi } from "vitest";
 // Whether CDP is offered depends on the host (cdpEnabled); the session object is tested both ways.
 const cdp = vi.hoisted(() => ({ enabled: true }));
 vi.mock("@/lib/computers/browser/cdp-enabled", () => ({ cdpEnabled: () => cdp.enabled }));
+// Desktops' vnc endpoint depends on the host's x11vnc.
+const tools = vi.hoisted(() => ({ x11vnc: "/usr/bin/x11vnc" as string | null }));
+vi.mock("@/lib/computers/desktop/live-tools", () => ({ x11vncPath: () => tools.x11vnc }));
 
 import { dueReason, idleDeadlineAfter, initialDeadlines, msUntilDue, toSession, toSessionListItem } from "@/lib/computers/lifecycle";
 
@@ -58,14 +61,21 @@ describe("toSession", () => {
   it("mirrors auto_kill as idle_timeout_enabled, has live-view endpoints and, where offered, cdp, clamps an old row's idle deadline", () => {
     const s = toSession({ ...row, autoKill: false, expiresAt: at(60), idleExpiresAt: at(120) }, "http://localhost:3000");
     expect(s).toMatchObject({ auto_kill: false, idle_timeout_enabled: false });
-    expect(Object.keys(s.endpoints).sort()).toEqual(["cdp", "screencast", "ws"]);
+    expect(Object.keys(s.endpoints).sort()).toEqual(["cdp", "live_view", "screencast", "ws"]);
+    expect(s.endpoints.live_view).toBe("http://localhost:3000/sessions/comp_abc");
     expect(s.endpoints.screencast).toMatch(/^http:\/\/localhost:3000\/computers\/comp_abc\/screencast\?token=/);
     expect(s.endpoints.ws).toMatch(/^ws:\/\/localhost:3000\/computers\/comp_abc\/ws\?token=/);
     expect(s.endpoints.cdp).toMatch(/^ws:\/\/localhost:3000\/computers\/comp_abc\/cdp\?token=/);
     expect(toSession({ ...row, status: "terminated" }, "http://localhost:3000").endpoints).toEqual({});
     cdp.enabled = false;
-    expect(Object.keys(toSession(row, "http://localhost:3000").endpoints).sort()).toEqual(["screencast", "ws"]);
+    expect(Object.keys(toSession(row, "http://localhost:3000").endpoints).sort()).toEqual(["live_view", "screencast", "ws"]);
     cdp.enabled = true;
+    const desktop = { ...row, kind: "desktop" };
+    expect(Object.keys(toSession(desktop, "https://cabin.example").endpoints).sort()).toEqual(["live_view", "screencast", "vnc", "ws"]);
+    expect(toSession(desktop, "https://cabin.example").endpoints.vnc).toMatch(/^wss:\/\/cabin\.example\/computers\/comp_abc\/vnc\?token=/);
+    tools.x11vnc = null;
+    expect(Object.keys(toSession(desktop, "https://cabin.example").endpoints).sort()).toEqual(["live_view", "screencast", "ws"]);
+    tools.x11vnc = "/usr/bin/x11vnc";
     expect(s.idle_expires_at).toBe(s.expires_at);
   });
 

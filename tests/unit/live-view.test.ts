@@ -7,6 +7,7 @@ import { ScreencastHub, liveViewStats } from "@/lib/computers/live/hub";
 import { parseLiveInput } from "@/lib/computers/live/input-message";
 import { liveInputArgs } from "@/lib/computers/desktop/live-input";
 import { parseGrab } from "@/lib/computers/desktop/screencast";
+import { cookieForDisplay } from "@/lib/computers/desktop/host-display";
 
 class FakeCapture implements ScreencastCapability {
   starts: ScreencastSettings[] = [];
@@ -101,5 +102,12 @@ describe("live input messages", () => {
     const out = Buffer.concat([Buffer.from("x:12 y:345 screen:0 window:77\n"), jpeg]);
     expect(parseGrab(out)).toEqual({ jpeg, cursor: { x: 12, y: 345 } });
     expect(parseGrab(Buffer.from("garbage"))).toEqual({ jpeg: null, cursor: null });
+  });
+
+  it("rewrites the desktop's Xauthority entry for the host's display number (HostDisplay)", () => {
+    const field = (v: string | Buffer) => { const b = Buffer.from(v); return Buffer.concat([Buffer.from([0, b.length]), b]); };
+    const cookie = Buffer.alloc(16, 7);
+    const entry = (n: string) => Buffer.concat([Buffer.from([0xff, 0xff]), field(""), field(n), field("MIT-MAGIC-COOKIE-1"), field(cookie)]);
+    expect(cookieForDisplay(entry("0"), 4321)).toEqual(entry("4321"));
   });
 });

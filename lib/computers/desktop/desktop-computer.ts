@@ -11,7 +11,10 @@ import type {
 import type { RunResult } from "@/lib/computers/desktop/enter";
 import type { DesktopRunner } from "@/lib/computers/desktop/desktop-runner";
 import { DesktopLiveInput } from "@/lib/computers/desktop/live-input";
+import { HostDisplay } from "@/lib/computers/desktop/host-display";
+import { x11vncPath } from "@/lib/computers/desktop/live-tools";
 import { desktopScreencast } from "@/lib/computers/desktop/screencast";
+import { DesktopVnc } from "@/lib/computers/desktop/vnc";
 import { archiveUpper, fingerprintUpper } from "@/lib/computers/desktop/snapshot";
 import { xdotoolArgs } from "@/lib/computers/desktop/xdotool";
 import { getEnv } from "@/lib/env";
@@ -33,8 +36,12 @@ export class DesktopComputer implements ComputerHandle {
     run: (request) => this.runCommand(request),
     stream: (request, sink) => this.streamCommand(request, sink),
   };
+  /** The display for host-side X clients (x11vnc). */
+  private readonly hostDisplay: HostDisplay;
   /** The live view (`ScreencastHub`): a steady grab of the screen, and input through xdotool. */
   readonly screencast = desktopScreencast((command, options) => this.runner.run(command, options), () => this.viewport);
+  /** endpoints.vnc: x11vnc on the host, started by the first VNC client. */
+  readonly vnc: DesktopVnc | undefined;
   readonly liveInput = new DesktopLiveInput(async (args) => {
     this.assertRunning();
     await this.xdotool(args);
@@ -49,7 +56,11 @@ export class DesktopComputer implements ComputerHandle {
     private readonly baseVersion: string,
     private readonly viewport: { width: number; height: number },
     private readonly onStopped: () => void,
-  ) {}
+  ) {
+    this.hostDisplay = new HostDisplay(runner.pid1, runner.dir);
+    const x11vnc = x11vncPath();
+    this.vnc = x11vnc ? new DesktopVnc(x11vnc, this.hostDisplay, runner.dir) : undefined;
+  }
 
   private assertRunning() {
     if (this.stopping) throw new ActionError("failed", "The desktop is stopping");
@@ -140,6 +151,7 @@ export class DesktopComputer implements ComputerHandle {
 
   private async teardown(saveState: boolean): Promise<SavedState | null> {
     try {
+      this.vnc?.stop();
       await this.screencast.stopAll();
       // Closing windows first lets apps (Chromium's cookies, editors) write their files.
       if (saveState) await this.runner.closeApps(CLOSE_APPS_MS);
@@ -148,6 +160,8 @@ export class DesktopComputer implements ComputerHandle {
       this.lastSnapshot = null;
       return await this.snapshot();
     } finally {
+      this.vnc?.stop();
+      await this.hostDisplay.close();
       await this.runner.kill().catch(() => {});
       await this.runner.removeFiles().catch((err) => getLogger().warn({ err, id: this.id }, "could not remove desktop files"));
       this.onStopped();
@@ -155,6 +169,6 @@ export class DesktopComputer implements ComputerHandle {
   }
 
   resources(): Record<string, number> {
-    return { ...this.runner.resources(), screencasts: this.screencast.active, width: this.viewport.width, height: this.viewport.height };
+    return { ...this.runner.resources(), screencasts: this.screencast.active, vnc: this.vnc?.running ?? 0, width: this.viewport.width, height: this.viewport.height };
   }
 }
