@@ -1,5 +1,6 @@
 "use client";
 
+import { useState } from "react";
 import { TimelineItem } from "@/components/session-tools/timeline-entry";
 import { TIMELINE_LIMIT } from "@/components/session-tools/timeline-model";
 import { useSessionEvents, type StreamState } from "@/components/session-tools/use-session-events";
@@ -26,7 +27,11 @@ export function EventTimeline(props: {
   commands?: ReadonlyMap<string, string>;
 }) {
   const { sessionId, ended, onEnded } = props;
-  const { entries, state } = useSessionEvents(sessionId, !ended, onEnded);
+  // Only a session already ended when the page opened is not streamed. One that
+  // ends while watched keeps its stream until the stream's own `ended` event:
+  // the page's poll may see "terminated" first, and closing then would lose it.
+  const [endedAtMount] = useState(ended);
+  const { entries, state } = useSessionEvents(sessionId, !endedAtMount, onEnded);
   const now = useTick();
   return (
     <Card title="Event timeline" actions={<StreamBadge state={state} />}>

@@ -64,7 +64,8 @@ function breakMidStream(_req: IncomingMessage, _body: any, res: ServerResponse) 
   setTimeout(() => res.destroy(), 50);
 }
 
-const COOL_SECONDS = 3;
+// Long enough for four requests (each waits for its usage row, written about once a second) inside the cool-down.
+const COOL_SECONDS = 10;
 let gateway: TestServer;
 let key: string;
 let good: Upstream, broken: Upstream, limited: Upstream, flaky: Upstream, cutter: Upstream, spare: Upstream;
