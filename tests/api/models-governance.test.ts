@@ -14,6 +14,7 @@ const TINY = 1e-9;
 const chat = (key: string) => postV1("/chat/completions", { model: MODEL, messages: [{ role: "user", content: "hi" }], max_tokens: 3, temperature: 0 }, { key });
 const complete = (key: string) => postV1("/completions", { model: MODEL, prompt: "hi", max_tokens: 3, temperature: 0 }, { key });
 const embed = (key: string) => postV1("/embeddings", { model: MODEL, input: "hi" }, { key });
+const respond = (key: string) => postV1("/responses", { model: MODEL, input: "hi", max_output_tokens: 3, temperature: 0 }, { key });
 
 async function newKey(user: DashboardUser, name: string) {
   const created = await user.request("POST", "/api/keys", { name });
@@ -32,7 +33,7 @@ async function expectQuotaRefusal(res: Response, what: RegExp) {
 }
 
 describe("monthly budgets", () => {
-  it("a key past its budget gets 429 insufficient_quota on chat, completions and embeddings; another key of the team still works", async () => {
+  it("a key past its budget gets 429 insufficient_quota on chat, completions, embeddings and responses; another key of the team still works", async () => {
     const alice = await signUp("Budget Alice");
     const limited = await newKey(alice, "limited");
     const other = await newKey(alice, "other");
@@ -48,6 +49,7 @@ describe("monthly budgets", () => {
     await expectQuotaRefusal(await chat(limited.key), /API key's monthly budget/);
     await expectQuotaRefusal(await complete(limited.key), /API key's monthly budget/);
     await expectQuotaRefusal(await embed(limited.key), /API key's monthly budget/);
+    await expectQuotaRefusal(await respond(limited.key), /API key's monthly budget/);
 
     const unaffected = await chat(other.key);
     expect(unaffected.status).toBe(200);
@@ -69,6 +71,7 @@ describe("monthly budgets", () => {
       await expectQuotaRefusal(await chat(key), /organization's monthly budget/);
       await expectQuotaRefusal(await complete(key), /organization's monthly budget/);
       await expectQuotaRefusal(await embed(key), /organization's monthly budget/);
+      await expectQuotaRefusal(await respond(key), /organization's monthly budget/);
     }
   });
 
