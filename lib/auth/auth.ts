@@ -5,6 +5,7 @@ import { APIError } from "better-auth/api";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { organization } from "better-auth/plugins/organization";
 import { forgetDeletedKeys } from "@/lib/auth/api-keys";
+import { prepareOrganizationDeletion } from "@/lib/auth/organization-lifecycle";
 import { INVITATION_HEADER } from "@/lib/auth/invitation-header";
 import { joinInvitationAtSignUp } from "@/lib/auth/invitations";
 import {
@@ -21,6 +22,9 @@ import { getLogger } from "@/lib/logger";
 import { getAppSecret } from "@/lib/secrets";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/api/client-address";
 import { singleton, singletonKey } from "@/lib/singleton";
+
+/** Clean-ups prepared before an organization's rows are deleted, run after (prepareOrganizationDeletion). */
+const pendingDeletionCleanups = new Map<string, () => Promise<void>>();
 
 function createAuth() {
   const env = getEnv();
@@ -58,7 +62,18 @@ function createAuth() {
           getLogger().info({ invitationId: id, email, organizationId: org.id }, "invitation created");
         },
         // The database drops the organization's keys with it; servers must stop accepting them.
-        organizationHooks: { afterDeleteOrganization: () => forgetDeletedKeys() },
+        // Better Auth's own delete endpoint ends the organization's sessions first, as
+        // Settings does (deleteOrganization), so no computer outlives its rows.
+        organizationHooks: {
+          beforeDeleteOrganization: async ({ organization: org }) => {
+            pendingDeletionCleanups.set(org.id, await prepareOrganizationDeletion(org.id));
+          },
+          afterDeleteOrganization: async ({ organization: org }) => {
+            await forgetDeletedKeys();
+            await pendingDeletionCleanups.get(org.id)?.();
+            pendingDeletionCleanups.delete(org.id);
+          },
+        },
       }),
     ],
     databaseHooks: {

@@ -91,7 +91,7 @@ export async function leaveOrganization(member: Member): Promise<NextOrganizatio
 }
 
 /** Stops every live session of the organization and waits until each is torn down (state saved, computer released). */
-async function stopLiveSessions(organizationId: string) {
+export async function stopLiveSessions(organizationId: string) {
   const manager = getSessionManager();
   const live = await getDb().computer.findMany({
     where: { organizationId, status: { in: [...LIVE_STATUSES] } },
@@ -129,4 +129,15 @@ export async function deleteOrganization(member: Member, body: unknown): Promise
   await removeStateFiles(stateFiles);
   getLogger().info({ organizationId: member.organizationId, stoppedSessions: stopped }, "organization deleted");
   return { ...next, stopped_sessions: stopped };
+}
+
+/**
+ * Better Auth's own `POST /api/auth/organization/delete` (beforeDeleteOrganization):
+ * the same stops as deleteOrganization, so no computer outlives its rows. Returns
+ * what to run once the rows are gone (the large saved states kept as files).
+ */
+export async function prepareOrganizationDeletion(organizationId: string): Promise<() => Promise<void>> {
+  await stopLiveSessions(organizationId);
+  const stateFiles = await stateFilesOf(organizationId);
+  return () => removeStateFiles(stateFiles);
 }

@@ -1,6 +1,7 @@
 // Dashboard API through a real login: keys are per organization, shown once,
 // and another organization's key is simply not found.
 import { describe, expect, inject, it } from "vitest";
+import { WebSocket } from "ws";
 import { call } from "./client";
 import { signUp } from "./session-client";
 
@@ -75,8 +76,22 @@ describe("dashboard API keys", () => {
     const key = await alice.request("POST", "/api/keys", { name: "doomed" });
     expect((await call("GET", "/v1/models", { key: key.body.key })).status).toBe(200);
     const me = await alice.request("GET", "/api/me");
+    // Its live session ends with it (Better Auth's own endpoint, not only Settings).
+    const session = await call("POST", "/computers", { key: key.body.key, body: {} });
+    expect(session.status).toBe(201);
+    // Its live view is the witness: the server ends the socket when the session ends.
+    const live = new WebSocket(session.body.endpoints.ws);
+    const closed = new Promise<string>((resolve) => {
+      let reason = "";
+      live.on("message", (data, binary) => {
+        if (!binary) reason = JSON.parse(String(data)).reason ?? reason;
+      });
+      live.on("close", () => resolve(reason));
+    });
+    await new Promise((resolve, reject) => live.once("open", resolve).once("error", reject));
     const deleted = await alice.request("POST", "/api/auth/organization/delete", { organizationId: me.body.organization.id });
     expect(deleted.status).toBe(200);
+    expect(await closed).toBe("deleted");
     const after = await call("GET", "/v1/models", { key: key.body.key });
     expect(after.status).toBe(401);
     expect(after.body.error.code).toBe("invalid_api_key");
