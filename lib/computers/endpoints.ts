@@ -8,7 +8,7 @@
 import type { ComputerKind } from "@/lib/computers/driver";
 import { cdpEnabled } from "@/lib/computers/browser/cdp-enabled";
 import { cdpUrl } from "@/lib/computers/browser/cdp-url";
-import { x11vncPath } from "@/lib/computers/desktop/live-tools";
+import { ffmpegPath, x11vncPath } from "@/lib/computers/desktop/live-tools";
 import { liveViewToken } from "@/lib/computers/live/token";
 
 export type SessionEndpoints = Partial<Record<"cdp" | "screencast" | "ws" | "vnc" | "live_view", string>>;
@@ -36,6 +36,8 @@ export function sessionEndpoints(session: EndpointSubject, origin: string): Sess
     ws: `${webSocketOrigin(origin)}${path}/ws?token=${token}`,
   };
   if (session.kind === "browser" && cdpEnabled()) endpoints.cdp = cdpUrl(session, origin);
+  // A desktop's frames come from the host's ffmpeg (desktopScreencast); without it there is no live view.
+  if (session.kind === "desktop" && !ffmpegPath()) return {};
   if (session.kind === "desktop" && x11vncPath()) endpoints.vnc = `${webSocketOrigin(origin)}${path}/vnc?token=${token}`;
   return endpoints;
 }

@@ -9,8 +9,9 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { runTsx, step } from "./steps.mjs";
 
-// Host programs desktops use at run time: x11vnc (endpoints.vnc, lib/computers/desktop/vnc.ts).
-const HOST_PACKAGES = [["x11vnc", "x11vnc"]];
+// Host programs desktops use at run time: ffmpeg (the live view's screen capture,
+// lib/computers/desktop/screencast.ts) and x11vnc (endpoints.vnc, lib/computers/desktop/vnc.ts).
+const HOST_PACKAGES = [["ffmpeg", "ffmpeg"], ["x11vnc", "x11vnc"]];
 
 /** Installs the missing HOST_PACKAGES with apt-get (the set-up runs as root wherever desktops can run). */
 function ensureHostPackages() {

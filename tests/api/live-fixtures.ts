@@ -30,13 +30,16 @@ const PAGES: Record<string, string> = {
       document.getElementById("t").addEventListener("input", (e) => log("VALUE:" + e.target.value));</script>`),
   // Each key press flips the page between plain white and full-screen random noise: a white
   // frame compresses to a few KB, a noisy one to hundreds, so a frame's size alone tells
-  // which state it shows, by a wide margin (bench:live's key → frame latency).
+  // which state it shows, by a wide margin (bench:live's key → frame latency). The title
+  // ("flip <presses> white|noise") lets the bench check through the API that keys arrive.
   "/flip": page("flip", `<canvas id="c" width="1280" height="720" style="position:fixed;inset:0;display:none"></canvas>
     <script>const c = document.getElementById("c"); const g = c.getContext("2d"); const img = g.createImageData(1280, 720);
       for (let i = 0; i < img.data.length; i += 4) { img.data[i] = Math.random() * 256; img.data[i + 1] = Math.random() * 256;
         img.data[i + 2] = Math.random() * 256; img.data[i + 3] = 255; }
       g.putImageData(img, 0, 0); document.body.style.background = "#fff"; let on = false;
-      document.addEventListener("keydown", () => { on = !on; c.style.display = on ? "block" : "none"; });</script>`),
+      let presses = 0; document.title = "flip 0 white";
+      document.addEventListener("keydown", () => { on = !on; presses++; c.style.display = on ? "block" : "none";
+        document.title = "flip " + presses + (on ? " noise" : " white"); });</script>`),
 };
 
 export async function startLiveSite(): Promise<LiveSite> {

@@ -3,9 +3,9 @@ import { describe, expect, it, vi } from "vitest";
 // Whether CDP is offered depends on the host (cdpEnabled); the session object is tested both ways.
 const cdp = vi.hoisted(() => ({ enabled: true }));
 vi.mock("@/lib/computers/browser/cdp-enabled", () => ({ cdpEnabled: () => cdp.enabled }));
-// Desktops' vnc endpoint depends on the host's x11vnc.
-const tools = vi.hoisted(() => ({ x11vnc: "/usr/bin/x11vnc" as string | null }));
-vi.mock("@/lib/computers/desktop/live-tools", () => ({ x11vncPath: () => tools.x11vnc }));
+// Desktops' vnc endpoint depends on the host's x11vnc, their live view on its ffmpeg.
+const tools = vi.hoisted(() => ({ x11vnc: "/usr/bin/x11vnc" as string | null, ffmpeg: "/usr/bin/ffmpeg" as string | null }));
+vi.mock("@/lib/computers/desktop/live-tools", () => ({ x11vncPath: () => tools.x11vnc, ffmpegPath: () => tools.ffmpeg }));
 
 import { dueReason, idleDeadlineAfter, initialDeadlines, msUntilDue, toSession, toSessionListItem } from "@/lib/computers/lifecycle";
 
@@ -76,6 +76,9 @@ describe("toSession", () => {
     tools.x11vnc = null;
     expect(Object.keys(toSession(desktop, "https://cabin.example").endpoints).sort()).toEqual(["live_view", "screencast", "ws"]);
     tools.x11vnc = "/usr/bin/x11vnc";
+    tools.ffmpeg = null;
+    expect(toSession(desktop, "https://cabin.example").endpoints).toEqual({});
+    tools.ffmpeg = "/usr/bin/ffmpeg";
     expect(s.idle_expires_at).toBe(s.expires_at);
   });
 

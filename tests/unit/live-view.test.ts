@@ -1,12 +1,13 @@
 // Pure parts of the live view: the shared capture hub (start with the first
 // viewer, max settings, per-viewer rate, stop with the last, end with a reason),
-// the /ws input messages, the desktop's xdotool mapping and grab parsing.
+// the /ws input messages, the desktop's xdotool mapping, MJPEG splitting and the host display's cookie.
 import { describe, expect, it, vi } from "vitest";
 import type { ScreencastCapability, ScreencastSettings, ScreencastSink } from "@/lib/computers/driver";
 import { ScreencastHub, liveViewStats } from "@/lib/computers/live/hub";
 import { parseLiveInput } from "@/lib/computers/live/input-message";
 import { liveInputArgs } from "@/lib/computers/desktop/live-input";
-import { parseGrab } from "@/lib/computers/desktop/screencast";
+import { MjpegSplitter } from "@/lib/computers/desktop/mjpeg";
+import { mjpegQscale } from "@/lib/computers/desktop/screencast";
 import { cookieForDisplay } from "@/lib/computers/desktop/host-display";
 
 class FakeCapture implements ScreencastCapability {
@@ -97,11 +98,24 @@ describe("live input messages", () => {
     expect(liveInputArgs({ type: "text", text: "-x" })).toEqual(["type", "--delay", "0", "--", "-x"]);
   });
 
-  it("splits a desktop grab into the pointer position and the JPEG", () => {
-    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 1, 0xff, 0xd9]);
-    const out = Buffer.concat([Buffer.from("x:12 y:345 screen:0 window:77\n"), jpeg]);
-    expect(parseGrab(out)).toEqual({ jpeg, cursor: { x: 12, y: 345 } });
-    expect(parseGrab(Buffer.from("garbage"))).toEqual({ jpeg: null, cursor: null });
+  it("splits ffmpeg's MJPEG stream into JPEG frames, across chunk boundaries and after garbage", () => {
+    const a = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 4, 1, 2, 0xff, 0x00, 0xff, 0xd9]);
+    const b = Buffer.from([0xff, 0xd8, 0xff, 0xdb, 0, 3, 9, 0xff, 0xd0, 0xff, 0xd9]);
+    const stream = Buffer.concat([Buffer.from("junk"), a, b, a]);
+    for (const cut of [1, 5, 11, 16, 17, 20, stream.length - 1]) {
+      const splitter = new MjpegSplitter();
+      const frames = [...splitter.push(stream.subarray(0, cut)), ...splitter.push(stream.subarray(cut))];
+      expect(frames).toEqual([a, b, a]);
+    }
+    const bounded = new MjpegSplitter(8);
+    expect(bounded.push(Buffer.concat([Buffer.from([0xff, 0xd8]), Buffer.alloc(20)]))).toEqual([]);
+    expect(bounded.push(b)).toEqual([b]);
+  });
+
+  it("maps ?quality= onto MJPEG's qscale, best 2, worst 31", () => {
+    expect(mjpegQscale(100)).toBe(2);
+    expect(mjpegQscale(1)).toBe(31);
+    expect(mjpegQscale(60)).toBe(14);
   });
 
   it("rewrites the desktop's Xauthority entry for the host's display number (HostDisplay)", () => {

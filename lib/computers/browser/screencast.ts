@@ -1,16 +1,17 @@
 // Live-view frames of a browser session: CDP Page.startScreencast on the main
 // tab (JPEG at the viewport's size, every frame acknowledged so Chromium keeps
-// sending). Chromium paints up to 60 frames a second; `everyNthFrame` brings
-// that down to the fps asked, which is what keeps the CPU cost bounded (see the
-// screencast figures in the sessions note). The main tab changes on new_tab,
+// sending). Chromium paints up to 60 frames a second. Every frame is taken
+// (everyNthFrame 1) and thinned here to the fps asked, keeping the latest
+// skipped one to send when its turn comes: with everyNthFrame 2 Chromium
+// silently drops every other lone repaint, so a still page changed by a key
+// press showed the change only half the time (bench:live's flip page). The main tab changes on new_tab,
 // switch_tab, popups and closes, and TabSet has no change events, so the
 // capture checks the main page a few times a second and moves to the new one.
 import type { CDPSession, Page } from "playwright-core";
-import type { ScreencastSettings, ScreencastSink } from "@/lib/computers/driver";
+import type { ScreencastFrame, ScreencastSettings, ScreencastSink } from "@/lib/computers/driver";
 import { CaptureSet } from "@/lib/computers/live/captures";
 
 const FOLLOW_MAIN_EVERY_MS = 200;
-const CHROMIUM_PAINT_FPS = 60;
 
 interface ScreencastFrameEvent {
   data: string;
@@ -26,6 +27,10 @@ class PageCapture {
   private stopped = false;
   private switching: Promise<void> = Promise.resolve();
   private readonly timer: NodeJS.Timeout;
+  private lastSentAt = 0;
+  /** The newest frame that came too soon after the last one sent, and the timer that sends it. */
+  private held: (() => ScreencastFrame) | null = null;
+  private holdTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly mainPage: () => Page | undefined,
@@ -59,25 +64,44 @@ class PageCapture {
       cdp.send("Page.screencastFrameAck", { sessionId: event.sessionId }).catch(() => {});
       if (this.stopped || this.cdp !== cdp) return;
       const { deviceWidth, deviceHeight, timestamp } = event.metadata;
-      this.sink.frame({
+      // Decoded only if sent: most frames of an animated page are thinned away.
+      this.thin(() => ({
         jpeg: Buffer.from(event.data, "base64"),
         width: Math.round(deviceWidth),
         height: Math.round(deviceHeight),
         timestamp: timestamp ? Math.round(timestamp * 1000) : Date.now(),
-      });
+      }));
     });
     await cdp.send("Page.startScreencast", {
       format: "jpeg",
       quality: this.settings.quality,
       ...(size ? { maxWidth: size.width, maxHeight: size.height } : {}),
-      everyNthFrame: Math.max(1, Math.floor(CHROMIUM_PAINT_FPS / this.settings.fps)),
+      everyNthFrame: 1,
     });
     // Chromium sends screencast frames only when something repaints: a still page
     // would show a new viewer nothing, so the capture opens with one screenshot.
     const shot = (await cdp.send("Page.captureScreenshot", { format: "jpeg", quality: this.settings.quality })) as { data: string };
     if (!this.stopped && this.cdp === cdp && size) {
-      this.sink.frame({ jpeg: Buffer.from(shot.data, "base64"), width: size.width, height: size.height, timestamp: Date.now() });
+      this.send({ jpeg: Buffer.from(shot.data, "base64"), width: size.width, height: size.height, timestamp: Date.now() });
     }
+  }
+
+  /** Sends at most `fps` frames a second; a frame that comes too soon waits for its turn unless a newer one replaces it. */
+  private thin(frame: () => ScreencastFrame) {
+    const wait = this.lastSentAt + 1000 / this.settings.fps - Date.now();
+    if (wait <= 0 && !this.holdTimer) return this.send(frame());
+    this.held = frame;
+    this.holdTimer ??= setTimeout(() => {
+      this.holdTimer = null;
+      const held = this.held;
+      this.held = null;
+      if (held && !this.stopped) this.send(held());
+    }, Math.max(0, wait));
+  }
+
+  private send(frame: ScreencastFrame) {
+    this.lastSentAt = Date.now();
+    this.sink.frame(frame);
   }
 
   private async detach() {
@@ -92,6 +116,7 @@ class PageCapture {
     if (this.stopped) return;
     this.stopped = true;
     clearInterval(this.timer);
+    if (this.holdTimer) clearTimeout(this.holdTimer);
     await this.switching.catch(() => {});
     await this.detach();
   }

@@ -12,7 +12,7 @@ import type { RunResult } from "@/lib/computers/desktop/enter";
 import type { DesktopRunner } from "@/lib/computers/desktop/desktop-runner";
 import { DesktopLiveInput } from "@/lib/computers/desktop/live-input";
 import { HostDisplay } from "@/lib/computers/desktop/host-display";
-import { x11vncPath } from "@/lib/computers/desktop/live-tools";
+import { ffmpegPath, x11vncPath } from "@/lib/computers/desktop/live-tools";
 import { desktopScreencast } from "@/lib/computers/desktop/screencast";
 import { DesktopVnc } from "@/lib/computers/desktop/vnc";
 import { archiveUpper, fingerprintUpper } from "@/lib/computers/desktop/snapshot";
@@ -36,10 +36,10 @@ export class DesktopComputer implements ComputerHandle {
     run: (request) => this.runCommand(request),
     stream: (request, sink) => this.streamCommand(request, sink),
   };
-  /** The display for host-side X clients (x11vnc). */
+  /** The display for host-side X clients (the screencast's ffmpeg, x11vnc). */
   private readonly hostDisplay: HostDisplay;
-  /** The live view (`ScreencastHub`): a steady grab of the screen, and input through xdotool. */
-  readonly screencast = desktopScreencast((command, options) => this.runner.run(command, options), () => this.viewport);
+  /** The live view (`ScreencastHub`): ffmpeg's MJPEG stream of the screen, and input through xdotool. Both need the host's ffmpeg. */
+  readonly screencast: ReturnType<typeof desktopScreencast> | undefined;
   /** endpoints.vnc: x11vnc on the host, started by the first VNC client. */
   readonly vnc: DesktopVnc | undefined;
   readonly liveInput = new DesktopLiveInput(async (args) => {
@@ -58,6 +58,11 @@ export class DesktopComputer implements ComputerHandle {
     private readonly onStopped: () => void,
   ) {
     this.hostDisplay = new HostDisplay(runner.pid1, runner.dir);
+    const ffmpeg = ffmpegPath();
+    this.screencast = ffmpeg ? desktopScreencast({
+      ffmpeg, display: this.hostDisplay, marker: runner.dir, size: () => this.viewport,
+      supervise: (command, options) => this.runner.supervise(command, options),
+    }) : undefined;
     const x11vnc = x11vncPath();
     this.vnc = x11vnc ? new DesktopVnc(x11vnc, this.hostDisplay, runner.dir) : undefined;
   }
@@ -152,7 +157,7 @@ export class DesktopComputer implements ComputerHandle {
   private async teardown(saveState: boolean): Promise<SavedState | null> {
     try {
       this.vnc?.stop();
-      await this.screencast.stopAll();
+      await this.screencast?.stopAll();
       // Closing windows first lets apps (Chromium's cookies, editors) write their files.
       if (saveState) await this.runner.closeApps(CLOSE_APPS_MS);
       await this.runner.kill();
@@ -169,6 +174,6 @@ export class DesktopComputer implements ComputerHandle {
   }
 
   resources(): Record<string, number> {
-    return { ...this.runner.resources(), screencasts: this.screencast.active, vnc: this.vnc?.running ?? 0, width: this.viewport.width, height: this.viewport.height };
+    return { ...this.runner.resources(), screencasts: this.screencast?.active ?? 0, vnc: this.vnc?.running ?? 0, width: this.viewport.width, height: this.viewport.height };
   }
 }
