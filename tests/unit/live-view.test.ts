@@ -65,6 +65,22 @@ describe("ScreencastHub", () => {
     expect(hub.viewerCount).toBe(0);
   });
 
+  it("gives a slower viewer the newest frame it skipped once its interval is up", async () => {
+    const capture = new FakeCapture();
+    const hub = new ScreencastHub(capture);
+    const seen: number[] = [];
+    const slow = { fps: 10, quality: 50, frame: (f: { timestamp: number }) => void seen.push(f.timestamp), ended: () => undefined };
+    const leave = hub.attach(slow);
+    await settle();
+    const frame = (timestamp: number) => capture.sink!.frame({ jpeg: Buffer.from([1]), width: 10, height: 10, timestamp });
+    frame(1);
+    frame(2); // too soon: held
+    frame(3); // too soon: replaces the held one
+    expect(seen).toEqual([1]);
+    await vi.waitFor(() => expect(seen).toEqual([1, 3]), { timeout: 1_000, interval: 10 });
+    leave();
+  });
+
   it("ends every viewer with the session's reason and refuses new ones", async () => {
     const capture = new FakeCapture();
     const hub = new ScreencastHub(capture);

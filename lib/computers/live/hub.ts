@@ -35,6 +35,9 @@ const INTERVAL_SLACK = 0.75;
 interface Attached {
   viewer: Viewer;
   lastSentAt: number;
+  /** A frame that came too soon for this viewer, sent when its interval is up (deliverLater). */
+  held: ScreencastFrame | null;
+  timer: NodeJS.Timeout | null;
 }
 
 export class ScreencastHub {
@@ -56,7 +59,7 @@ export class ScreencastHub {
   /** Attaches a viewer; returns its detach function (idempotent). Throws when the session has ended. */
   attach(viewer: Viewer): () => void {
     if (this.endedReason !== null) throw new Error(`the session has ended (${this.endedReason})`);
-    const entry: Attached = { viewer, lastSentAt: 0 };
+    const entry: Attached = { viewer, lastSentAt: 0, held: null, timer: null };
     this.attached.add(entry);
     liveViewStats().viewers++;
     if (this.lastCursor && viewer.cursor) viewer.cursor(this.lastCursor.x, this.lastCursor.y);
@@ -67,6 +70,7 @@ export class ScreencastHub {
     this.reconcile();
     return () => {
       if (!this.attached.delete(entry)) return;
+      if (entry.timer) clearTimeout(entry.timer);
       liveViewStats().viewers--;
       this.reconcile();
     };
@@ -78,6 +82,7 @@ export class ScreencastHub {
       this.endedReason = reason;
       const viewers = [...this.attached];
       this.attached.clear();
+      for (const entry of viewers) if (entry.timer) clearTimeout(entry.timer);
       liveViewStats().viewers -= viewers.length;
       for (const { viewer } of viewers) {
         try {
@@ -135,10 +140,30 @@ export class ScreencastHub {
     this.lastFrame = frame;
     const now = Date.now();
     for (const entry of this.attached) {
-      if (now - entry.lastSentAt < (1000 / entry.viewer.fps) * INTERVAL_SLACK) continue;
-      entry.lastSentAt = now;
-      entry.viewer.frame(frame);
+      const wait = (1000 / entry.viewer.fps) * INTERVAL_SLACK - (now - entry.lastSentAt);
+      if (wait <= 0) this.send(entry, frame, now);
+      else this.deliverLater(entry, frame, wait);
     }
+  }
+
+  private send(entry: Attached, frame: ScreencastFrame, now: number) {
+    entry.lastSentAt = now;
+    entry.held = null;
+    entry.viewer.frame(frame);
+  }
+
+  /**
+   * A viewer slower than the capture still gets the newest frame once its
+   * interval is up: otherwise the last change before a still screen (a typed
+   * character, a click's result) could be the frame it skipped, and it would
+   * show the previous state until something else moved.
+   */
+  private deliverLater(entry: Attached, frame: ScreencastFrame, wait: number) {
+    entry.held = frame;
+    entry.timer ??= setTimeout(() => {
+      entry.timer = null;
+      if (entry.held && this.attached.has(entry)) this.send(entry, entry.held, Date.now());
+    }, wait);
   }
 
   private cursor(x: number, y: number) {
