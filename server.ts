@@ -10,7 +10,7 @@ import { STATUS_CODES, createServer, type IncomingMessage, type Server, type Ser
 import type { Duplex } from "node:stream";
 import next from "next";
 import { CLIENT_ADDRESS_HEADER, clientAddress, parseCidrList } from "./lib/api/client-address";
-import { limitBody, refuseDeclaredLength, refuseRequestLine, securityHeaders, surfaceOf, tooLargeError } from "./lib/api/edge";
+import { drainLimit, limitBody, refuseDeclaredLength, refuseRequestLine, securityHeaders, surfaceOf, tooLargeError } from "./lib/api/edge";
 import type { AppError } from "./lib/api/errors";
 import { renderError } from "./lib/api/render";
 import { getEnv } from "./lib/env";
@@ -69,9 +69,15 @@ const server = createServer({ connectionsCheckingInterval: TIMEOUT_CHECK_MS }, (
   res.once("finish", () => {
     if (CLOSE_AFTER.has(res.statusCode)) closeSoon(req.socket);
   });
-  const refusal = refuseRequestLine(req.method ?? "GET", req.url ?? "/")
-    ?? refuseDeclaredLength(req.headers["content-length"], env.MAX_REQUEST_BODY_BYTES);
+  const refusal = refuseRequestLine(req.method ?? "GET", req.url ?? "/");
   if (refusal) return refuse(req, res, refusal, requestId);
+  const declaredTooLarge = refuseDeclaredLength(req.headers["content-length"], env.MAX_REQUEST_BODY_BYTES);
+  if (declaredTooLarge) {
+    // Drained first (see drainLimit), unless it is past all reason.
+    if (Number(req.headers["content-length"]) > drainLimit(env.MAX_REQUEST_BODY_BYTES)) return refuse(req, res, declaredTooLarge, requestId);
+    req.once("end", () => refuse(req, res, declaredTooLarge, requestId)).resume();
+    return;
+  }
   limitBody(req, env.MAX_REQUEST_BODY_BYTES, () => refuse(req, res, tooLargeError(env.MAX_REQUEST_BODY_BYTES), requestId));
   // Domain HTTP fast paths (the model gateway) first: each returns true when it took the request.
   const fastPaths = peekSingleton(httpHandlersKey);

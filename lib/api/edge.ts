@@ -56,25 +56,46 @@ export function tooLargeError(limit: number): AppError {
 }
 
 /**
- * Counts a body as it flows (chunked bodies declare no length) and calls
- * `onTooLarge` once, instead of delivering the chunk that crosses `limit`.
- * Wrapping `emit` sees every chunk whichever way the reader consumes the
- * stream (events, read(), or Readable.toWeb in Next).
+ * How much of a too-large body is read (and thrown away) before answering 413.
+ * Most clients (fetch among them) send the whole body before they read the
+ * answer: closing on them mid-upload is an EPIPE instead of a 413. Past this,
+ * the sender is abusive and the socket is closed at once.
+ */
+export const drainLimit = (limit: number) => limit * 4;
+
+/**
+ * Counts a body as it flows (chunked bodies declare no length). Past `limit`
+ * no chunk reaches the reader any more; the rest is drained, and `onTooLarge`
+ * is called once: when the body ends, or at once past drainLimit. Wrapping
+ * `emit` sees every chunk whichever way the reader consumes the stream
+ * (events, read(), or Readable.toWeb in Next).
  */
 export function limitBody(req: IncomingMessage, limit: number, onTooLarge: () => void): void {
   let received = 0;
   let refused = false;
+  let answered = false;
+  const answer = () => {
+    if (answered) return;
+    answered = true;
+    onTooLarge();
+  };
   const emit = req.emit.bind(req);
   req.emit = ((event: string | symbol, ...args: unknown[]) => {
-    if (event === "data" && !refused) {
+    if (event === "data") {
       received += (args[0] as Buffer).length;
-      if (received > limit) {
+      if (received > limit && !refused) {
         refused = true;
-        onTooLarge();
+        req.resume();
+      }
+      if (refused) {
+        if (received > drainLimit(limit)) answer();
         return false;
       }
     }
-    if (refused && (event === "data" || event === "end")) return false;
+    if (refused && event === "end") {
+      answer();
+      return false;
+    }
     return emit(event, ...args);
   }) as typeof req.emit;
 }

@@ -100,7 +100,16 @@ describe("requests refused at the edge, as JSON in the surface's envelope", () =
 });
 
 describe("bodies past the limit", () => {
-  it("a declared length past the limit is a 413 at once, on both surfaces", async () => {
+  it("a body a little past the limit is read to its end and answered 413, so a client that sends before it reads gets the answer", async () => {
+    const body = JSON.stringify({ kind: "browser", padding: "x".repeat(BODY_LIMIT * 2) });
+    for (const path of ["/computers", "/v1/chat/completions"]) {
+      const res = await fetch(`${server.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body });
+      expect(res.status, path).toBe(413);
+      expect(JSON.stringify(await res.json())).toMatch(/larger than/);
+    }
+  });
+
+  it("a declared length far past the limit is a 413 at once, on both surfaces", async () => {
     for (const path of ["/computers", "/v1/chat/completions", "/api/auth/sign-in/email"]) {
       const answer = await raw(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${40 * 1024 * 1024}\r\n\r\n{`);
       expect(answer.status, path).toBe(413);
@@ -113,6 +122,7 @@ describe("bodies past the limit", () => {
     const answer = await raw((socket) => {
       socket.write(`POST /computers HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`);
       for (let i = 0; i < 8; i++) socket.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`);
+      socket.write("0\r\n\r\n");
     });
     expect(answer.status).toBe(413);
     expect(JSON.parse(answer.body).error.code).toBe("payload_too_large");
