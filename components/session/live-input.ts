@@ -2,11 +2,10 @@
 // events, as pure functions: pointer positions on the scaled canvas mapped
 // back to frame pixels, mouse buttons by name, and keys. Unit tested.
 
-export type LiveInputMessage =
-  | { type: "pointer"; action: "move" | "down" | "up"; x: number; y: number; button?: "left" | "middle" | "right" }
-  | { type: "wheel"; x: number; y: number; dx: number; dy: number }
-  | { type: "key"; action: "down" | "up"; key: string }
-  | { type: "text"; text: string };
+// Type-only: the server's own message type, erased at compile time.
+import type { LiveInput } from "@/lib/computers/driver";
+
+export type LiveInputMessage = LiveInput;
 
 export interface Box {
   left: number;
