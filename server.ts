@@ -4,6 +4,8 @@
 // bundle; this file reaches it only through the slots in process-handles
 // (`shutdownKey`, `httpHandlersKey`, `upgradeHandlersKey`).
 // Upgrades go to the domain handlers by name ("computers-cdp", "computers-ws"), then to Next.
+// Before any of them, the edge (lib/api/edge): requests no route serves, bodies
+// past MAX_REQUEST_BODY_BYTES, the client address login limits key on, security headers.
 import { randomBytes } from "node:crypto";
 import { EventEmitter } from "node:events";
 import { STATUS_CODES, createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -33,7 +35,7 @@ await app.prepare();
 const handle = app.getRequestHandler();
 const nextUpgrade = app.getUpgradeHandler();
 
-/** Answers `error` in the request's surface envelope and closes the connection (its body is not worth reading). */
+/** Answers `error` in the request's surface envelope; the connection closes after it. */
 function refuse(req: IncomingMessage, res: ServerResponse, error: AppError, requestId: string) {
   const { status, headers, body } = renderError(error, surfaceOf(req.url ?? "/"), requestId);
   if (!res.headersSent) res.writeHead(status, { ...headers, "content-length": Buffer.byteLength(body), connection: "close" });
