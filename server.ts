@@ -8,11 +8,13 @@
 // past MAX_REQUEST_BODY_BYTES, the client address login limits key on, security headers.
 import { randomBytes } from "node:crypto";
 import { EventEmitter } from "node:events";
-import { STATUS_CODES, createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import next from "next";
 import { CLIENT_ADDRESS_HEADER, clientAddress, parseCidrList } from "./lib/api/client-address";
-import { drainLimit, limitBody, refuseDeclaredLength, refuseRequestLine, securityHeaders, surfaceOf, tooLargeError } from "./lib/api/edge";
+import {
+  drainLimit, limitBody, refuseDeclaredLength, refuseRequestLine, refuseUpgrade, securityHeaders, surfaceOf, tooLargeError, incomingRequestId,
+} from "./lib/api/edge";
 import type { AppError } from "./lib/api/errors";
 import { renderError } from "./lib/api/render";
 import { getEnv } from "./lib/env";
@@ -87,16 +89,9 @@ const server = createServer({ connectionsCheckingInterval: TIMEOUT_CHECK_MS }, (
   void handle(req, res);
 });
 
-/** A refused upgrade: a plain HTTP answer on the raw socket, then close. */
-function refuseUpgrade(req: IncomingMessage, socket: Duplex, error: AppError) {
-  const { status, headers, body } = renderError(error, surfaceOf(req.url ?? "/"), String(req.headers["x-request-id"] ?? "upgrade"));
-  const lines = Object.entries({ ...headers, "content-length": String(Buffer.byteLength(body)), connection: "close" }).map(([k, v]) => `${k}: ${v}`);
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? "Error"}\r\n${lines.join("\r\n")}\r\n\r\n${body}`);
-}
-
 server.on("upgrade", (req, socket, head) => {
   const refusal = refuseRequestLine(req.method ?? "GET", req.url ?? "/");
-  if (refusal) return refuseUpgrade(req, socket, refusal);
+  if (refusal) return refuseUpgrade(socket, refusal, incomingRequestId(req), surfaceOf(req.url ?? "/"));
   for (const take of peekSingleton(upgradeHandlersKey)?.values() ?? []) if (take(req, socket, head)) return;
   void nextUpgrade(req, socket, head);
 });

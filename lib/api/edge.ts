@@ -4,9 +4,11 @@
 // MAX_REQUEST_BODY_BYTES (counted as they arrive, never buffered), and the
 // security headers every answer carries. Pure functions plus `limitBody`, so
 // the server (outside Next's bundle) and unit tests share them.
-import type { IncomingMessage } from "node:http";
+import { STATUS_CODES, type IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
 import { AppError } from "@/lib/api/errors";
-import type { Surface } from "@/lib/api/render";
+import { renderError, type Surface } from "@/lib/api/render";
+import { requestIdFrom } from "@/lib/api/request";
 
 /** Methods no route serves: TRACE echoes requests (cross-site tracing), CONNECT and TRACK are proxy verbs. */
 const REFUSED_METHODS = new Set(["TRACE", "TRACK", "CONNECT"]);
@@ -113,4 +115,23 @@ export function securityHeaders(overHttps: boolean): Record<string, string> {
     "content-security-policy": "frame-ancestors 'none'; base-uri 'self'; object-src 'none'; form-action 'self'",
     ...(overHttps ? { "strict-transport-security": "max-age=31536000; includeSubDomains" } : {}),
   };
+}
+
+/** The request id of a raw Node request (an upgrade, a fast path): as the server set it, or a fresh one. */
+export function incomingRequestId(req: IncomingMessage): string {
+  const given = req.headers["x-request-id"];
+  return requestIdFrom(typeof given === "string" ? given : null);
+}
+
+/**
+ * Refuses an upgrade request (CDP, live view, VNC, or one the edge turns away)
+ * with the HTTP error answer a plain request would get, then closes the socket.
+ */
+export function refuseUpgrade(socket: Duplex, error: unknown, requestId: string, surface: Surface = "api"): void {
+  const { status, headers, body } = renderError(error, surface, requestId);
+  const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? "Error"}`];
+  for (const [name, value] of Object.entries({ ...headers, "content-length": String(Buffer.byteLength(body)), connection: "close" })) {
+    lines.push(`${name}: ${value}`);
+  }
+  socket.end(`${lines.join("\r\n")}\r\n\r\n${body}`);
 }

@@ -9,9 +9,9 @@
 // with the session (close code CLOSE_SESSION_ENDED, reason "session ended: …").
 // A client's traffic is activity, recorded at most once a second.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { randomBytes } from "node:crypto";
 import type { Duplex } from "node:stream";
 import { WebSocket, WebSocketServer } from "ws";
+import { incomingRequestId, refuseUpgrade } from "@/lib/api/edge";
 import { publicOrigin } from "@/lib/api/public-url";
 import { renderError } from "@/lib/api/render";
 import { authorizeCdp } from "@/lib/computers/browser/cdp-access";
@@ -29,21 +29,6 @@ const UPSTREAM_CONNECT_TIMEOUT_MS = 10_000;
 
 const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 256 * 1024 * 1024 });
 
-function requestIdOf(req: IncomingMessage): string {
-  const given = req.headers["x-request-id"];
-  return typeof given === "string" ? given : `req_${randomBytes(12).toString("hex")}`;
-}
-
-/** An HTTP error answer written on the raw socket of a refused upgrade. */
-function refuseUpgrade(socket: Duplex, err: unknown, requestId: string) {
-  const { status, headers, body } = renderError(err, "api", requestId);
-  const lines = [`HTTP/1.1 ${status} ${status === 401 ? "Unauthorized" : status === 404 ? "Not Found" : status === 409 ? "Conflict" : "Error"}`];
-  for (const [name, value] of Object.entries({ ...headers, "content-length": String(Buffer.byteLength(body)), connection: "close" })) {
-    lines.push(`${name}: ${value}`);
-  }
-  socket.end(`${lines.join("\r\n")}\r\n\r\n${body}`);
-}
-
 function openUpstream(url: string): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
     const upstream = new WebSocket(url, { perMessageDeflate: false, maxPayload: 256 * 1024 * 1024, handshakeTimeout: UPSTREAM_CONNECT_TIMEOUT_MS });
@@ -53,7 +38,7 @@ function openUpstream(url: string): Promise<WebSocket> {
 }
 
 async function accept(req: IncomingMessage, socket: Duplex, head: Buffer, sessionId: string) {
-  const requestId = requestIdOf(req);
+  const requestId = incomingRequestId(req);
   let upstream: WebSocket | null = null;
   try {
     const { live, cdp } = await authorizeCdp(req, sessionId);
@@ -95,7 +80,7 @@ export const cdpUpgradeHandler: UpgradeHandler = (req, socket, head) => {
 };
 
 async function discovery(req: IncomingMessage, res: ServerResponse, sessionId: string) {
-  const requestId = requestIdOf(req);
+  const requestId = incomingRequestId(req);
   try {
     const { live, cdp } = await authorizeCdp(req, sessionId);
     const target = await cdp.target();

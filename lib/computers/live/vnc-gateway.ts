@@ -13,7 +13,8 @@ import type { Duplex } from "node:stream";
 import { AppError } from "@/lib/api/errors";
 import type { VncLease } from "@/lib/computers/driver";
 import { reachLiveView } from "@/lib/computers/live/access";
-import { refuseUpgrade, upgradeCredentials, upgradeRequestId } from "@/lib/computers/live/upgrade";
+import { refuseUpgrade, incomingRequestId } from "@/lib/api/edge";
+import { upgradeCredentials } from "@/lib/computers/live/upgrade";
 
 const PATH = /^\/computers\/([^/]+)\/vnc$/;
 const DROPPED_HEADERS = new Set(["authorization", "origin", "host", "cookie", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto"]);
@@ -37,7 +38,7 @@ async function proxy(req: IncomingMessage, socket: Duplex, head: Buffer, id: str
     }
     lease = await handle.vnc.open();
   } catch (err) {
-    refuseUpgrade(socket, err, upgradeRequestId(req));
+    refuseUpgrade(socket, err, incomingRequestId(req));
     return;
   }
   if (socket.destroyed) return lease.release();

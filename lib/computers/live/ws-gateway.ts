@@ -14,7 +14,8 @@ import type { ScreencastSettings } from "@/lib/computers/driver";
 import { reachLiveView, touchForInput, type LiveViewTarget } from "@/lib/computers/live/access";
 import { parseLiveInput } from "@/lib/computers/live/input-message";
 import { parseLiveViewQuery } from "@/lib/computers/live/screencast-stream";
-import { refuseUpgrade, upgradeCredentials, upgradeRequestId } from "@/lib/computers/live/upgrade";
+import { refuseUpgrade, incomingRequestId } from "@/lib/api/edge";
+import { upgradeCredentials } from "@/lib/computers/live/upgrade";
 import { getLogger } from "@/lib/logger";
 
 const PATH = /^\/computers\/([^/]+)\/ws$/;
@@ -36,7 +37,7 @@ export function liveViewUpgrade(req: IncomingMessage, socket: Duplex, head: Buff
 }
 
 async function accept(req: IncomingMessage, socket: Duplex, head: Buffer, id: string, url: URL) {
-  const requestId = upgradeRequestId(req);
+  const requestId = incomingRequestId(req);
   let target: LiveViewTarget;
   let settings: ScreencastSettings;
   try {
