@@ -2,6 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { queryKeys } from "@/components/query-keys";
+import { fetchWithSkew } from "@/components/sessions/use-sessions";
 import { fetchJson } from "@/lib/fetch-json";
 // Type-only: erased at compile time, so no server code reaches the browser.
 import type { SessionDetail, SessionTab } from "@/lib/computers/dashboard-session";
@@ -16,12 +17,7 @@ const DETAIL_REFRESH_MS = 2_000;
 export function useSessionDetail(id: string) {
   return useQuery({
     queryKey: queryKeys.sessions.detail(id),
-    queryFn: async (): Promise<SessionView> => {
-      const sentAt = Date.now();
-      const detail = await fetchJson<SessionDetail>(`/api/sessions/${encodeURIComponent(id)}`);
-      const midpoint = (sentAt + Date.now()) / 2;
-      return { ...detail, skew_ms: Date.parse(detail.now) - midpoint };
-    },
+    queryFn: (): Promise<SessionView> => fetchWithSkew<SessionDetail>(`/api/sessions/${encodeURIComponent(id)}`),
     // An ended session no longer changes: stop polling it.
     refetchInterval: (query) => (query.state.data?.status === "terminated" ? false : DETAIL_REFRESH_MS),
     // A 404 will stay a 404: show "not found" at once instead of retrying.

@@ -21,17 +21,22 @@ export type SessionPage = DashboardSessionList & { skew_ms: number };
 
 const LIST_REFRESH_MS = 2_000;
 
+/** A dashboard answer that carries the server's `now`, plus how far that clock is ahead of this browser's. */
+export async function fetchWithSkew<T extends { now: string }>(url: string): Promise<T & { skew_ms: number }> {
+  const sentAt = Date.now();
+  const answer = await fetchJson<T>(url);
+  // The server read its clock about halfway through the round trip.
+  const midpoint = (sentAt + Date.now()) / 2;
+  return { ...answer, skew_ms: Date.parse(answer.now) - midpoint };
+}
+
 export function useSessionList(params: SessionListParams) {
   return useQuery({
     queryKey: queryKeys.sessions.list(params),
     queryFn: async (): Promise<SessionPage> => {
       const query = new URLSearchParams({ filter: params.filter, page: String(params.page), page_size: String(params.pageSize) });
       if (params.q) query.set("q", params.q);
-      const sentAt = Date.now();
-      const list = await fetchJson<DashboardSessionList>(`/api/sessions?${query}`);
-      // The server read its clock about halfway through the round trip.
-      const midpoint = (sentAt + Date.now()) / 2;
-      return { ...list, skew_ms: Date.parse(list.now) - midpoint };
+      return fetchWithSkew<DashboardSessionList>(`/api/sessions?${query}`);
     },
     refetchInterval: LIST_REFRESH_MS,
     placeholderData: keepPreviousData,
