@@ -112,7 +112,8 @@ describe.skipIf(!canRunDesktops)("desktop exec stream", () => {
     const running = async () => (await exec(s.a, id, "pgrep -f '^sleep 3127$' || true")).stdout.trim();
     const stream = await ndjson(s.a, `/computers/${id}/exec`, { command: "echo started; sleep 3127 & sleep 3127; wait" });
     expect(await stream.next()).toEqual({ type: "stdout", data: "started\n" });
-    expect((await running()).split("\n")).toHaveLength(2); // both sleeps, so "gone" below means killed
+    // The shell prints before it has forked the sleeps, so wait until both run; then "gone" below means killed.
+    await waitFor("both sleeps to run", running, (pids) => pids.split("\n").filter(Boolean).length === 2, 10_000, 100);
     stream.abort();
     await waitFor("the command's processes to be killed", running, (pids) => pids === "", 10_000, 100);
   });
