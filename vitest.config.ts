@@ -29,6 +29,21 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
+      {
+        resolve: { alias },
+        test: {
+          name: "hardening",
+          include: ["tests/hardening/**/*.test.ts"],
+          environment: "node",
+          // The issue-13 suites (`npm run test:hardening`): hostile input, isolation, crash,
+          // soak, load, slow clients. Same shared server as the API suite; files in sequence
+          // because the soak and load suites measure the whole machine.
+          globalSetup: ["tests/api/global-setup.ts"],
+          fileParallelism: false,
+          testTimeout: 600_000,
+          hookTimeout: 120_000,
+        },
+      },
     ],
   },
 });

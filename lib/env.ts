@@ -4,6 +4,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { parseCidrList } from "@/lib/api/client-address";
+import { parseEgressAllow } from "@/lib/computers/egress/policy";
 
 const bool = z
   .enum(["1", "0", "true", "false", "yes", "no", ""])
@@ -58,6 +59,19 @@ const schema = z.object({
   // CDP endpoints for browser sessions: auto = on unless desktops run here (cdpEnabled).
   SESSION_CDP: z.enum(["auto", "on", "off"]).default("auto"),
   ACTION_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  // Where sessions may connect (EgressPolicy). default: everything but the host's loopback and
+  // addresses, link-local/cloud metadata and Cabin itself; public-only: private ranges refused too
+  // (recommended when Cabin faces the internet).
+  SESSION_EGRESS: z.enum(["default", "public-only"]).default("default"),
+  // Exceptions, comma-separated hosts, host:port pairs and CIDRs (e.g. "127.0.0.0/8,10.1.2.3:8080").
+  // Cabin's own address stays refused unless an entry names that exact host:port.
+  SESSION_EGRESS_ALLOW: z.string().default("").superRefine((value, ctx) => {
+    try {
+      parseEgressAllow(value);
+    } catch (err) {
+      ctx.addIssue({ code: "custom", message: (err as Error).message });
+    }
+  }),
 
   // ---- browser sessions ----
   // Path to a Chromium/Chrome binary; otherwise Playwright's install, then the system chromium.

@@ -1,7 +1,8 @@
 // `npm test`: the same preparation as `npm start`, then every suite — unit,
 // API against SQLite, API against a throwaway PostgreSQL, e2e in Chromium —
 // and one closing line "N passed, N failed".
-//   npm test -- --only unit,api-sqlite    run some phases (drift, house, unit, api-sqlite, api-postgres, e2e)
+//   npm test -- --only unit,api-sqlite    run some phases (drift, house, unit, api-sqlite, api-postgres, hardening, e2e)
+//   npm run test:hardening               only the hardening suites (same preparation)
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -77,6 +78,8 @@ await phase("api-postgres", async () => {
     await pg.stop();
   }
 });
+// Hostile input, isolation, crash, soak, load and slow clients; each suite prints its figures.
+await phase("hardening", () => vitest("hardening", "hardening"));
 await phase("e2e", () => {
   const out = path.join(reports, "e2e.json");
   return run(bin("playwright"), ["test", "--reporter=list,json"], {

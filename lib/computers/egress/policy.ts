@@ -1,0 +1,158 @@
+// Where a session may connect (SESSION_EGRESS, SESSION_EGRESS_ALLOW). Pure: the
+// browser's egress proxy and the desktops' network rules both ask `EgressPolicy.check`
+// with the address a name resolved to, so a rebinding name or a redirect gets the same
+// answer as a literal address.
+//
+// Order: Cabin's own listening address is refused unless the allow-list names that
+// exact host:port; then the allow-list; then what is never legitimate from a session
+// (the host's loopback and its own interface addresses, link-local and cloud
+// metadata, unspecified and multicast); then, with SESSION_EGRESS=public-only, the
+// private ranges.
+import { BlockList, isIP } from "node:net";
+
+export type EgressMode = "default" | "public-only";
+
+export type AllowEntry =
+  | { kind: "cidr"; text: string; network: string; prefix: number; family: "ipv4" | "ipv6" }
+  | { kind: "host"; text: string; host: string; port: number | null };
+
+export type EgressDecision = { allowed: true } | { allowed: false; reason: string };
+
+export interface EgressTarget {
+  /** The name as the session asked for it (lowercase), or an address literal. */
+  host: string;
+  /** The address it resolved to (the one that will be connected to). */
+  ip: string;
+  port: number;
+}
+
+const NEVER: Array<[string, number, string]> = [
+  ["127.0.0.0", 8, "the host's loopback"],
+  ["0.0.0.0", 8, "an unspecified address"],
+  ["169.254.0.0", 16, "link-local (cloud metadata)"],
+  ["224.0.0.0", 4, "multicast"],
+  ["255.255.255.255", 32, "broadcast"],
+  ["::1", 128, "the host's loopback"],
+  ["::", 128, "an unspecified address"],
+  ["fe80::", 10, "link-local"],
+  ["fd00:ec2::254", 128, "cloud metadata"],
+  ["ff00::", 8, "multicast"],
+];
+
+const PRIVATE: Array<[string, number, string]> = [
+  ["10.0.0.0", 8, "a private network"],
+  ["172.16.0.0", 12, "a private network"],
+  ["192.168.0.0", 16, "a private network"],
+  ["100.64.0.0", 10, "a carrier-grade NAT network"],
+  ["198.18.0.0", 15, "a benchmarking network"],
+  ["fc00::", 7, "a private network (unique local)"],
+];
+
+/** `::ffff:127.0.0.1` → `127.0.0.1`; brackets and case removed. */
+export function normalizeIp(raw: string): string {
+  const ip = raw.replace(/^\[|\]$/g, "").toLowerCase();
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(ip);
+  return mapped ? mapped[1] : ip;
+}
+
+function family(ip: string): "ipv4" | "ipv6" {
+  return isIP(ip) === 6 ? "ipv6" : "ipv4";
+}
+
+/** Parses SESSION_EGRESS_ALLOW; throws naming the first entry that is not a host, host:port or CIDR. */
+export function parseEgressAllow(raw: string): AllowEntry[] {
+  const entries: AllowEntry[] = [];
+  for (const text of raw.split(",").map((s) => s.trim()).filter(Boolean)) {
+    const cidr = /^(.+)\/(\d{1,3})$/.exec(text);
+    if (cidr) {
+      const network = normalizeIp(cidr[1]);
+      const prefix = Number(cidr[2]);
+      if (!isIP(network) || prefix > (isIP(network) === 6 ? 128 : 32)) throw new Error(`"${text}" is not a valid CIDR`);
+      entries.push({ kind: "cidr", text, network, prefix, family: family(network) });
+      continue;
+    }
+    // host, host:port, [v6]:port or a bare IPv6 address
+    const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(text);
+    const hostPort = /^([^:]+):(\d+)$/.exec(text);
+    const [host, port] = bracketed ? [bracketed[1], bracketed[2]] : hostPort ? [hostPort[1], hostPort[2]] : [text, undefined];
+    const name = normalizeIp(host);
+    const portNumber = port === undefined ? null : Number(port);
+    if (portNumber !== null && (portNumber < 1 || portNumber > 65535)) throw new Error(`"${text}" has an invalid port`);
+    if (!isIP(name) && !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(name)) {
+      throw new Error(`"${text}" is not a host, host:port or CIDR`);
+    }
+    entries.push({ kind: "host", text, host: name, port: portNumber });
+  }
+  return entries;
+}
+
+function blockList(ranges: Array<[string, number, string]>): Array<[BlockList, string]> {
+  return ranges.map(([network, prefix, why]) => {
+    const list = new BlockList();
+    list.addSubnet(network, prefix, family(network));
+    return [list, why];
+  });
+}
+
+export interface EgressPolicyOptions {
+  mode: EgressMode;
+  allow: AllowEntry[];
+  /** Cabin's listening port and every address it can be reached on (loopback, the host's interfaces, or HOST). */
+  self: { port: number; addresses: string[] };
+  /** The host's own interface addresses: refused like loopback, since services bound to 0.0.0.0 answer there too. */
+  hostAddresses: string[];
+}
+
+export class EgressPolicy {
+  private readonly never = blockList(NEVER);
+  private readonly private = blockList(PRIVATE);
+  private readonly allowed: Array<{ entry: AllowEntry; list?: BlockList }>;
+  private readonly selfAddresses: Set<string>;
+  private readonly hostAddresses: Set<string>;
+
+  constructor(readonly options: EgressPolicyOptions) {
+    this.allowed = options.allow.map((entry) => {
+      if (entry.kind !== "cidr") return { entry };
+      const list = new BlockList();
+      list.addSubnet(entry.network, entry.prefix, entry.family);
+      return { entry, list };
+    });
+    this.selfAddresses = new Set(options.self.addresses.map(normalizeIp));
+    this.hostAddresses = new Set(options.hostAddresses.map(normalizeIp));
+  }
+
+  check(target: EgressTarget): EgressDecision {
+    const ip = normalizeIp(target.ip);
+    const host = normalizeIp(target.host);
+    const refuse = (what: string): EgressDecision => ({
+      allowed: false,
+      reason: `blocked by the session egress policy: ${host === ip ? ip : `${host} (${ip})`}:${target.port} is ${what}`,
+    });
+    const isSelf = target.port === this.options.self.port && (this.selfAddresses.has(ip) || this.isNever(ip) === "the host's loopback");
+    if (isSelf) {
+      const named = this.allowed.some(({ entry }) => entry.kind === "host" && entry.port === target.port && (entry.host === host || entry.host === ip));
+      return named ? { allowed: true } : refuse("Cabin itself (only an exact host:port in SESSION_EGRESS_ALLOW allows it)");
+    }
+    if (this.isAllowListed(host, ip, target.port)) return { allowed: true };
+    if (this.hostAddresses.has(ip)) return refuse("an address of the host (SESSION_EGRESS_ALLOW can allow it)");
+    const never = this.isNever(ip);
+    if (never) return refuse(`${never} (SESSION_EGRESS_ALLOW can allow it)`);
+    if (this.options.mode === "public-only") {
+      const privateRange = this.private.find(([list]) => list.check(ip, family(ip)));
+      if (privateRange) return refuse(`${privateRange[1]}, refused with SESSION_EGRESS=public-only (SESSION_EGRESS_ALLOW can allow it)`);
+    }
+    return { allowed: true };
+  }
+
+  private isNever(ip: string): string | null {
+    if (!isIP(ip)) return "not an IP address";
+    return this.never.find(([list]) => list.check(ip, family(ip)))?.[1] ?? null;
+  }
+
+  private isAllowListed(host: string, ip: string, port: number): boolean {
+    return this.allowed.some(({ entry, list }) => {
+      if (entry.kind === "cidr") return isIP(ip) !== 0 && family(ip) === entry.family && list!.check(ip, entry.family);
+      return (entry.host === host || entry.host === ip) && (entry.port === null || entry.port === port);
+    });
+  }
+}
