@@ -14,12 +14,14 @@ import path from "node:path";
 import { getLlama, LlamaCompletion, LlamaLogLevel } from "node-llama-cpp";
 import { ensureEmbeddedModel } from "@/lib/models/local/embedded-model";
 import { createOrgKey, startServer } from "../tests/api/harness";
+import { probeEnv, probeRow, readProbe } from "./probe";
 import { ADDED_P99_TARGET_MS, throughput, throughputRows } from "./throughput";
 
 const LATENCY_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 400);
 const WARMUP = 200;
 const GEN_TOKENS = 1024;
-const GEN_RUNS = 7;
+/** BENCH_GEN_RUNS=0 skips the local-generation row (while iterating on the gateway). */
+const GEN_RUNS = Number(process.env.BENCH_GEN_RUNS ?? 7);
 const PROMPT = "Once upon a time, the water of the sea was good";
 
 // ---- a minimal upstream speaking the OpenAI wire format, answering at once ----
@@ -162,8 +164,11 @@ const upstream = await startUpstream();
 const upstreamUrl = upstream.url;
 
 console.log("starting a Cabin server (production build)…");
+const dataDir = mkdtempSync(path.join(os.tmpdir(), "cabin-bench-models-"));
 const cabin = await startServer({
+  dataDir,
   env: {
+    ...probeEnv(dataDir),
     LOG_LEVEL: "error",
     MODEL_RATE_LIMIT_RPM: "0",
     MODEL_RATE_LIMIT_TPM: "0",
@@ -180,17 +185,22 @@ try {
   });
   console.log(`machine: ${os.cpus().length} cores, ${loadAverage()} (other work skews these figures)`);
   console.log(`latency: ${LATENCY_ROUNDS} interleaved requests per mode after ${WARMUP} warm-up…`);
+  const probe = (phase: string) => readProbe(cabin.process, dataDir).then((w) => probeRow(phase, w));
+  await probe("start");
   const plain = await latency(`${upstreamUrl}/chat/completions`, `${cabin.url}/v1/chat/completions`, key, false);
+  const plainProbe = await probe("latency, non-streamed");
   const streamed = await latency(`${upstreamUrl}/chat/completions`, `${cabin.url}/v1/chat/completions`, key, true);
+  const streamedProbe = await probe("latency, streamed");
   const latencyLoad = loadAverage();
   console.log(`throughput: closed-loop load at growing concurrency, upstream directly then via Cabin, per step…`);
   const steps = await throughput(`${upstreamUrl}/chat/completions`, `${cabin.url}/v1/chat/completions`, key);
+  const throughputProbe = await probe("throughput, all steps");
   const throughputLoad = loadAverage();
   console.log(`tokens/s: ${GEN_RUNS} interleaved runs of ${GEN_TOKENS} tokens each way (median)…`);
-  const { raw, viaCabin } = await tokensPerSecond(cabin.url, key);
+  const { raw, viaCabin } = GEN_RUNS > 0 ? await tokensPerSecond(cabin.url, key) : { raw: NaN, viaCabin: NaN };
   // Next's router marks its responses with `vary: rsc, …`; the custom server's /v1 fast path does not.
-  const probe = await fetch(`${cabin.url}/v1/models`, { headers: { authorization: `Bearer ${key}` } });
-  const route = probe.headers.get("vary")?.includes("rsc") ? "Next router (the app/v1 catch-all route)" : "custom server fast path";
+  const listing = await fetch(`${cabin.url}/v1/models`, { headers: { authorization: `Bearer ${key}` } });
+  const route = listing.headers.get("vary")?.includes("rsc") ? "Next router (the app/v1 catch-all route)" : "custom server fast path";
 
   const rows = [
     ["non-streamed, p50", fmt(plain.p50[0]!), fmt(plain.p50[1]!), fmt(plain.p50[1]! - plain.p50[0]!), "≤ 1 ms"],
@@ -200,6 +210,8 @@ try {
   ];
   console.log(`\nGateway latency (openai-compatible backend vs the upstream directly), /v1 served by: ${route}; ${latencyLoad} at its end`);
   console.table(rows.map(([what, direct, gateway, added, target]) => ({ what, direct, "via Cabin": gateway, added, target })));
+  console.log(`\nWhat the server's event loop saw meanwhile (bench/server-probe.mjs; the warm-up rounds included)`);
+  console.table([plainProbe, streamedProbe, throughputProbe]);
   console.log(`\nThroughput, non-streamed, closed-loop load stepped by concurrency; ${throughputLoad} at its end`);
   console.table(throughputRows(steps));
   console.log(

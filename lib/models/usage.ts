@@ -4,13 +4,17 @@
 // database): rows go through a BatchWriter, which retries failed writes,
 // counts what it must drop, and is flushed at shutdown.
 import { randomUUID } from "node:crypto";
-import { dbProvider, getDb } from "@/lib/db";
+import { channel } from "node:diagnostics_channel";
+import { getDb } from "@/lib/db";
+import { parseDatabaseUrl } from "@/lib/db-url";
+import { databaseUrl } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
 import { getBudgetLedger } from "@/lib/models/budget";
 import { BatchWriter, type BatchWriterStats } from "@/lib/models/batch-writer";
 import type { Attempt } from "@/lib/models/fallback";
 import type { Prices } from "@/lib/models/types";
-import { singleton, singletonKey } from "@/lib/singleton";
+import { peekSingleton, singleton, singletonKey } from "@/lib/singleton";
+import { SqliteWriterThread } from "@/lib/models/usage-sqlite-worker";
 
 export type UsageEndpoint = "chat.completions" | "completions" | "embeddings" | "responses";
 
@@ -60,27 +64,39 @@ function usageRow(entry: UsageEntry) {
 type UsageRow = ReturnType<typeof usageRow>;
 
 // One write per batch instead of a query per request keeps the database (and
-// the CPU it costs) off the path of the responses. On SQLite the write runs on
-// the event loop (better-sqlite3 is synchronous) and stalls whatever request is
-// in flight, and Prisma's createMany costs ~12x the CPU of one multi-row INSERT
-// (measured: 40 rows 188 vs 15 ms, 250 rows 1.8 s vs 47 ms on the loaded dev VM),
-// so SQLite gets `insertUsageRows`; a write a second instead of ten stalls a
-// tenth as many requests, and batches of at most USAGE_MAX_BATCH keep each short.
+// the CPU it costs) off the path of the responses. On SQLite the batch goes to
+// a writer thread (SqliteWriterThread: better-sqlite3 is synchronous, and an
+// INSERT on the event loop stalled every request in flight, the gateway's p99);
+// PostgreSQL's driver is asynchronous, so its createMany stays on this thread.
+// Batches of at most USAGE_MAX_BATCH keep each write short.
 const USAGE_BATCH_DELAY_MS = 1_000;
 const USAGE_MAX_BATCH = 250;
 
-/** One INSERT for the batch, columns taken from the row (so a new UsageRecord field needs no change here). */
-async function insertUsageRows(rows: UsageRow[]): Promise<void> {
-  const createdAt = new Date();
+const sqliteWriterKey = singletonKey<SqliteWriterThread>("models.usageSqliteWriter");
+const sqliteWriter = (file: string) => singleton(sqliteWriterKey, () => new SqliteWriterThread(file));
+
+/** The cells as Prisma stores them on SQLite: booleans as 0/1, DateTime as ISO 8601 with "+00:00". */
+const sqliteCell = (value: string | number | boolean | null) => (typeof value === "boolean" ? (value ? 1 : 0) : value);
+
+/** One transaction for the batch, columns taken from the row (so a new UsageRecord field needs no change here). */
+function insertUsageRows(file: string, rows: UsageRow[]): Promise<void> {
+  const createdAt = new Date().toISOString().replace("Z", "+00:00");
   const columns = [...Object.keys(rows[0]!), "createdAt"];
-  const placeholders = `(${columns.map(() => "?").join(",")})`;
-  const values = rows.flatMap((row) => [...Object.values(row), createdAt]);
-  const sql = `INSERT INTO "usage_records" (${columns.map((c) => `"${c}"`).join(",")}) VALUES ${rows.map(() => placeholders).join(",")}`;
-  await getDb().$executeRawUnsafe(sql, ...values);
+  const cells = rows.map((row) => [...Object.values(row).map(sqliteCell), createdAt]);
+  return sqliteWriter(file).write("usage_records", columns, cells);
 }
 
-const writeUsageRows = async (rows: UsageRow[]): Promise<void> =>
-  dbProvider() === "sqlite" ? insertUsageRows(rows) : void (await getDb().usageRecord.createMany({ data: rows }));
+/** Each batch write's size and duration, for whoever subscribes (bench/server-probe.mjs); free when nobody does. */
+const usageWriteChannel = channel("cabin:usage-write");
+
+async function writeUsageRows(rows: UsageRow[]): Promise<void> {
+  const started = performance.now();
+  const db = parseDatabaseUrl(databaseUrl());
+  // An in-memory database is this connection's own: another thread cannot reach it.
+  if (db.provider === "sqlite" && db.file !== ":memory:") await insertUsageRows(db.file, rows);
+  else await getDb().usageRecord.createMany({ data: rows });
+  if (usageWriteChannel.hasSubscribers) usageWriteChannel.publish({ rows: rows.length, ms: performance.now() - started });
+}
 
 const usageWriterKey = singletonKey<BatchWriter<UsageRow>>("models.usageWriter");
 
@@ -106,8 +122,9 @@ export function recordUsage(entry: UsageEntry): number {
 }
 
 /** Writes what is held, with retries, and waits for it (shutdown). */
-export function flushUsage(): Promise<void> {
-  return usageWriter().flush();
+export async function flushUsage(): Promise<void> {
+  await usageWriter().flush();
+  await peekSingleton(sqliteWriterKey)?.close();
 }
 
 /** /api/health: rows held in memory and rows given up. */
