@@ -12,6 +12,7 @@ import { postV1, scriptedUpstream } from "./models-helpers";
 const REQUESTS = 40;
 let upstream: LoopbackServer;
 let gateway: TestServer | undefined;
+let key: string;
 
 beforeAll(async () => {
   upstream = await listenOnLoopback(
@@ -26,7 +27,10 @@ beforeAll(async () => {
       }),
     ),
   );
-});
+  const models = { "stop.up": { backends: [{ backend: "openai-compatible", name: "up-one", url: `${upstream.url}/v1` }], prices: { input: 2, output: 5 } } };
+  gateway = await startServer({ env: { MODELS: JSON.stringify(models) } });
+  key = await createOrgKey(gateway, "Shutdown Org");
+}, 240_000);
 
 afterAll(async () => {
   await gateway?.destroy();
@@ -35,9 +39,6 @@ afterAll(async () => {
 
 describe("usage rows at shutdown", () => {
   it("writes every row still held when the server is stopped right after answering", async () => {
-    const models = { "stop.up": { backends: [{ backend: "openai-compatible", name: "up-one", url: `${upstream.url}/v1` }], prices: { input: 2, output: 5 } } };
-    gateway = await startServer({ env: { MODELS: JSON.stringify(models) } });
-    const key = await createOrgKey(gateway, "Shutdown Org");
     const ids = await Promise.all(
       Array.from({ length: REQUESTS }, async (_, i) => {
         const res = await postV1("/chat/completions", { model: "stop.up", messages: [{ role: "user", content: `n${i}` }] }, { base: gateway!.url, key });
@@ -47,10 +48,10 @@ describe("usage rows at shutdown", () => {
       }),
     );
     // Within the batch window (about a second): the rows are still in memory when SIGTERM arrives.
-    await gateway.stop();
-    expect(gateway.process.exitCode).toBe(0);
+    await gateway!.stop();
+    expect(gateway!.process.exitCode).toBe(0);
 
-    const { client } = createDb(gateway.databaseUrl);
+    const { client } = createDb(gateway!.databaseUrl);
     try {
       const rows = await client.usageRecord.findMany({ where: { requestId: { in: ids } } });
       expect(rows).toHaveLength(REQUESTS);
@@ -67,5 +68,5 @@ describe("usage rows at shutdown", () => {
     } finally {
       await client.$disconnect();
     }
-  });
+  }, 120_000);
 });
