@@ -44,6 +44,12 @@ const schema = z.object({
   ALLOW_SIGNUP: bool.default(true),
   // Login/sign-up attempts allowed per client IP per minute (0 turns the limit off).
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(10),
+  // Per-account backoff (keyed on account and client address, so an attacker's failures never
+  // delay the owner elsewhere): this many failed sign-ins are free, then each further failure
+  // doubles the wait from LOGIN_BACKOFF_BASE_SECONDS up to LOGIN_BACKOFF_MAX_SECONDS (429 meanwhile).
+  LOGIN_BACKOFF_FREE_FAILURES: z.coerce.number().int().min(1).default(5),
+  LOGIN_BACKOFF_BASE_SECONDS: z.coerce.number().int().min(1).default(1),
+  LOGIN_BACKOFF_MAX_SECONDS: z.coerce.number().int().min(1).default(900),
   // Proxies whose X-Forwarded-For is believed (addresses or CIDRs, comma-separated,
   // e.g. "127.0.0.1,10.0.0.0/8"). Empty: the socket's address is the client's.
   TRUSTED_PROXIES: z.string().default("").superRefine((value, ctx) => {
@@ -72,6 +78,15 @@ const schema = z.object({
       ctx.addIssue({ code: "custom", message: (err as Error).message });
     }
   }),
+
+  // ---- per-organization quotas (the operator overrides them per organization: npm run cli -- org quota) ----
+  // Browser sessions one organization may run at once on this host (429 past it).
+  ORG_MAX_BROWSER_SESSIONS: z.coerce.number().int().min(1).default(64),
+  // Desktops one organization may run at once on this host; default: half of DESKTOP_MAX_SESSIONS,
+  // so one organization never takes every desktop slot.
+  ORG_MAX_DESKTOP_SESSIONS: z.coerce.number().int().min(1).optional(),
+  // Sessions (both kinds) one organization may create per minute; 0 turns the limit off.
+  ORG_SESSION_CREATES_PER_MINUTE: z.coerce.number().int().min(0).default(600),
 
   // ---- browser sessions ----
   // Path to a Chromium/Chrome binary; otherwise Playwright's install, then the system chromium.

@@ -5,6 +5,8 @@ import { generatePassword, operatorCreateKey, operatorCreateOrg, operatorCreateU
 import { ROLES, type Role } from "../lib/auth/organizations";
 import { disconnectDb } from "../lib/db";
 import { setKeyBudgetById, setOrganizationBudgetBySlug } from "../lib/models/budget-settings";
+import { quotaChangeFromArgs, QUOTA_HELP, quotaSummary } from "./cli-quotas";
+import { setOrganizationQuotasBySlug } from "../lib/computers/quotas-store";
 
 const HELP = `Cabin operator CLI
 
@@ -17,7 +19,7 @@ const HELP = `Cabin operator CLI
   npm run cli -- keys budget KEY_ID USD|none
   npm run cli -- org budget SLUG USD|none
       Monthly spend limit in USD (calendar month, UTC); "none" removes it.
-`;
+${QUOTA_HELP}`;
 
 function budgetArg(value: string | undefined): number | null {
   if (value === "none") return null;
@@ -42,6 +44,9 @@ async function run(argv: string[]): Promise<void> {
       name: { type: "string" },
       json: { type: "boolean", default: false },
       "password-stdin": { type: "boolean", default: false },
+      browser: { type: "string" },
+      desktop: { type: "string" },
+      "creates-per-minute": { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -75,6 +80,9 @@ async function run(argv: string[]): Promise<void> {
   } else if (group === "org" && action === "budget") {
     const set = await setOrganizationBudgetBySlug(need(arg, "SLUG"), budgetArg(need(arg2, "USD|none")));
     console.log(`organization ${arg}: monthly budget ${set.monthly_budget_usd === null ? "none" : `$${set.monthly_budget_usd}`}`);
+  } else if (group === "org" && action === "quota") {
+    const view = await setOrganizationQuotasBySlug(need(arg, "SLUG"), quotaChangeFromArgs(values));
+    console.log(values.json ? JSON.stringify(view) : `organization ${arg}: ${quotaSummary(view)}`);
   } else if (group === "keys" && action === "revoke") {
     const revoked = await revokeApiKey({ prefix: need(arg, "PREFIX") });
     console.log(`revoked key ${revoked.prefix}… (${revoked.name})`);

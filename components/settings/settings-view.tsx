@@ -4,6 +4,7 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { DangerZone } from "@/components/settings/danger-zone";
 import { OperatorFacts } from "@/components/settings/operator-facts";
+import { QuotaFacts } from "@/components/settings/quota-facts";
 import { OrganizationForm } from "@/components/settings/organization-form";
 import { useOrganizationSettings } from "@/components/settings/use-organization-settings";
 
@@ -38,6 +39,9 @@ export function SettingsView() {
       <p className="text-sm text-slate-600" data-testid="settings-role">{ROLE_NOTE[data.role]}</p>
       <Card title="Organization">
         <OrganizationForm settings={data} />
+      </Card>
+      <Card title="Quotas">
+        <QuotaFacts quotas={data.quotas} />
       </Card>
       <Card title="This server">
         <OperatorFacts facts={data.facts} />

@@ -6,6 +6,7 @@ import type { Member } from "@/lib/auth/member";
 import { notFound } from "@/lib/api/errors";
 import { cdpEnabled } from "@/lib/computers/browser/cdp-enabled";
 import { availability } from "@/lib/computers/desktop/host";
+import { organizationQuotaView, type QuotaView } from "@/lib/computers/quotas-store";
 import { getSessionManager } from "@/lib/computers/registry";
 import { getDb } from "@/lib/db";
 import { getEnv } from "@/lib/env";
@@ -29,6 +30,8 @@ export interface OrganizationSettings {
   leave_blocked_reason: string | null;
   member_count: number;
   facts: OperatorFacts;
+  /** Session quotas (set by the operator, read-only here) and this host's current use. */
+  quotas: QuotaView;
 }
 
 /** Desktop availability by the check the session manager uses: a desktop driver registered and healthy. */
@@ -63,10 +66,11 @@ export async function countOwners(organizationId: string): Promise<number> {
 
 export async function getOrganizationSettings(member: Member): Promise<OrganizationSettings> {
   const db = getDb();
-  const [org, owners, members] = await Promise.all([
+  const [org, owners, members, quotas] = await Promise.all([
     db.organization.findUnique({ where: { id: member.organizationId } }),
     countOwners(member.organizationId),
     db.member.count({ where: { organizationId: member.organizationId } }),
+    organizationQuotaView(member.organizationId, getSessionManager().organizationUsage(member.organizationId)),
   ]);
   if (!org) throw notFound("Organization");
   const lastOwner = member.role === "owner" && owners <= 1;
@@ -81,5 +85,6 @@ export async function getOrganizationSettings(member: Member): Promise<Organizat
       : null,
     member_count: members,
     facts: operatorFacts(),
+    quotas,
   };
 }

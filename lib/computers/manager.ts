@@ -17,6 +17,8 @@ import { HEARTBEAT_EVERY_MS, HostHeartbeat } from "@/lib/computers/host-heartbea
 import type { ComputerDriver, ComputerHandle, ComputerKind, SavedState } from "@/lib/computers/driver";
 import { firstLine, scrubSecrets } from "@/lib/computers/failures";
 import { dueReason, initialDeadlines, idleDeadlineAfter, type TerminationReason } from "@/lib/computers/lifecycle";
+import { liveUsage, QuotaGate } from "@/lib/computers/quotas";
+import { organizationQuotas } from "@/lib/computers/quotas-store";
 import { sweepScreenshots } from "@/lib/computers/screenshots";
 import { SessionEvents } from "@/lib/computers/session-events";
 import { saveState } from "@/lib/computers/state-store";
@@ -35,6 +37,7 @@ export class SessionManager {
   private lastSweep = Date.now();
   private shuttingDown = false;
   private readonly heartbeat = new HostHeartbeat();
+  private readonly quotaGate = new QuotaGate();
   /** Subscribers of GET /computers/{id}/events; ended once the session is torn down (`terminate`). */
   readonly events = new SessionEvents();
 
@@ -65,16 +68,25 @@ export class SessionManager {
     return this.sessions.size - this.liveCount;
   }
 
+  /** An organization's sessions on this host that are not ending, by kind (what its quotas count). */
+  organizationUsage(organizationId: string) {
+    return liveUsage(this.sessions.values(), organizationId);
+  }
+
   /**
    * Inserts the row, starts the computer; on failure the row ends as provision_failed and
    * nothing is left running. A driver's refusal (an ActionError other than `failed`) is
    * rethrown as is; any other failure is a 503 provision_failed naming its cause.
    */
   async start(input: StartInput): Promise<store.ComputerRow> {
+    const quotas = await organizationQuotas(input.organizationId);
     if (this.shuttingDown) throw new AppError("unavailable", "The server is shutting down; no new sessions");
     const { options } = input;
     const driver = this.drivers.get(options.kind);
     if (!driver) throw new AppError("unavailable", `No driver for ${options.kind} sessions`);
+    // No await from here until startWith registers the session: the quota check and the
+    // registration are one step, so two creates at quota − 1 cannot both pass.
+    this.quotaGate.admit({ sessions: this.sessions.values(), organizationId: input.organizationId, kind: options.kind, quotas });
     try {
       return await this.startWith(driver, input);
     } catch (err) {

@@ -11,6 +11,7 @@ import { parseCreateOptions } from "@/lib/computers/create-options";
 import type { ComputerKind, ProxyConfig, SavedState } from "@/lib/computers/driver";
 import { asAppError } from "@/lib/computers/failures";
 import { toSession, toSessionListItem, type SessionObject } from "@/lib/computers/lifecycle";
+import { listComputerPage, nextPageHeaders, parsePageQuery } from "@/lib/computers/list-page";
 import { parseProxyUrl } from "@/lib/computers/proxy";
 import { getSessionManager } from "@/lib/computers/registry";
 import { loadState } from "@/lib/computers/state-store";
@@ -104,12 +105,17 @@ async function loadEnvironment(organizationId: string, environmentId: string, ki
 
 const listQuery = z.object({ type: z.enum(["live", "persistent"]).optional() });
 
-export async function listComputers(input: { principal: ApiPrincipal; query: URLSearchParams }) {
+/** GET /computers: every session as an array, or one page of them with `limit`/`cursor` (listComputerPage). */
+export async function listComputers(input: { principal: ApiPrincipal; query: URLSearchParams; origin: string }) {
   const { type } = parseWith(listQuery, Object.fromEntries(input.query));
+  const page = parsePageQuery(input.query);
   // A persistent session just deleted is listed once its background save is done.
   if (type === "persistent") await getSessionManager().statesSaved(input.principal.organizationId);
-  const rows = await store.listComputers({ organizationId: input.principal.organizationId, filter: type ?? "all" });
-  return rows.map(toSessionListItem);
+  const organizationId = input.principal.organizationId;
+  const filter = type ?? "all";
+  if (!page) return { items: (await store.listComputers({ organizationId, filter })).map(toSessionListItem), headers: {} };
+  const { rows, next } = await listComputerPage({ organizationId, filter, ...page });
+  return { items: rows.map(toSessionListItem), headers: nextPageHeaders({ origin: input.origin, query: input.query, next }) };
 }
 
 /** GET /computers/{id} and /status: a read, not activity (polling must not keep a session alive). */

@@ -70,7 +70,7 @@ export function listComputers(input: { organizationId: string; filter: ListFilte
   return getDb().computer.findMany({
     where: { organizationId: input.organizationId, ...where },
     select: { id: true, kind: true, status: true, createdAt: true },
-    orderBy: { createdAt: "desc" },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
   });
 }
 

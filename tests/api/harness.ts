@@ -109,6 +109,9 @@ function baseEnv(o: { port: number; dataDir: string; databaseUrl: string; env: R
     // Test pages are served on loopback, which the egress policy refuses by default; the server's
     // own port stays refused even so (EgressPolicy), and the egress suites override this.
     SESSION_EGRESS_ALLOW: "127.0.0.0/8",
+    // The suites share one organization and create hundreds of sessions; quotas.test.ts sets its own.
+    ORG_MAX_BROWSER_SESSIONS: "1000",
+    ORG_SESSION_CREATES_PER_MINUTE: "0",
     ...o.env,
   };
 }
