@@ -65,6 +65,11 @@ export class SessionManager {
     return this.sessions.size - this.liveCount;
   }
 
+  /** Sessions in memory by kind and whether they are ending (the /metrics gauge). */
+  countsByKind(): { kind: ComputerKind; ending: boolean }[] {
+    return [...this.sessions.values()].map((live) => ({ kind: live.kind, ending: live.ending !== null }));
+  }
+
   /**
    * Inserts the row, starts the computer; on failure the row ends as provision_failed and
    * nothing is left running. A driver's refusal (an ActionError other than `failed`) is
