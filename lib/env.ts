@@ -59,6 +59,8 @@ const schema = z.object({
       ctx.addIssue({ code: "custom", message: (err as Error).message });
     }
   }),
+  // Bearer token for GET /metrics (Prometheus). Unset or empty: /metrics answers 404.
+  METRICS_TOKEN: z.preprocess((v) => (v === "" ? undefined : v), z.string().min(16, "METRICS_TOKEN must be at least 16 characters").optional()),
 
   // ---- sessions (browser and desktop) ----
   // One action or screenshot of a session fails (status "error") after this long; the next one runs.

@@ -6,6 +6,7 @@ import type { Member } from "@/lib/auth/member";
 import { notFound } from "@/lib/api/errors";
 import { cdpEnabled } from "@/lib/computers/browser/cdp-enabled";
 import { availability } from "@/lib/computers/desktop/host";
+import { liveUsage } from "@/lib/computers/quotas";
 import { organizationQuotaView, type QuotaView } from "@/lib/computers/quotas-store";
 import { getSessionManager } from "@/lib/computers/registry";
 import { getDb } from "@/lib/db";
@@ -70,7 +71,7 @@ export async function getOrganizationSettings(member: Member): Promise<Organizat
     db.organization.findUnique({ where: { id: member.organizationId } }),
     countOwners(member.organizationId),
     db.member.count({ where: { organizationId: member.organizationId } }),
-    organizationQuotaView(member.organizationId, getSessionManager().organizationUsage(member.organizationId)),
+    organizationQuotaView(member.organizationId, liveUsage(getSessionManager().sessionsView(), member.organizationId)),
   ]);
   if (!org) throw notFound("Organization");
   const lastOwner = member.role === "owner" && owners <= 1;

@@ -14,6 +14,7 @@ import { asActionResult, asAppError, type ActionResult } from "@/lib/computers/f
 import { getSessionManager } from "@/lib/computers/registry";
 import { screenshotUrl } from "@/lib/computers/screenshot-links";
 import { storeScreenshot } from "@/lib/computers/screenshots";
+import { timeAction } from "@/lib/metrics/registry";
 
 export interface ActionCall {
   /** Only the organization matters here: an API key's, or a dashboard member's (lib/computers/dashboard-session.ts). */
@@ -51,7 +52,7 @@ function assertKindAllows(reached: Reached, action: Action) {
 async function perform(call: ActionCall, reached: Reached, action: Action): Promise<ActionResult> {
   assertKindAllows(reached, action);
   const announce = { sessionId: reached.live.id, requestId: call.requestId, action };
-  return withActionEvents(getSessionManager().events, announce, () => runAction(call, reached, action));
+  return timeAction(action.type, () => withActionEvents(getSessionManager().events, announce, () => runAction(call, reached, action)));
 }
 
 async function runAction(call: ActionCall, reached: Reached, action: Action): Promise<ActionResult> {
@@ -73,7 +74,7 @@ async function runAction(call: ActionCall, reached: Reached, action: Action): Pr
   }
 }
 
-const executeBody = z.strictObject({ action: z.unknown() });
+export const executeBody = z.strictObject({ action: z.unknown() });
 
 /** A body that is itself an action (`{type, …}`, no `action` member): older clients send that to /execute. */
 function isBareAction(body: unknown): body is Record<string, unknown> {
@@ -87,9 +88,11 @@ export async function executeAction(call: ActionCall & { body: unknown }): Promi
   return perform(call, await reachSession(call.principal, call.id), action);
 }
 
+export const batchBody = z.strictObject({ actions: z.array(z.unknown()).min(1).max(100) });
+
 /** POST /computers/{id}/batch: runs in order, stops at the first failure. */
 export async function executeBatch(call: ActionCall & { body: unknown }) {
-  const { actions } = parseWith(z.strictObject({ actions: z.array(z.unknown()).min(1).max(100) }), call.body);
+  const { actions } = parseWith(batchBody, call.body);
   const parsed = actions.map((a, i) => parseAction(a, `actions[${i}]`));
   const reached = await reachSession(call.principal, call.id);
   const results: ActionResult[] = [];
@@ -116,6 +119,9 @@ const NAMED_ACTIONS: Record<string, Action["type"]> = {
   screenshot: "screenshot", navigate: "go_to_url",
 };
 
+/** The per-action paths and the action type each runs (the OpenAPI document lists them). */
+export const NAMED_ACTION_TYPES: Readonly<Record<string, Action["type"]>> = NAMED_ACTIONS;
+
 export function isNamedAction(name: string): boolean {
   return Object.hasOwn(NAMED_ACTIONS, name);
 }
@@ -136,13 +142,13 @@ async function tabAction<K extends "list_tabs" | "new_tab" | "switch_tab" | "clo
   const reached = await reachSession(call.principal, call.id);
   assertKindAllows(reached, action);
   const announce = { sessionId: reached.live.id, requestId: call.requestId, action };
-  return withActionEvents(getSessionManager().events, announce, async () => {
+  return timeAction((action as Action).type, () => withActionEvents(getSessionManager().events, announce, async () => {
     try {
       return (await reached.handle.act(action)).result ?? {};
     } catch (err) {
       throw asAppError(err, reached.live);
     }
-  });
+  }));
 }
 
 const stamp = (call: ActionCall) => ({ request_id: call.requestId, timestamp: new Date().toISOString() });
@@ -152,8 +158,10 @@ export async function listTabs(call: ActionCall) {
   return { status: "success", result: { tabs: result.tabs }, ...stamp(call) };
 }
 
+export const createTabBody = z.strictObject({ url: z.string().optional() });
+
 export async function createTab(call: ActionCall & { body: unknown }) {
-  const { url } = parseWith(z.strictObject({ url: z.string().optional() }), call.body);
+  const { url } = parseWith(createTabBody, call.body);
   const action = parseAction({ type: "new_tab", ...(url !== undefined ? { url } : {}) }, "") as ActionOf<"new_tab">;
   const result = await tabAction(call, action);
   return { status: "success", result, ...stamp(call) };

@@ -126,6 +126,9 @@ const SCHEMAS = {
   list_tabs: listTabs, new_tab: newTab, switch_tab: switchTab, close_tab: closeTab,
 } as const;
 
+/** Every action's schema by type: the OpenAPI document (lib/api/openapi) is generated from these. */
+export const ACTION_SCHEMAS = SCHEMAS;
+
 export type ActionType = keyof typeof SCHEMAS;
 export const ACTION_TYPES = Object.keys(SCHEMAS) as ActionType[];
 export type Action = { [K in ActionType]: z.output<(typeof SCHEMAS)[K]> }[ActionType];

@@ -17,7 +17,7 @@ import { HEARTBEAT_EVERY_MS, HostHeartbeat } from "@/lib/computers/host-heartbea
 import type { ComputerDriver, ComputerHandle, ComputerKind, SavedState } from "@/lib/computers/driver";
 import { firstLine, scrubSecrets } from "@/lib/computers/failures";
 import { dueReason, initialDeadlines, idleDeadlineAfter, type TerminationReason } from "@/lib/computers/lifecycle";
-import { liveUsage, QuotaGate } from "@/lib/computers/quotas";
+import { QuotaGate } from "@/lib/computers/quotas";
 import { organizationQuotas } from "@/lib/computers/quotas-store";
 import { sweepScreenshots } from "@/lib/computers/screenshots";
 import { SessionEvents } from "@/lib/computers/session-events";
@@ -68,9 +68,9 @@ export class SessionManager {
     return this.sessions.size - this.liveCount;
   }
 
-  /** An organization's sessions on this host that are not ending, by kind (what its quotas count). */
-  organizationUsage(organizationId: string) {
-    return liveUsage(this.sessions.values(), organizationId);
+  /** Every session this process holds, ending ones included (quotas and /metrics count from it). */
+  sessionsView(): Iterable<LiveSession> {
+    return this.sessions.values();
   }
 
   /**

@@ -13,6 +13,7 @@ import { getBudgetLedger } from "@/lib/models/budget";
 import { BatchWriter, type BatchWriterStats } from "@/lib/models/batch-writer";
 import type { Attempt } from "@/lib/models/fallback";
 import type { Prices } from "@/lib/models/types";
+import { observeModelRequest } from "@/lib/metrics/registry";
 import { peekSingleton, singleton, singletonKey } from "@/lib/singleton";
 import { SqliteWriterThread } from "@/lib/models/usage-sqlite-worker";
 
@@ -116,6 +117,7 @@ const usageWriter = () =>
 /** Queues the row and counts its cost against the budgets at once; returns the cost in USD. */
 export function recordUsage(entry: UsageEntry): number {
   const row = usageRow(entry);
+  observeModelRequest(entry);
   usageWriter().add(row);
   getBudgetLedger().add(row.organizationId, row.apiKeyId, row.costUsd);
   return row.costUsd;

@@ -14,7 +14,7 @@ import { terminatedError } from "@/lib/computers/failures";
 // Frames queued for a client before new ones are dropped.
 const MAX_QUEUED_EVENTS = 4;
 
-const settingsQuery = z.strictObject({
+export const settingsQuery = z.strictObject({
   fps: z.coerce.number().int().min(1).max(30).default(15),
   quality: z.coerce.number().int().min(1).max(100).default(60),
   format: z.literal("jpeg", { error: "format: only 'jpeg' frames are served by this server" }).default("jpeg"),
