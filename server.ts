@@ -11,6 +11,7 @@ import { EventEmitter } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import next from "next";
+import { answerClientError } from "./lib/api/bare-errors";
 import { CLIENT_ADDRESS_HEADER, clientAddress, parseCidrList } from "./lib/api/client-address";
 import {
   drainLimit, limitBody, refuseDeclaredLength, refuseRequestLine, refuseUpgrade, securityHeaders, surfaceOf, tooLargeError, incomingRequestId,
@@ -88,6 +89,9 @@ const server = createServer({ connectionsCheckingInterval: TIMEOUT_CHECK_MS }, (
   if (fastPaths) for (const take of fastPaths.values()) if (take(req, res)) return;
   void handle(req, res);
 });
+
+// Requests Node's parser refuses (unknown methods, oversized headers, timeouts) get JSON too.
+server.on("clientError", (err, socket) => answerClientError(err, socket));
 
 server.on("upgrade", (req, socket, head) => {
   const refusal = refuseRequestLine(req.method ?? "GET", req.url ?? "/");

@@ -13,6 +13,7 @@ import { requestIdFrom } from "@/lib/api/request";
 /** Methods no route serves: TRACE echoes requests (cross-site tracing), CONNECT and TRACK are proxy verbs. */
 const REFUSED_METHODS = new Set(["TRACE", "TRACK", "CONNECT"]);
 export const SERVED_METHODS = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
+const SERVED = new Set(SERVED_METHODS.split(", "));
 
 /** /v1 answers in the OpenAI envelope; everything else in Cabin's. */
 export function surfaceOf(path: string): Surface {
@@ -23,7 +24,8 @@ const JSON_SURFACES = /^\/(computers|v1|api)(\/|$)/;
 
 /** The refusal for a request line, or null when routing may go on. `url` is the raw request target. */
 export function refuseRequestLine(method: string, url: string): AppError | null {
-  if (REFUSED_METHODS.has(method.toUpperCase())) {
+  // WebDAV and other verbs Node parses (PROPFIND, LOCK, MKCOL…) would reach Next, which answers an empty 400.
+  if (REFUSED_METHODS.has(method.toUpperCase()) || !SERVED.has(method)) {
     return new AppError("method_not_allowed", `Method ${method} is not allowed`, { headers: { allow: SERVED_METHODS } });
   }
   const path = url.split("?", 1)[0];
