@@ -86,7 +86,8 @@ export async function runMixedLoad(o: LoadOptions): Promise<LoadResult> {
   const sessions: { id: string; key: string }[] = [];
   for (let i = 0; i < o.sessions; i++) {
     const key = o.keys[i % o.keys.length];
-    const s = await call("POST", "/computers", key, {});
+    // Setting up 50 sessions can take minutes on a loaded machine: the first must not idle out meanwhile.
+    const s = await call("POST", "/computers", key, { inactivity_timeout_seconds: 3600 });
     await call("POST", `/computers/${s.id}/execute`, key, { action: { type: "go_to_url", url: `${o.pageUrl}?n=${i}` } });
     sessions.push({ id: s.id, key });
     if ((i + 1) % 10 === 0) o.log?.(`${i + 1}/${o.sessions} sessions live`);
