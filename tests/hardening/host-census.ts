@@ -1,0 +1,133 @@
+// What one test server holds on this host, counted from /proc and the file system:
+// its process tree, Chromium (the `--cabin-owner=` marker), desktop processes (the
+// CABIN_DESKTOP marker), the server's open fds and RSS, mounts under its data dir,
+// desktop dirs and the Playwright profiles of its browsers. Other helpers' servers
+// share the machine, so everything here is attributed to one server, never global.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { chromiumPidsOf } from "../api/computers-fixtures";
+import { overlayMountsUnder } from "../api/desktop-fixtures";
+
+export interface Census {
+  /** The server's descendants (Chromium, desktop launchers, ffmpeg, x11vnc...), zombies excluded. */
+  childProcesses: number;
+  chromiumMains: number;
+  /** Any process carrying CABIN_DESKTOP=<dataDir>/desktops/... (also those re-parented away from the server). */
+  desktopProcesses: number;
+  fds: number;
+  rssMiB: number;
+  /** Mount points under the data dir in our namespace plus overlays with their upper layer there (any namespace). */
+  mounts: number;
+  desktopDirs: number;
+  /** Playwright temp profiles of this server's live browsers. */
+  tempProfiles: number;
+}
+
+interface Proc {
+  pid: number;
+  ppid: number;
+}
+
+function liveProcs(): Proc[] {
+  const out: Proc[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (fields[0] !== "Z") out.push({ pid: Number(name), ppid: Number(fields[1]) });
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return out;
+}
+
+export function descendantsOf(rootPid: number): number[] {
+  const procs = liveProcs();
+  const tree = new Set([rootPid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const p of procs) if (tree.has(p.ppid) && !tree.has(p.pid)) (tree.add(p.pid), (grew = true));
+  }
+  tree.delete(rootPid);
+  return [...tree];
+}
+
+/** Pids with CABIN_DESKTOP pointing under this data dir's desktops (the marker `markedProcesses` uses). */
+export function desktopMarkedPids(dataDir: string): number[] {
+  const prefix = `CABIN_DESKTOP=${path.join(dataDir, "desktops")}/`;
+  const pids: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (readFileSync(`/proc/${name}/environ`, "latin1").split("\0").some((v) => v.startsWith(prefix))) pids.push(Number(name));
+    } catch {
+      // exited meanwhile, or a kernel thread
+    }
+  }
+  return pids;
+}
+
+/** The Playwright profile (`--user-data-dir=`) of each live Chromium of this data dir. */
+export function profilesOf(dataDir: string): string[] {
+  const dirs = new Set<string>();
+  for (const pid of chromiumPidsOf(dataDir)) {
+    try {
+      const dir = /--user-data-dir=(\S+)/.exec(readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " "))?.[1];
+      if (dir && dir.includes("playwright")) dirs.add(dir);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return [...dirs];
+}
+
+export function mountsUnder(dataDir: string): number {
+  const own = readFileSync("/proc/self/mountinfo", "utf8").split("\n").filter((l) => l.split(" ")[4]?.startsWith(`${dataDir}/`)).length;
+  return own + overlayMountsUnder(dataDir);
+}
+
+export function desktopDirs(dataDir: string): string[] {
+  const root = path.join(dataDir, "desktops");
+  return existsSync(root) ? readdirSync(root) : [];
+}
+
+function fdCount(pid: number): number {
+  try {
+    return readdirSync(`/proc/${pid}/fd`).length;
+  } catch {
+    return 0;
+  }
+}
+
+function rssMiB(pid: number): number {
+  try {
+    const kb = Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+    return kb / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+export function census(server: { dataDir: string; process: { pid?: number } }): Census {
+  const pid = server.process.pid!;
+  return {
+    childProcesses: descendantsOf(pid).length,
+    chromiumMains: chromiumPidsOf(server.dataDir).length,
+    desktopProcesses: desktopMarkedPids(server.dataDir).length,
+    fds: fdCount(pid),
+    rssMiB: Math.round(rssMiB(pid)),
+    mounts: mountsUnder(server.dataDir),
+    desktopDirs: desktopDirs(server.dataDir).length,
+    tempProfiles: profilesOf(server.dataDir).length,
+  };
+}
+
+/** Prints rows of figures as one aligned table (the suites' summary). */
+export function printSummary(title: string, header: string[], rows: (string | number)[][]) {
+  const cells = [header, ...rows.map((r) => r.map(String))];
+  const widths = header.map((_, i) => Math.max(...cells.map((r) => r[i].length)));
+  const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(" | ")} |`;
+  console.log([`\n${title}`, line(cells[0]), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...cells.slice(1).map(line)].join("\n"));
+}
