@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { createOrgKey, startServer } from "../tests/api/harness";
 import { desktopImagesDir } from "../tests/api/desktop-fixtures";
+import { markerPrefix, MARKER_VAR } from "@/lib/computers/desktop/marker";
 import { pct, timedClient } from "./timing";
 
 const CREATES = Number(process.env.BENCH_DESKTOP_CREATES ?? 15);
@@ -22,22 +23,25 @@ const record = (name: string, values: number[], target = "") =>
   rows.push([name, `p50 ${pct(values, 50).toFixed(0)} ms, p95 ${pct(values, 95).toFixed(0)} ms (n=${values.length})`, target]);
 
 /** PSS (MiB) of every process in a nested PID namespace (the desktops) plus Cabin's marked host-side helpers. */
-function desktopPssMiB(): { pss: number; processes: number } {
-  const marker = `CABIN_DESKTOP=${path.join(server.dataDir, "desktops")}/`;
+function desktopPssMiB(): { pss: number; processes: number; networkPss: number } {
+  const marker = `${MARKER_VAR}=${markerPrefix(path.join(server.dataDir, "desktops"))}`;
   let kib = 0;
+  let networkKib = 0;
   let processes = 0;
   for (const pid of readdirSync("/proc").filter((n) => /^\d+$/.test(n))) {
     try {
       const status = readFileSync(`/proc/${pid}/status`, "utf8");
       const nested = (/^NSpid:\s+(.*)$/m.exec(status)?.[1].trim().split(/\s+/).length ?? 1) > 1;
       if (!nested && !readFileSync(`/proc/${pid}/environ`, "latin1").includes(marker)) continue;
-      kib += Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"))?.[1] ?? 0);
+      const pss = Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"))?.[1] ?? 0);
+      kib += pss;
+      if (/^Name:\s+slirp4netns$/m.test(status)) networkKib += pss;
       processes++;
     } catch {
       // exited, or a kernel thread
     }
   }
-  return { pss: kib / 1024, processes };
+  return { pss: kib / 1024, processes, networkPss: networkKib / 1024 };
 }
 
 function newestManifest() {
@@ -96,6 +100,7 @@ try {
   await new Promise((r) => setTimeout(r, 2000));
   const after = desktopPssMiB();
   rows.push([`memory per idle desktop (PSS, ${IDLE} desktops)`, `${((after.pss - before.pss) / IDLE).toFixed(1)} MiB, ${((after.processes - before.processes) / IDLE).toFixed(1)} processes`, ""]);
+  rows.push(["  of which the desktop's network (slirp4netns)", `${((after.networkPss - before.networkPss) / IDLE).toFixed(1)} MiB`, ""]);
   for (const id of idle) await req("DELETE", `/computers/${id}`);
 } finally {
   await server.destroy();

@@ -10,14 +10,15 @@ import path from "node:path";
 import { runTsx, step } from "./steps.mjs";
 
 // Host programs desktops use at run time: ffmpeg (the live view's screen capture,
-// lib/computers/desktop/screencast.ts) and x11vnc (endpoints.vnc, lib/computers/desktop/vnc.ts).
-const HOST_PACKAGES = [["ffmpeg", "ffmpeg"], ["x11vnc", "x11vnc"]];
+// lib/computers/desktop/screencast.ts), x11vnc (endpoints.vnc, lib/computers/desktop/vnc.ts),
+// slirp4netns and nft (each desktop's network and egress firewall, lib/computers/desktop/network.ts).
+const HOST_PACKAGES = [["ffmpeg", "ffmpeg"], ["x11vnc", "x11vnc"], ["slirp4netns", "slirp4netns"], ["nft", "nftables"]];
 
 /** Installs the missing HOST_PACKAGES with apt-get (the set-up runs as root wherever desktops can run). */
 function ensureHostPackages() {
-  const missing = HOST_PACKAGES.filter(([bin]) => !["/usr/bin", "/usr/local/bin"].some((dir) => existsSync(path.join(dir, bin)))).map(([, pkg]) => pkg);
+  const missing = HOST_PACKAGES.filter(([bin]) => !["/usr/bin", "/usr/sbin", "/usr/local/bin"].some((dir) => existsSync(path.join(dir, bin)))).map(([, pkg]) => pkg);
   if (!missing.length) return;
-  console.log(`  installing ${missing.join(", ")} with apt-get (desktop live view)`);
+  console.log(`  installing ${missing.join(", ")} with apt-get (desktop live view and network)`);
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
   execFileSync("apt-get", ["update", "-qq"], { stdio: "inherit", env });
   execFileSync("apt-get", ["install", "-y", "-qq", "--no-install-recommends", ...missing], { stdio: "inherit", env });

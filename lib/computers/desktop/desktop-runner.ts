@@ -189,6 +189,7 @@ i=0; while [ -n "$(wmctrl -l)" ] && [ $i -lt ${Math.ceil(timeoutMs / 50)} ]; do 
   }
 
   resources(): Record<string, number> {
-    return { desktop_processes: this.apps.length + (this.sandbox.launcher.exitCode === null ? 1 : 0) };
+    const alive = (child: ChildProcess) => (child.exitCode === null && child.signalCode === null ? 1 : 0);
+    return { desktop_processes: this.apps.length + alive(this.sandbox.launcher) + alive(this.sandbox.network.slirp) };
   }
 }

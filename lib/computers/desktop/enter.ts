@@ -1,18 +1,22 @@
 // Running programs inside a desktop's namespaces from the host: nsenter into the
-// session's user, mount, PID and UTS namespaces and its root, then setpriv to the
+// session's user, mount, network, PID and UTS namespaces and its root, then setpriv to the
 // desktop user (or stay "root", which inside is an unprivileged host id).
 // Output is bounded, every call has a timeout, and a timeout kills the whole
 // process group (the program and its children inside the namespace).
 import { spawn, type ChildProcess } from "node:child_process";
 import { DESKTOP_HOME, DESKTOP_UID, DESKTOP_USER } from "@/lib/computers/desktop/image";
+import { desktopMarker, MARKER_VAR } from "@/lib/computers/desktop/marker";
 
 export const DISPLAY = ":0";
 export const XAUTHORITY = `/run/user/${DESKTOP_UID}/Xauthority`;
 const PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
-/** The environment of host-side helpers: a PATH and the marker that finds leftovers (`cleanOrphans`). */
-export function hostEnv(marker: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return { PATH, CABIN_DESKTOP: marker, ...extra } as unknown as NodeJS.ProcessEnv;
+/**
+ * The environment of host-side helpers: a PATH and the marker that finds leftovers
+ * (`cleanOrphans`), made from the session's directory `sessionDir` (`desktopMarker`).
+ */
+export function hostEnv(sessionDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { PATH, [MARKER_VAR]: desktopMarker(sessionDir), ...extra } as unknown as NodeJS.ProcessEnv;
 }
 
 export interface EnterOptions {
@@ -32,7 +36,7 @@ export function enterArgv(pid1: number, command: string[], options: EnterOptions
   const user = options.asRoot ? [] : ["setpriv", `--reuid=${DESKTOP_UID}`, `--regid=${DESKTOP_UID}`, "--init-groups", "--"];
   return [
     // nsenter's --wd=DIR resolves DIR on the host; `env -C` changes directory inside.
-    "nsenter", "-t", String(pid1), "-U", "-m", "-p", "-u", "-r", "-w", "--",
+    "nsenter", "-t", String(pid1), "-U", "-m", "-n", "-p", "-u", "-r", "-w", "--",
     ...user, "env", "-i", "-C", options.cwd ?? home, ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...command,
   ];
 }

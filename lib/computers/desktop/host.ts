@@ -8,9 +8,10 @@ import { rm } from "node:fs/promises";
 import path from "node:path";
 import { dataDir, getEnv } from "@/lib/env";
 import { findImage, imageVersion, type DesktopImage } from "@/lib/computers/desktop/image";
-import { MARKER_VAR, supportedArch, waitGone } from "@/lib/computers/desktop/sandbox";
+import { MARKER_VAR, markerPrefix } from "@/lib/computers/desktop/marker";
+import { supportedArch, waitGone } from "@/lib/computers/desktop/sandbox";
 
-const HOST_TOOLS = ["unshare", "nsenter", "setpriv", "tar", "zstd", "mount", "perl"];
+const HOST_TOOLS = ["unshare", "nsenter", "setpriv", "tar", "zstd", "mount", "perl", "slirp4netns", "nft"];
 let toolsChecked: string[] | null = null;
 
 export function sessionsRoot(): string {
@@ -37,7 +38,7 @@ export function availability(): Availability {
   }
   if (!supportedArch()) return { ok: false, reason: `Desktop sessions support x64 and arm64 hosts; this one is ${process.arch}` };
   const missing = missingTools();
-  if (missing.length) return { ok: false, reason: `Desktop sessions need ${missing.join(", ")} on the host (apt-get install ${missing.join(" ")})` };
+  if (missing.length) return { ok: false, reason: `Desktop sessions need ${missing.join(", ")} on the host (apt-get install ${missing.map((tool) => (tool === "nft" ? "nftables" : tool)).join(" ")})` };
   const image = findImage();
   if (!image) {
     return { ok: false, reason: `The desktop base image ${imageVersion()} is not built on this server; run \`npm run desktop:image\` (a few minutes, once)` };
@@ -47,13 +48,14 @@ export function availability(): Availability {
 
 /** Host pids of processes carrying the marker of a desktop under `root`. */
 export function markedProcesses(root = sessionsRoot()): number[] {
-  const prefix = `${MARKER_VAR}=${root}/`;
+  // The path form is what servers before the digest marker wrote: still reaped after an upgrade.
+  const prefixes = [`${MARKER_VAR}=${markerPrefix(root)}`, `${MARKER_VAR}=${root}/`];
   const pids: number[] = [];
   for (const name of readdirSync(/* turbopackIgnore: true */ "/proc")) {
     if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
     try {
       const env = readFileSync(/* turbopackIgnore: true */ `/proc/${name}/environ`, "latin1");
-      if (env.split("\0").some((v) => v.startsWith(prefix))) pids.push(Number(name));
+      if (env.split("\0").some((v) => prefixes.some((prefix) => v.startsWith(prefix)))) pids.push(Number(name));
     } catch {
       // exited meanwhile, or a kernel thread
     }

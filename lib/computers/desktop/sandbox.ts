@@ -4,14 +4,17 @@
 // pivot_root and the host's tree detached — nothing of the host stays reachable.
 // Last, a user namespace maps 0..65535 inside onto SUBID_BASE.. outside and tini
 // becomes PID 1 in it: from there on nothing in the desktop is privileged on the host.
-// The network namespace is the host's (apt and browsing work without NAT); the X
-// server listens only on a socket in the private /tmp.
+// The network namespace is the desktop's own, made here as real root too (so root
+// inside cannot change its firewall): `startDesktopNetwork` puts the egress policy's
+// firewall in it and gives it outbound NAT; the resolver is slirp4netns's forwarder.
+// The X server listens only on a socket in the private /tmp.
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { chmod, chown, mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { hostEnv } from "@/lib/computers/desktop/enter";
 import { DESKTOP_HOSTNAME, DESKTOP_UID, SUBID_BASE, SUBID_COUNT } from "@/lib/computers/desktop/image";
+import { RESOLV_CONF, startDesktopNetwork, type DesktopNetwork } from "@/lib/computers/desktop/network";
 
 // Stage 1, in the new namespaces as real root. It runs only the HOST's binaries: the
 // merged root is partly the user's (the upper layer), so nothing of it may run with
@@ -41,8 +44,8 @@ mount -t devpts -o "newinstance,ptmxmode=0666,mode=620,gid=$((U + 5))" devpts de
 ln -s pts/ptmx dev/ptmx; ln -s /proc/self/fd dev/fd
 ln -s /proc/self/fd/0 dev/stdin; ln -s /proc/self/fd/1 dev/stdout; ln -s /proc/self/fd/2 dev/stderr
 mount -t tmpfs -o "mode=1777,nosuid,nodev,size=1g,uid=$U,gid=$U" tmpfs dev/shm
-if [ -e /etc/resolv.conf ] && [ -f etc/resolv.conf ] && [ ! -L etc/resolv.conf ]; then
-  mount --bind /etc/resolv.conf etc/resolv.conf; mount -o remount,bind,ro etc/resolv.conf
+if [ -f etc/resolv.conf ] && [ ! -L etc/resolv.conf ]; then
+  mount --bind "$S/resolv.conf" etc/resolv.conf; mount -o remount,bind,ro etc/resolv.conf
 fi
 shift 2
 exec perl -e "$PIVOT" -- "$@"
@@ -68,7 +71,9 @@ open(my $ns, "<", "/proc/$pid/ns/user") or die "userns: $!\n";
 syscall($setns, fileno($ns), 0x10000000) == 0 or die "setns: $!\n";
 kill 9, $pid; waitpid $pid, 0; close $ns;
 $) = "0 0"; POSIX::setgid(0) or die "setgid: $!\n"; POSIX::setuid(0) or die "setuid: $!\n";
-delete $ENV{PIVOT}; $| = 1; print "cabin-sandbox-ready\n";
+# The desktop's init keeps only PATH and the leftover marker: the set-up's PWD, OLDPWD
+# and the rest name host paths.
+%ENV = (PATH => $ENV{PATH}, CABIN_DESKTOP => $ENV{CABIN_DESKTOP}); $| = 1; print "cabin-sandbox-ready\n";
 exec "/usr/bin/tini", "--", "/bin/sleep", "infinity"; die "exec tini: $!\n";
 `;
 
@@ -79,8 +84,8 @@ export function supportedArch(): boolean {
   return Object.hasOwn(SYSCALLS, process.arch);
 }
 
-/** Written into every process Cabin starts for a desktop, so a later process can find leftovers. */
-export const MARKER_VAR = "CABIN_DESKTOP";
+/** Written into every process Cabin starts for a desktop, so a later process can find leftovers (`desktopMarker`). */
+export { MARKER_VAR } from "@/lib/computers/desktop/marker";
 
 export function sessionDirs(sessionsRoot: string, id: string) {
   const dir = path.join(sessionsRoot, id);
@@ -97,6 +102,7 @@ export async function prepareDirs(sessionsRoot: string, id: string, xauthority: 
   await chown(/* turbopackIgnore: true */ dirs.upper, SUBID_BASE, SUBID_BASE);
   await chmod(/* turbopackIgnore: true */ dirs.upper, 0o755);
   await writeFile(/* turbopackIgnore: true */ path.join(dirs.dir, "Xauthority"), xauthority, { mode: 0o600 });
+  await writeFile(/* turbopackIgnore: true */ path.join(dirs.dir, "resolv.conf"), RESOLV_CONF, { mode: 0o644 });
   return dirs;
 }
 
@@ -106,6 +112,8 @@ export interface Sandbox {
   launcher: ChildProcess;
   /** Resolves when the launcher (and so the namespace) has exited. */
   exited: Promise<void>;
+  /** The namespace's outbound NAT (slirp4netns), one more host process per desktop. */
+  network: DesktopNetwork;
 }
 
 function childPid(parent: number): number | null {
@@ -117,18 +125,20 @@ function childPid(parent: number): number | null {
   }
 }
 
-/** Launches the namespaces; resolves once tini runs as PID 1 in the user namespace. */
+/** Launches the namespaces; resolves once tini runs as PID 1 in the user namespace and the network is up. */
 export function launchSandbox(input: { rootfs: string; dir: string; marker: string; timeoutMs: number }): Promise<Sandbox> {
   return new Promise((resolve, reject) => {
     // pdeathsig: if this server dies, unshare dies; the desktop itself is reaped by warm() at the next start.
     const launcher = spawn("setpriv", [
-      "--pdeathsig", "KILL", "--", "unshare", "--mount", "--pid", "--uts", "--fork", "--kill-child", "--propagation", "private",
+      "--pdeathsig", "KILL", "--", "unshare", "--mount", "--pid", "--uts", "--net", "--fork", "--kill-child", "--propagation", "private",
       "--", "/bin/sh", "-c", STAGE1, "cabin-desktop", input.rootfs, input.dir,
       String(SUBID_BASE), String(SUBID_COUNT), DESKTOP_HOSTNAME, ...SYSCALLS[process.arch].map(String),
     ], { stdio: ["ignore", "pipe", "pipe"], env: hostEnv(input.marker, { PIVOT }) });
     const exited = new Promise<void>((r) => launcher.once("exit", () => r()));
     let output = "";
     let settled = false;
+    let networking = false;
+    const deadline = Date.now() + input.timeoutMs;
     const fail = (message: string) => {
       if (settled) return;
       settled = true;
@@ -143,9 +153,14 @@ export function launchSandbox(input: { rootfs: string; dir: string; marker: stri
       if (settled || !output.includes("cabin-sandbox-ready")) return;
       const pid1 = launcher.pid ? childPid(launcher.pid) : null;
       if (!pid1) return fail("the desktop namespace has no init process");
-      settled = true;
-      clearTimeout(timer);
-      resolve({ pid1, launcher, exited });
+      if (networking) return;
+      networking = true;
+      startDesktopNetwork(pid1, input.dir, Math.max(1000, deadline - Date.now())).then((network) => {
+        if (settled) return void network.slirp.kill("SIGKILL");
+        settled = true;
+        clearTimeout(timer);
+        resolve({ pid1, launcher, exited, network });
+      }, (e: Error) => fail(`the desktop's network did not start (${e.message})`));
     });
     launcher.on("error", (e) => fail(`could not launch the desktop namespace (${e.message})`));
     launcher.on("exit", (code) => fail(`the desktop namespace exited during set-up (exit ${code})`));
@@ -162,9 +177,10 @@ export async function killSandbox(sandbox: Sandbox, timeoutMs = 5000): Promise<v
     }
   };
   kill(sandbox.pid1);
+  kill(sandbox.network.slirp.pid);
   const timeout = new Promise<"timeout">((r) => setTimeout(() => r("timeout"), timeoutMs).unref());
   if ((await Promise.race([sandbox.exited, timeout])) === "timeout") kill(sandbox.launcher.pid);
-  await waitGone(sandbox.pid1, timeoutMs);
+  await Promise.all([waitGone(sandbox.pid1, timeoutMs), Promise.race([sandbox.network.exited, timeout])]);
 }
 
 /** Waits until a pid is no longer a live process (zombies count as gone). */

@@ -94,6 +94,19 @@ function blockList(ranges: Array<[string, number, string]>): Array<[BlockList, s
   });
 }
 
+/**
+ * One line of the policy as an ordered rule list, for enforcement that cannot call
+ * `check` per connection (a desktop's firewall): the first rule that matches a
+ * connection decides; none matching means allowed. Names (`kind: "host"`) are for the
+ * enforcer to resolve; `port: null` means every port.
+ */
+export interface EgressRule {
+  verdict: "allow" | "refuse";
+  target: { kind: "cidr"; network: string; prefix: number; family: "ipv4" | "ipv6" } | { kind: "host"; host: string };
+  port: number | null;
+  why: string;
+}
+
 export interface EgressPolicyOptions {
   mode: EgressMode;
   allow: AllowEntry[];
@@ -142,6 +155,35 @@ export class EgressPolicy {
       if (privateRange) return refuse(`${privateRange[1]}, refused with SESSION_EGRESS=public-only (SESSION_EGRESS_ALLOW can allow it)`);
     }
     return { allowed: true };
+  }
+
+  /** The policy as ordered rules; the first match gives the same answer as `check`. */
+  rules(): EgressRule[] {
+    const { self, allow, mode } = this.options;
+    const cidr = (ip: string, prefix?: number) => {
+      const network = normalizeIp(ip);
+      return { kind: "cidr" as const, network, prefix: prefix ?? (isIP(network) === 6 ? 128 : 32), family: family(network) };
+    };
+    const ranges = (list: Array<[string, number, string]>) =>
+      list.map(([network, prefix, why]): EgressRule => ({ verdict: "refuse", target: cidr(network, prefix), port: null, why }));
+    const hostTarget = (entry: AllowEntry & { kind: "host" }) => (isIP(entry.host) ? cidr(entry.host) : { kind: "host" as const, host: entry.host });
+    return [
+      // Cabin itself, unless named exactly (host:port with its port).
+      ...allow.filter((e) => e.kind === "host" && e.port === self.port).map((e): EgressRule => ({
+        verdict: "allow", target: hostTarget(e as AllowEntry & { kind: "host" }), port: self.port, why: `SESSION_EGRESS_ALLOW names ${e.text}`,
+      })),
+      ...[...this.selfAddresses, "127.0.0.0/8", "::1"].map((address): EgressRule => {
+        const [ip, prefix] = address.split("/");
+        return { verdict: "refuse", target: cidr(ip, prefix ? Number(prefix) : undefined), port: self.port, why: "Cabin itself" };
+      }),
+      ...allow.map((e): EgressRule => ({
+        verdict: "allow", target: e.kind === "cidr" ? cidr(e.network, e.prefix) : hostTarget(e), port: e.kind === "cidr" ? null : e.port,
+        why: `SESSION_EGRESS_ALLOW allows ${e.text}`,
+      })),
+      ...[...this.hostAddresses].map((ip): EgressRule => ({ verdict: "refuse", target: cidr(ip), port: null, why: "an address of the host" })),
+      ...ranges(NEVER),
+      ...(mode === "public-only" ? ranges(PRIVATE) : []),
+    ];
   }
 
   private isNever(ip: string): string | null {
