@@ -5,6 +5,7 @@
 // share the machine, so everything here is attributed to one server, never global.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { MARKER_VAR, markerPrefix } from "@/lib/computers/desktop/marker";
 import { chromiumPidsOf } from "../api/computers-fixtures";
 import { overlayMountsUnder } from "../api/desktop-fixtures";
 
@@ -12,7 +13,7 @@ export interface Census {
   /** The server's descendants (Chromium, desktop launchers, ffmpeg, x11vnc...), zombies excluded. */
   childProcesses: number;
   chromiumMains: number;
-  /** Any process carrying CABIN_DESKTOP=<dataDir>/desktops/... (also those re-parented away from the server). */
+  /** Any process carrying the marker of a desktop under <dataDir>/desktops (also those re-parented away from the server). */
   desktopProcesses: number;
   fds: number;
   rssMiB: number;
@@ -54,9 +55,23 @@ export function descendantsOf(rootPid: number): number[] {
   return [...tree];
 }
 
-/** Pids with CABIN_DESKTOP pointing under this data dir's desktops (the marker `markedProcesses` uses). */
+/** Each descendant of `rootPid` as "name --type=..." (Chromium's process kinds), to say what a count that moved is made of. */
+export function describeDescendants(rootPid: number): string[] {
+  return descendantsOf(rootPid).map((pid) => {
+    try {
+      // Chromium's children rewrite their argv into one string, so look for the flags anywhere in it.
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
+      const kinds = cmdline.match(/--(?:type|utility-sub-type)=\S+/g) ?? [];
+      return [readFileSync(`/proc/${pid}/comm`, "utf8").trim(), ...kinds].join(" ");
+    } catch {
+      return "(exited)";
+    }
+  }).sort();
+}
+
+/** Pids whose CABIN_DESKTOP marker is one of this data dir's desktops (`markerPrefix`, the digest `markedProcesses` looks for). */
 export function desktopMarkedPids(dataDir: string): number[] {
-  const prefix = `CABIN_DESKTOP=${path.join(dataDir, "desktops")}/`;
+  const prefix = `${MARKER_VAR}=${markerPrefix(path.join(dataDir, "desktops"))}`;
   const pids: number[] = [];
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOrgKey, startServer, type TestServer } from "../api/harness";
 import { api, createSession, execute, poolStats, startSite, waitFor, type Site, type Target } from "../api/computers-fixtures";
 import { canRunDesktops, createDesktop, desktopImagesDir, exec } from "../api/desktop-fixtures";
-import { census, printSummary, profilesOf, type Census } from "./host-census";
+import { census, describeDescendants, printSummary, profilesOf, type Census } from "./host-census";
 
 const BROWSER_CYCLES = Number(process.env.SOAK_BROWSER_CYCLES ?? 500);
 const DESKTOP_CYCLES = Number(process.env.SOAK_DESKTOP_CYCLES ?? 50);
@@ -56,10 +56,25 @@ const settledPool = async () => {
   return p.ending_sessions === 0 && p.live_sessions === 0 && p.standby_target === p.standby_floor && p.standby_contexts === p.standby_floor;
 };
 
+/** One browser and one desktop cycle: Chromium starts some helpers (utility services) on first use and keeps them. */
+async function warmUp() {
+  const s = await createSession({}, target);
+  await execute(s.id, { type: "go_to_url", url: `${site.url}/page?n=warmup` }, target);
+  await execute(s.id, { type: "screenshot" }, target);
+  expect((await api("DELETE", `/computers/${s.id}`, undefined, target)).status).toBe(204);
+  if (!canRunDesktops) return;
+  const d = await createDesktop(target);
+  expect((await exec(target, d.id, "echo warm")).stdout).toBe("warm\n");
+  expect((await api("DELETE", `/computers/${d.id}`, undefined, target)).status).toBe(204);
+}
+
 describe("soak", () => {
   it(`${BROWSER_CYCLES} browser and ${canRunDesktops ? DESKTOP_CYCLES : 0} desktop cycles return the host to its baseline`, async () => {
+    // The baseline is the steady state after one cycle of each kind, not the cold start.
+    await warmUp();
     await waitFor("pool at its floor", settledPool, Boolean, 90_000, 500);
     const before = census(server);
+    const processesBefore = describeDescendants(server.process.pid!);
     const profilesSeen = new Set(profilesOf(server.dataDir));
     const sampler = setInterval(() => profilesOf(server.dataDir).forEach((p) => profilesSeen.add(p)), 1_000);
     const selfEnding: { id: string; reason: string }[] = [];
@@ -96,6 +111,10 @@ describe("soak", () => {
     const after = await waitFor("host back to its baseline", async () => census(server), backToBaseline, 60_000, 1_000)
       .catch(() => census(server));
     clearInterval(sampler);
+    const processesAfter = describeDescendants(server.process.pid!);
+    const extra = processesAfter.filter((p, i) => processesAfter.indexOf(p) === i &&
+      processesAfter.filter((q) => q === p).length > processesBefore.filter((q) => q === p).length);
+    if (extra.length) console.log(`server processes more numerous than before: ${extra.join("; ")}`);
     const profilesLeft = [...profilesSeen].filter((dir) => existsSync(dir) && !profilesOf(server.dataDir).includes(dir));
 
     printSummary(`soak suite: ${BROWSER_CYCLES} browser + ${canRunDesktops ? DESKTOP_CYCLES : 0} desktop cycles in ${cyclesSeconds.toFixed(0)} s ` +

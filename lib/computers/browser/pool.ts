@@ -32,6 +32,8 @@ export const CHROMIUM_FLAGS = [
 ];
 
 const CLOSE_TIMEOUT_MS = 5_000;
+/** How often orphaned Playwright profiles (of SIGKILLed servers on this host) are looked for: a readdir of the temp folder and of /proc. */
+const PROFILE_REAP_INTERVAL_MS = 10_000;
 
 export interface Lease {
   slot: Slot;
@@ -46,6 +48,7 @@ export class BrowserPool {
   private readonly standby = new StandbyContexts(() => this.slotWithRoom());
   private launching: Promise<Slot> | null = null;
   private stopped = false;
+  private profileReaper: NodeJS.Timeout | null = null;
   lastLaunchError: string | null = null;
 
   private get settings() {
@@ -62,8 +65,10 @@ export class BrowserPool {
     if (reaped) getLogger().warn({ reaped }, "killed Chromium processes left by a previous server process");
     await this.slotWithRoom();
     // After a launch: the browsers killed above are gone by now, and so is their claim on a profile.
-    const profiles = reapOrphanProfiles();
-    if (profiles) getLogger().warn({ profiles }, "removed Chromium profiles left in the temp folder by a previous server process");
+    this.reapProfiles();
+    // A killed server's Chromium children can outlive this first look (they exit when
+    // their pipe closes, late on a loaded host) and keep their profile claimed: look again.
+    this.profileReaper = setInterval(() => this.reapProfiles(), PROFILE_REAP_INTERVAL_MS).unref();
     await this.standby.fill();
   }
 
@@ -111,8 +116,14 @@ export class BrowserPool {
     this.afterRelease(lease.slot);
   }
 
+  private reapProfiles(): void {
+    const profiles = reapOrphanProfiles();
+    if (profiles) getLogger().warn({ profiles }, "removed Chromium profiles left in the temp folder by a previous server process");
+  }
+
   async shutdown(): Promise<void> {
     this.stopped = true;
+    if (this.profileReaper) clearInterval(this.profileReaper);
     await this.standby.stop();
     const slots = [...this.slots];
     this.slots = [];

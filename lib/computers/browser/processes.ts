@@ -109,8 +109,11 @@ export function killMarked(options: { keepLaunchIds?: Set<string> } = {}): numbe
 
 /** The temporary profile Playwright makes for each `chromium.launch` (in os.tmpdir()). */
 const PROFILE_PREFIX = "playwright_chromiumdev_profile-";
-/** Playwright spawns Chromium right after making its profile: younger dirs may be another server's launch in progress. */
-const PROFILE_MIN_AGE_MS = 2_000;
+/**
+ * Playwright spawns Chromium right after making its profile: younger dirs may be another
+ * server's launch in progress (the pool looks every few seconds, so leave a loaded host room).
+ */
+const PROFILE_MIN_AGE_MS = 5_000;
 
 /**
  * Removes Playwright profiles that no running process uses: a SIGKILLed server
