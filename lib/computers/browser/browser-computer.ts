@@ -10,7 +10,8 @@ import type {
 } from "@/lib/computers/driver";
 import { getEnv } from "@/lib/env";
 import { DEFAULT_VIEWPORT, type BrowserPool, type Lease } from "@/lib/computers/browser/pool";
-import { runPageAction, type PageAction } from "@/lib/computers/browser/page-actions";
+import { navigate, runPageAction, type PageAction } from "@/lib/computers/browser/page-actions";
+import { egressProxyOf } from "@/lib/computers/browser/egress-context";
 import { BrowserLiveInput } from "@/lib/computers/browser/live-input";
 import { browserScreencast } from "@/lib/computers/browser/screencast";
 import { TabSet } from "@/lib/computers/browser/tabs";
@@ -165,7 +166,7 @@ export class BrowserComputer implements ComputerHandle {
         return this.setViewport(action.width, action.height, action.scale_factor);
       default: {
         const { id, page } = await this.mainPage(action.tab_id);
-        const result = await runPageAction(page, action as PageAction);
+        const result = await runPageAction(page, action as PageAction, egressProxyOf(this.lease.context));
         return { result, executedTabId: id, pageContext: await this.pageContext(id, page) };
       }
     }
@@ -184,7 +185,7 @@ export class BrowserComputer implements ComputerHandle {
     const result: Record<string, unknown> = { created_tab_id: id };
     if (url) {
       try {
-        await page.goto(url, { waitUntil: "load", timeout: 30_000 });
+        await navigate(page, url, egressProxyOf(this.lease.context));
       } catch (err) {
         result.navigation_error = firstLine(err);
       }

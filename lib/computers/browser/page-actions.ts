@@ -4,6 +4,7 @@ import type { Page } from "playwright-core";
 import { ActionError } from "@/lib/computers/action-error";
 import type { ActionOf } from "@/lib/computers/actions";
 import { toChord, toPlaywrightKey } from "@/lib/computers/browser/keys";
+import { FAILURE_HEADER, REFUSAL_HEADER, type EgressProblem, type EgressProxy } from "@/lib/computers/egress/browser-proxy";
 
 const NAVIGATION_TIMEOUT_MS = 30_000;
 
@@ -20,8 +21,35 @@ export type PageAction = ActionOf<
   | "mouse_down" | "mouse_up" | "scroll" | "go_to_url" | "get_html_content"
 >;
 
+/**
+ * Loads `url` in `page`. When the session's EgressProxy refused the document or could not
+ * connect, the action fails with the policy's reason or Chromium's own error name: an http
+ * document comes back as the proxy's page (REFUSAL_HEADER, FAILURE_HEADER); an https one
+ * fails its tunnel, which Chromium reports only as ERR_TUNNEL_CONNECTION_FAILED.
+ */
+export async function navigate(page: Page, url: string, egress?: EgressProxy): Promise<{ url: string; http_status: number | null }> {
+  const mark = egress?.mark() ?? 0;
+  let response;
+  try {
+    response = await page.goto(url, { waitUntil: "load", timeout: NAVIGATION_TIMEOUT_MS });
+  } catch (err) {
+    const problem = egress?.problemSince(mark);
+    if (problem) throw navigationError(url, problem, err);
+    throw err;
+  }
+  const headers = response?.headers() ?? {};
+  if (headers[REFUSAL_HEADER]) throw navigationError(url, { kind: "refused", reason: headers[REFUSAL_HEADER] });
+  if (headers[FAILURE_HEADER]) throw navigationError(url, { kind: "failed", error: headers[FAILURE_HEADER] });
+  return { url: page.url(), http_status: response?.status() ?? null };
+}
+
+function navigationError(url: string, problem: EgressProblem, cause?: unknown): ActionError {
+  const message = problem.kind === "refused" ? `Navigation to ${url} refused: ${problem.reason}` : `${problem.error} at ${url}`;
+  return new ActionError("failed", message, { param: "url", cause });
+}
+
 /** Runs one action; returns the `result` object of the ActionResult (may be empty). */
-export async function runPageAction(page: Page, action: PageAction): Promise<Record<string, unknown>> {
+export async function runPageAction(page: Page, action: PageAction, egress?: EgressProxy): Promise<Record<string, unknown>> {
   switch (action.type) {
     case "click":
       await page.mouse.click(action.x, action.y, { button: mouseButton(action.button) });
@@ -66,10 +94,8 @@ export async function runPageAction(page: Page, action: PageAction): Promise<Rec
       await page.mouse.wheel(action.dx, action.dy);
       return {};
     }
-    case "go_to_url": {
-      const response = await page.goto(action.url, { waitUntil: "load", timeout: NAVIGATION_TIMEOUT_MS });
-      return { url: page.url(), http_status: response?.status() ?? null };
-    }
+    case "go_to_url":
+      return navigate(page, action.url, egress);
     case "get_html_content":
       return { html_content: await page.content() };
   }

@@ -17,6 +17,7 @@ import { cdpEnabled } from "@/lib/computers/browser/cdp-enabled";
 import { CDP_PORT_FLAGS } from "@/lib/computers/browser/cdp-target";
 import { usable, type Slot } from "@/lib/computers/browser/slot";
 import { DEFAULT_VIEWPORT, StandbyContexts } from "@/lib/computers/browser/standby";
+import { newSessionContext } from "@/lib/computers/browser/egress-context";
 
 export { DEFAULT_VIEWPORT };
 export type { Slot };
@@ -29,6 +30,8 @@ export const CHROMIUM_FLAGS = [
   "--disable-component-update",
   "--disable-sync",
   "--no-first-run",
+  // WebRTC's UDP does not go through a proxy: only proxied (TCP, so EgressProxy-checked) candidates.
+  "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
 ];
 
 const CLOSE_TIMEOUT_MS = 5_000;
@@ -85,7 +88,7 @@ export class BrowserPool {
     const slot = await this.slotWithRoom();
     let context: BrowserContext | null = null;
     try {
-      context = await slot.browser.newContext(options);
+      context = await newSessionContext(slot.browser, options);
       this.hold(slot, context);
       const page = await context.newPage();
       return { slot, context, page, fromStandby: false };

@@ -9,6 +9,7 @@ import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
 import { usable, type Slot } from "@/lib/computers/browser/slot";
 import { StandbyDemand, standbyTarget } from "@/lib/computers/browser/standby-demand";
+import { newSessionContext } from "@/lib/computers/browser/egress-context";
 
 export const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
 
@@ -115,7 +116,7 @@ export class StandbyContexts {
     let context: BrowserContext | null = null;
     try {
       const slot = await this.slotWithRoom();
-      context = await slot.browser.newContext({ viewport: DEFAULT_VIEWPORT });
+      context = await newSessionContext(slot.browser, { viewport: DEFAULT_VIEWPORT });
       const page = await context.newPage();
       if (this.stopped || !usable(slot)) {
         await context.close().catch(() => {});
