@@ -11,7 +11,7 @@ import { EventEmitter } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import next from "next";
-import { answerClientError } from "./lib/api/bare-errors";
+import { answerClientError, jsonForBareErrors } from "./lib/api/bare-errors";
 import { CLIENT_ADDRESS_HEADER, clientAddress, parseCidrList } from "./lib/api/client-address";
 import {
   drainLimit, limitBody, refuseDeclaredLength, refuseRequestLine, refuseUpgrade, securityHeaders, surfaceOf, tooLargeError, incomingRequestId,
@@ -85,6 +85,7 @@ const server = createServer({ connectionsCheckingInterval: TIMEOUT_CHECK_MS }, (
   }
   limitBody(req, env.MAX_REQUEST_BODY_BYTES, () => refuse(req, res, tooLargeError(env.MAX_REQUEST_BODY_BYTES), requestId));
   // Domain HTTP fast paths (the model gateway) first: each returns true when it took the request.
+  jsonForBareErrors(res, surfaceOf(req.url ?? "/"), requestId);
   const fastPaths = peekSingleton(httpHandlersKey);
   if (fastPaths) for (const take of fastPaths.values()) if (take(req, res)) return;
   void handle(req, res);

@@ -3,10 +3,10 @@
 // TRACK, a header block too large, a request timeout) and Next's empty 405 for a
 // method a route does not export or 400s it answers itself. Found by the
 // hostile-request suite; each answer keeps its status, in the surface's envelope.
-import { STATUS_CODES } from "node:http";
+import { STATUS_CODES, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { AppError, ERROR_STATUS, type ErrorCode } from "@/lib/api/errors";
-import { renderError } from "@/lib/api/render";
+import { renderError, type Surface } from "@/lib/api/render";
 import { requestIdFrom } from "@/lib/api/request";
 import { surfaceOf } from "@/lib/api/edge";
 
@@ -32,7 +32,10 @@ export function answerClientError(err: NodeJS.ErrnoException & { rawPacket?: Buf
   const status = err.code === "HPE_HEADER_OVERFLOW" ? 431 : err.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
   const requestLine = err.rawPacket?.toString("latin1").split("\r\n", 1)[0] ?? "";
   const path = requestLine.split(" ")[1] ?? "/";
-  if (socket.writable && (socket as Duplex & { bytesWritten?: number }).bytesWritten === 0) {
+  // As Node's own handler decides: answer unless a response is already going out on this
+  // socket. Not `bytesWritten`, which a keep-alive socket has from its earlier answers.
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+  if (socket.writable && !inFlight?.headersSent) {
     const { headers, body } = renderError(bareError(status), surfaceOf(path), requestIdFrom(null));
     const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? "Error"}`];
     for (const [name, value] of Object.entries({ ...headers, "content-length": String(Buffer.byteLength(body)), connection: "close" })) {
@@ -41,4 +44,41 @@ export function answerClientError(err: NodeJS.ErrnoException & { rawPacket?: Buf
     socket.write(`${lines.join("\r\n")}\r\n\r\n${body}`);
   }
   socket.destroy(err);
+}
+
+/**
+ * Next's own error answers without a body (the 405 of a method a route does not export,
+ * the 400 of OPTIONS on a page) in the surface's envelope, keeping the status. Next
+ * either ends them bare or flushes their headers first, so the decision is taken where
+ * the headers go out (writeHead, which Node's implicit headers also call), and the body
+ * Next sends after it (none) is replaced.
+ */
+export function jsonForBareErrors(res: ServerResponse, surface: Surface, requestId: string): void {
+  let replacement: string | null = null;
+  const bare = (status: number, headerArg: unknown) =>
+    status >= 400 && !res.hasHeader("content-type") &&
+    !(headerArg && typeof headerArg === "object" && Object.keys(headerArg).some((name) => name.toLowerCase() === "content-type"));
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.writeHead = ((status: number, ...rest: unknown[]) => {
+    if (replacement === null && bare(status, rest.find((arg) => typeof arg === "object"))) {
+      const { headers, body } = renderError(bareError(status), surface, requestId);
+      replacement = body;
+      for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+      res.setHeader("content-length", Buffer.byteLength(body));
+      res.removeHeader("transfer-encoding");
+    }
+    return writeHead(status, ...rest);
+  }) as typeof res.writeHead;
+  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+  res.write = ((...args: unknown[]) => {
+    if (replacement === null) return write(...args);
+    const done = args.find((arg) => typeof arg === "function") as (() => void) | undefined;
+    if (done) process.nextTick(done);
+    return true;
+  }) as typeof res.write;
+  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.end = ((...args: unknown[]) => {
+    if (!res.headersSent && bare(res.statusCode, null)) res.writeHead(res.statusCode);
+    return replacement === null ? end(...args) : end(replacement);
+  }) as typeof res.end;
 }

@@ -16,7 +16,8 @@ export const SERVED_METHODS = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
 const SERVED = new Set(SERVED_METHODS.split(", "));
 
 /** /v1 answers in the OpenAI envelope; everything else in Cabin's. */
-export function surfaceOf(path: string): Surface {
+export function surfaceOf(url: string): Surface {
+  const path = url.split("?", 1)[0];
   return path === "/v1" || path.startsWith("/v1/") ? "openai" : "api";
 }
 
@@ -31,6 +32,8 @@ export function refuseRequestLine(method: string, url: string): AppError | null 
   const path = url.split("?", 1)[0];
   if (!path.startsWith("/")) return new AppError("invalid_request", "The request target must be a path starting with '/'");
   const segments = path.split("/");
+  // `/computers//tabs`: an empty id, which Next would redirect to another route.
+  if (JSON_SURFACES.test(path) && segments.slice(1, -1).includes("")) return new AppError("not_found", "No such path: it has an empty segment");
   for (const segment of segments) {
     let decoded: string;
     try {

@@ -23,6 +23,13 @@ describe("refuseRequestLine", () => {
     expect(refuseRequestLine("GET", "/_next/static/../x")).toBeNull();
   });
 
+  it("refuses empty segments on the JSON surfaces, not a trailing slash", () => {
+    expect(refuseRequestLine("POST", "/computers//drag")?.code).toBe("not_found");
+    expect(refuseRequestLine("GET", "/v1//models?x=1")?.code).toBe("not_found");
+    expect(refuseRequestLine("GET", "/computers/")).toBeNull();
+    expect(refuseRequestLine("GET", "/sessions//x")).toBeNull();
+  });
+
   it("refuses a target that is not a path", () => {
     expect(refuseRequestLine("GET", "http://evil.example/")?.status).toBe(400);
     expect(refuseRequestLine("OPTIONS", "*")?.status).toBe(400);
@@ -55,6 +62,7 @@ describe("surfaces and headers", () => {
   it("answers /v1 in the OpenAI envelope", () => {
     expect(surfaceOf("/v1/chat/completions")).toBe("openai");
     expect(surfaceOf("/v1x")).toBe("api");
+    expect(surfaceOf("/v1?x=1")).toBe("openai");
   });
 
   it("adds HSTS only over HTTPS", () => {
