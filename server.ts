@@ -84,8 +84,8 @@ const server = createServer({ connectionsCheckingInterval: TIMEOUT_CHECK_MS }, (
     return;
   }
   limitBody(req, env.MAX_REQUEST_BODY_BYTES, () => refuse(req, res, tooLargeError(env.MAX_REQUEST_BODY_BYTES), requestId));
-  // Domain HTTP fast paths (the model gateway) first: each returns true when it took the request.
   jsonForBareErrors(res, surfaceOf(req.url ?? "/"), requestId);
+  // Domain HTTP fast paths (the model gateway) first: each returns true when it took the request.
   const fastPaths = peekSingleton(httpHandlersKey);
   if (fastPaths) for (const take of fastPaths.values()) if (take(req, res)) return;
   void handle(req, res);

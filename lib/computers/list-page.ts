@@ -10,7 +10,7 @@ import { LIVE_STATUSES } from "@/lib/computers/lifecycle";
 import type { ListFilter } from "@/lib/computers/store";
 
 export const MAX_PAGE_LIMIT = 1000;
-const DEFAULT_PAGE_LIMIT = 100;
+export const DEFAULT_PAGE_LIMIT = 100;
 export const NEXT_CURSOR_HEADER = "x-next-cursor";
 
 export interface PagePosition {

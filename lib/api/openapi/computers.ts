@@ -8,6 +8,7 @@ import { batchBody, createTabBody, executeBody, NAMED_ACTION_TYPES } from "@/lib
 import { createBodySchema } from "@/lib/computers/create-options";
 import { execBody } from "@/lib/computers/desktop/exec-service";
 import { settingsQuery } from "@/lib/computers/live/screencast-stream";
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "@/lib/computers/list-page";
 import { jsonSchema, ok, operation, pathParam, queryParams, ref, requestBody, withoutProperty, type JsonSchema } from "@/lib/api/openapi/build";
 
 const id = pathParam("id", "Session id (comp_<hex>)", "comp_0123456789abcdef");
@@ -67,7 +68,12 @@ export function computersPaths(): Record<string, Record<string, unknown>> {
       get: operation("computers", "listComputers", {
         tag: "Sessions",
         summary: "List the organization's sessions",
-        parameters: [{ name: "type", in: "query", required: false, schema: { type: "string", enum: ["live", "persistent"] }, description: "live: not terminated; persistent: usable as environment_id" }],
+        description: "Newest first. Without `limit` and `cursor` the answer holds every session; with either, one page, and the next one is named in `x-next-cursor` and a `Link: <...>; rel=\"next\"` header (absent on the last page).",
+        parameters: [
+          { name: "type", in: "query", required: false, schema: { type: "string", enum: ["live", "persistent"] }, description: "live: not terminated; persistent: usable as environment_id" },
+          { name: "limit", in: "query", required: false, schema: { type: "integer", minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT }, description: "Page size; turns pagination on" },
+          { name: "cursor", in: "query", required: false, schema: { type: "string" }, description: "The previous page's x-next-cursor, as it was" },
+        ],
         responses: { "200": ok("Sessions (id, kind, status, created_at)", { type: "array", items: ref("SessionListItem") }) },
       }, ["400", "401", "429"]),
       post: operation("computers", "createComputer", {
