@@ -116,7 +116,7 @@ const NAMED_ACTIONS: Record<string, Action["type"]> = {
   click: "click", "double-click": "double_click", "right-click": "right_click", drag: "drag",
   "mouse-down": "mouse_down", "mouse-up": "mouse_up", type: "type", hotkey: "keypress",
   "key-down": "key_down", "key-up": "key_up", scroll: "scroll", html: "get_html_content", viewport: "set_viewport",
-  screenshot: "screenshot", navigate: "go_to_url",
+  screenshot: "screenshot", navigate: "go_to_url", "change-proxy": "change_proxy",
 };
 
 /** The per-action paths and the action type each runs (the OpenAPI document lists them). */

@@ -114,6 +114,18 @@ const setViewport = z.strictObject({
   scale_factor: z.number().min(0.5).max(4).optional(),
   ...sdkFields,
 });
+const proxyUrl = z
+  .string()
+  .max(2048)
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return url.protocol === "http:" && url.hostname !== "" && url.pathname === "/" && !url.search;
+    } catch {
+      return false;
+    }
+  }, "must be an http:// proxy URL (http://[user:pass@]host:port), or null to go direct");
+const changeProxy = z.strictObject({ type: z.literal("change_proxy"), proxy_url: proxyUrl.nullable(), ...sdkFields });
 const listTabs = z.strictObject({ type: z.literal("list_tabs"), ...sdkFields });
 const newTab = z.strictObject({ type: z.literal("new_tab"), url: navigableUrl.optional(), ...sdkFields });
 const switchTab = z.strictObject({ type: z.literal("switch_tab"), tab_id: tabId, ...sdkFields });
@@ -123,7 +135,7 @@ const SCHEMAS = {
   click, double_click: doubleClick, right_click: rightClick, drag, type: typeText, keypress,
   key_down: keyDown, key_up: keyUp, mouse_down: mouseDown, mouse_up: mouseUp, scroll, wait,
   screenshot, go_to_url: goToUrl, get_html_content: getHtml, set_viewport: setViewport,
-  list_tabs: listTabs, new_tab: newTab, switch_tab: switchTab, close_tab: closeTab,
+  list_tabs: listTabs, new_tab: newTab, switch_tab: switchTab, close_tab: closeTab, change_proxy: changeProxy,
 } as const;
 
 /** Every action's schema by type: the OpenAPI document (lib/api/openapi) is generated from these. */

@@ -2,62 +2,10 @@
 // operator's upstream proxy, with basic auth; other sessions go direct; the
 // proxy's credentials never appear in responses or logs.
 import { readFileSync } from "node:fs";
-import { createServer, request, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOrgKey, startServer, type TestServer } from "./harness";
+import { PROXY_PASS as PASS, PROXY_USER as USER, startProxy, type Proxy } from "./test-proxy";
 import { api, createSession, execute, html, startSite, type Site, type Target } from "./computers-fixtures";
-
-const USER = "cabin-proxy-user";
-const PASS = "s3cret-proxy-pass";
-
-interface Proxy {
-  port: number;
-  seen: string[];
-  rejected: number;
-  close(): Promise<void>;
-}
-
-/** A forwarding HTTP proxy that demands Basic auth (407 first, like real ones). */
-async function startProxy(): Promise<Proxy> {
-  const seen: string[] = [];
-  let rejected = 0;
-  const expected = `Basic ${Buffer.from(`${USER}:${PASS}`).toString("base64")}`;
-  const server: Server = createServer((req, res) => {
-    if (req.headers["proxy-authorization"] !== expected) {
-      rejected++;
-      res.writeHead(407, { "proxy-authenticate": 'Basic realm="test"' });
-      res.end();
-      return;
-    }
-    seen.push(req.url ?? "");
-    const target = new URL(req.url ?? "");
-    const headers = { ...req.headers };
-    delete headers["proxy-authorization"];
-    delete headers["proxy-connection"];
-    const upstream = request(
-      { hostname: target.hostname, port: target.port, path: target.pathname + target.search, method: req.method, headers },
-      (up) => {
-        res.writeHead(up.statusCode ?? 502, { ...up.headers, "x-via-test-proxy": "1" });
-        up.pipe(res);
-      },
-    );
-    upstream.on("error", () => {
-      res.writeHead(502);
-      res.end();
-    });
-    req.pipe(upstream);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  return {
-    port: typeof address === "object" && address ? address.port : 0,
-    seen,
-    get rejected() {
-      return rejected;
-    },
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
-  };
-}
 
 let proxy: Proxy;
 let site: Site;

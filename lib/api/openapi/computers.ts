@@ -20,7 +20,7 @@ const ACTION_EXAMPLES: Partial<Record<ActionType, Record<string, unknown>>> = {
   drag: { x1: 10, y1: 10, x2: 50, y2: 50 }, type: { text: "hello" }, keypress: { keys: ["Control", "a"] },
   key_down: { key: "Shift" }, key_up: { key: "Shift" }, mouse_down: { x: 10, y: 10 }, mouse_up: { x: 10, y: 10 },
   scroll: { dx: 0, dy: 200 }, wait: { ms: 10 }, screenshot: { base64: false }, go_to_url: { url: "about:blank" },
-  get_html_content: {}, set_viewport: { width: 1280, height: 720 }, list_tabs: {},
+  get_html_content: {}, set_viewport: { width: 1280, height: 720 }, list_tabs: {}, change_proxy: { proxy_url: null },
 };
 
 /** Component schemas of this surface: each action type, and the action union. */

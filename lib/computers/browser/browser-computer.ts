@@ -164,6 +164,8 @@ export class BrowserComputer implements ComputerHandle {
       }
       case "set_viewport":
         return this.setViewport(action.width, action.height, action.scale_factor);
+      case "change_proxy":
+        return this.changeProxy(action.proxy_url);
       default: {
         const { id, page } = await this.mainPage(action.tab_id);
         const result = await runPageAction(page, action as PageAction, egressProxyOf(this.lease.context));
@@ -191,6 +193,19 @@ export class BrowserComputer implements ComputerHandle {
       }
     }
     return { result, executedTabId: id, pageContext: await this.pageContext(id, page) };
+  }
+
+  /** Routes the context's traffic through another proxy (or direct): the same context, so cookies, storage and tabs stay. */
+  private async changeProxy(proxyUrl: string | null): Promise<ActionOutcome> {
+    const egress = egressProxyOf(this.lease.context);
+    if (!egress) {
+      throw new ActionError("not_supported", "This session goes through the operator's advanced proxy (use_advanced_proxy), which change-proxy does not replace", { param: "proxy_url" });
+    }
+    const problem = await egress.setUpstream(proxyUrl);
+    if (problem?.kind === "refused") throw new ActionError("invalid", `proxy_url: ${problem.reason}`, { param: "proxy_url" });
+    if (problem) throw new ActionError("failed", `proxy_url: ${problem.error} (the proxy's host)`, { param: "proxy_url" });
+    const main = await this.mainPage();
+    return { result: { proxy: egress.upstreamLabel }, executedTabId: main.id, pageContext: await this.pageContext(main.id, main.page) };
   }
 
   private async setViewport(width: number, height: number, scale?: number): Promise<ActionOutcome> {

@@ -48,7 +48,7 @@ function scroll(a: ActionOf<"scroll">): string[] {
   return args;
 }
 
-const BROWSER_ONLY = new Set(["go_to_url", "get_html_content", "set_viewport"]);
+const BROWSER_ONLY = new Set(["go_to_url", "get_html_content", "set_viewport", "change_proxy"]);
 const TABS = new Set(["list_tabs", "new_tab", "switch_tab", "close_tab"]);
 
 /** The xdotool arguments for an input action; null for `wait` and `screenshot` (handled by the caller). */

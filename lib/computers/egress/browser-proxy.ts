@@ -13,6 +13,7 @@ import http from "node:http";
 import net from "node:net";
 import type { AddressInfo } from "node:net";
 import type { EgressPolicy } from "@/lib/computers/egress/policy";
+import { chromiumError, connectTo, parseUpstreamUrl, tunnelVia, type Upstream } from "@/lib/computers/egress/upstream";
 
 /**
  * Set on the proxy's own answers, so a navigation can tell them from a site's: the
@@ -20,29 +21,19 @@ import type { EgressPolicy } from "@/lib/computers/egress/policy";
  */
 export const REFUSAL_HEADER = "x-cabin-egress-refused";
 export const FAILURE_HEADER = "x-cabin-egress-failed";
-const CONNECT_TIMEOUT_MS = 15_000;
+const REQUEST_TIMEOUT_MS = 15_000;
 
 /** What went wrong last, as the navigation reports it: the policy's reason, or Chromium's error name. */
 export type EgressProblem = { kind: "refused"; reason: string } | { kind: "failed"; error: string };
 
 type Resolved = { ip: string } | { problem: EgressProblem };
-
-// Node's connection errors as Chromium names them (what clients see from a direct connection).
-const CHROMIUM_ERRORS: Record<string, string> = {
-  ECONNREFUSED: "net::ERR_CONNECTION_REFUSED",
-  ECONNRESET: "net::ERR_CONNECTION_RESET",
-  ETIMEDOUT: "net::ERR_CONNECTION_TIMED_OUT",
-  EHOSTUNREACH: "net::ERR_ADDRESS_UNREACHABLE",
-  ENETUNREACH: "net::ERR_ADDRESS_UNREACHABLE",
-  ENOTFOUND: "net::ERR_NAME_NOT_RESOLVED",
-  EAI_AGAIN: "net::ERR_NAME_NOT_RESOLVED",
-};
-const chromiumError = (err: unknown) => CHROMIUM_ERRORS[(err as NodeJS.ErrnoException).code ?? ""] ?? "net::ERR_CONNECTION_FAILED";
+type Route = Resolved | { via: Upstream };
 
 export class EgressProxy {
   private readonly sockets = new Set<net.Socket>();
   private problemCount = 0;
   private lastProblem: EgressProblem | null = null;
+  private upstream: Upstream | null = null;
 
   private constructor(private readonly server: http.Server, private readonly policy: EgressPolicy) {}
 
@@ -76,6 +67,30 @@ export class EgressProxy {
     return this.problemCount > mark ? this.lastProblem : null;
   }
 
+  /**
+   * From now on, sends this context's traffic through the HTTP proxy `proxyUrl` (null:
+   * direct again). The proxy's address must pass the policy; names are then resolved by
+   * that proxy. Open connections were made on the old route, so they are closed (Chromium
+   * opens new ones). Returns the problem instead when the proxy cannot be used.
+   */
+  async setUpstream(proxyUrl: string | null): Promise<EgressProblem | null> {
+    let next: Upstream | null = null;
+    if (proxyUrl !== null) {
+      const { host, port, authorization, label } = parseUpstreamUrl(proxyUrl);
+      const resolved = await this.resolve(host, port);
+      if ("problem" in resolved) return resolved.problem;
+      next = { ip: resolved.ip, port, authorization, label };
+    }
+    this.upstream = next;
+    for (const socket of this.sockets) socket.destroy();
+    return null;
+  }
+
+  /** The upstream proxy in use (without credentials), or null when direct. */
+  get upstreamLabel(): string | null {
+    return this.upstream?.label ?? null;
+  }
+
   async close(): Promise<void> {
     for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
@@ -98,30 +113,51 @@ export class EgressProxy {
         return this.note({ kind: "failed", error: chromiumError(err) });
       }
     }
+    return this.check(name, ip, port);
+  }
+
+  private check(name: string, ip: string, port: number): Resolved {
     const decision = this.policy.check({ host: name.toLowerCase(), ip, port });
     return decision.allowed ? { ip } : this.note({ kind: "refused", reason: decision.reason.replace(/[\r\n]/g, " ") });
   }
 
-  /** CONNECT host:port (https, wss, ws): a tunnel to the checked address. */
+  /** Where a connection to `host:port` goes: the upstream proxy (address literals still checked here), or the checked address. */
+  private async route(host: string, port: number): Promise<Route> {
+    if (!this.upstream) return this.resolve(host, port);
+    const name = host.replace(/^\[|\]$/g, "");
+    const checked = net.isIP(name) ? this.check(name, name, port) : null;
+    return checked && "problem" in checked ? checked : { via: this.upstream };
+  }
+
+  /** CONNECT host:port (https, wss, ws): a tunnel to the checked address, or through the upstream proxy. */
   private async tunnel(req: http.IncomingMessage, client: net.Socket, head: Buffer) {
     client.on("error", () => {});
     const target = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(req.url ?? "");
     if (!target) return void client.end("HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n");
     const port = Number(target[2]);
-    const resolved = await this.resolve(target[1], port);
-    if ("problem" in resolved) return void client.end(`HTTP/1.1 ${statusLine(resolved.problem)}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
-    const upstream = net.connect({ host: resolved.ip, port, timeout: CONNECT_TIMEOUT_MS });
-    upstream.once("connect", () => {
-      upstream.setTimeout(0);
-      client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
-      if (head.length) upstream.write(head);
-      upstream.pipe(client).pipe(upstream);
-    });
-    upstream.once("timeout", () => upstream.destroy(Object.assign(new Error("timed out"), { code: "ETIMEDOUT" })));
-    upstream.once("error", (err) => {
+    const route = await this.route(target[1], port);
+    if ("problem" in route) return void client.end(`HTTP/1.1 ${statusLine(route.problem)}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
+    let upstream: net.Socket;
+    // Bytes the upstream proxy sent after its 200 belong to the client.
+    let early: Buffer = Buffer.alloc(0);
+    try {
+      if ("via" in route) {
+        const tunnel = await tunnelVia(route.via, target[1].replace(/^\[|\]$/g, ""), port);
+        upstream = tunnel.socket;
+        early = tunnel.rest;
+      } else {
+        upstream = await connectTo(route.ip, port);
+      }
+    } catch (err) {
       const { problem } = this.note({ kind: "failed", error: chromiumError(err) });
-      client.end(`HTTP/1.1 ${statusLine(problem)}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
-    });
+      return void client.end(`HTTP/1.1 ${statusLine(problem)}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
+    }
+    if (client.destroyed) return void upstream.destroy();
+    client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+    if (early.length) client.write(early);
+    if (head.length) upstream.write(head);
+    upstream.pipe(client).pipe(upstream);
+    upstream.on("error", () => client.destroy());
     upstream.once("close", () => client.destroy());
     client.once("close", () => upstream.destroy());
   }
@@ -136,20 +172,28 @@ export class EgressProxy {
       return void res.writeHead(400, { connection: "close" }).end();
     }
     const port = Number(url.port || 80);
-    const resolved = await this.resolve(url.hostname, port);
-    if ("problem" in resolved) return void answerProblem(res, resolved.problem);
+    const route = await this.route(url.hostname, port);
+    if ("problem" in route) return void answerProblem(res, route.problem);
     const headers = { ...req.headers };
     for (const name of Object.keys(headers)) if (name.startsWith("proxy-")) delete headers[name];
-    const upstream = http.request({
-      host: resolved.ip, port, method: req.method, path: `${url.pathname}${url.search}`, headers, setHost: false, timeout: CONNECT_TIMEOUT_MS,
-    });
+    // Through a proxy the request keeps its absolute form and carries the proxy's credentials.
+    const via = "via" in route ? route.via : null;
+    if (via?.authorization) headers["proxy-authorization"] = via.authorization;
+    const next = "via" in route
+      ? { host: route.via.ip, port: route.via.port, path: req.url }
+      : { host: route.ip, port, path: `${url.pathname}${url.search}` };
+    const upstream = http.request({ ...next, method: req.method, headers, setHost: false, timeout: REQUEST_TIMEOUT_MS });
     upstream.once("response", (answer) => {
       upstream.setTimeout(0);
       res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
       answer.pipe(res);
     });
     upstream.once("timeout", () => upstream.destroy(Object.assign(new Error("timed out"), { code: "ETIMEDOUT" })));
-    upstream.once("error", (err) => (res.headersSent ? res.destroy() : answerProblem(res, this.note({ kind: "failed", error: chromiumError(err) }).problem)));
+    upstream.once("error", (err) => {
+      if (res.headersSent) return void res.destroy();
+      const error = via ? chromiumError(Object.assign(err, { code: "PROXY_UNREACHABLE" })) : chromiumError(err);
+      answerProblem(res, this.note({ kind: "failed", error }).problem);
+    });
     res.once("close", () => upstream.destroy());
     req.pipe(upstream);
   }
