@@ -7,9 +7,9 @@ import { toChord, toPlaywrightKey } from "@/lib/computers/browser/keys";
 const fails = (value: unknown, prefix?: string): AppError => thrownAppError(() => parseAction(value, prefix));
 
 describe("parseAction", () => {
-  it("knows the full action list of extensions.md", () => {
+  it("knows the full action list of extensions.md (change_proxy is its change-proxy path as an action)", () => {
     expect([...ACTION_TYPES].sort()).toEqual([
-      "click", "close_tab", "double_click", "drag", "get_html_content", "go_to_url", "key_down", "key_up", "keypress",
+      "change_proxy", "click", "close_tab", "double_click", "drag", "get_html_content", "go_to_url", "key_down", "key_up", "keypress",
       "list_tabs", "mouse_down", "mouse_up", "new_tab", "right_click", "screenshot", "scroll", "set_viewport",
       "switch_tab", "type", "wait",
     ]);
@@ -32,6 +32,14 @@ describe("parseAction", () => {
     expect(fails({ type: "keypress" }).param).toBe("action.keys");
     expect(fails(null).status).toBe(400);
     expect(fails({ type: "click", x: -1, y: 1 }, "").param).toBe("x");
+  });
+
+  it("takes only an http://[user:pass@]host:port proxy, or null, for change_proxy", () => {
+    expect(parseAction({ type: "change_proxy", proxy_url: "http://u:p@proxy.example:3128" })).toMatchObject({ proxy_url: "http://u:p@proxy.example:3128" });
+    expect(parseAction({ type: "change_proxy", proxy_url: null })).toMatchObject({ proxy_url: null });
+    for (const proxy_url of ["socks5://h:1080", "https://h:443", "http://h:1/path", "http://h:1/?q", "h:3128", "", undefined, 7]) {
+      expect(fails({ type: "change_proxy", proxy_url }).param, String(proxy_url)).toBe("action.proxy_url");
+    }
   });
 
   it("only navigates to http(s) and about:blank", () => {
