@@ -68,7 +68,9 @@ export class DesktopRunner {
     try {
       if (input.restore) await extractUpper(dirs.upper, input.restore);
       const tRestore = performance.now();
-      sandbox = await launchSandbox({ rootfs: input.rootfs, dir: dirs.dir, marker: dirs.dir, timeoutMs: SANDBOX_TIMEOUT_MS });
+      // The namespace (with its network: slirp4netns, the firewall) may take the start's whole budget on a loaded host.
+      const sandboxTimeoutMs = Math.max(SANDBOX_TIMEOUT_MS, input.deadline - Date.now());
+      sandbox = await launchSandbox({ rootfs: input.rootfs, dir: dirs.dir, marker: dirs.dir, timeoutMs: sandboxTimeoutMs });
       await rm(/* turbopackIgnore: true */ `${dirs.dir}/Xauthority`, { force: true });
       runner = new DesktopRunner(input.id, dirs.dir, dirs.upper, sandbox, input.onExit);
       const started = runner;
