@@ -10,8 +10,14 @@ import { chromiumPidsOf } from "../api/computers-fixtures";
 import { overlayMountsUnder } from "../api/desktop-fixtures";
 
 export interface Census {
-  /** The server's descendants (Chromium, desktop launchers, ffmpeg, x11vnc...), zombies excluded. */
+  /** The server's descendants (Chromium, desktop launchers, ffmpeg, x11vnc...), zombies and Chromium's services excluded. */
   childProcesses: number;
+  /**
+   * Chromium's browser-wide services (`--type=utility`: network, storage, on_device_model...) running more than once
+   * per Chromium main. Chromium starts each when first needed, at a moment of its choosing, and keeps it: one of each
+   * is the browser's, not a session's, so only a second one would be a leak.
+   */
+  duplicateChromiumServices: number;
   chromiumMains: number;
   /** Any process carrying the marker of a desktop under <dataDir>/desktops (also those re-parented away from the server). */
   desktopProcesses: number;
@@ -55,18 +61,44 @@ export function descendantsOf(rootPid: number): number[] {
   return [...tree];
 }
 
+function cmdlineOf(pid: number): string | null {
+  try {
+    // Chromium's children rewrite their argv into one string, so callers look for flags anywhere in it.
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
+  } catch {
+    return null; // exited meanwhile
+  }
+}
+
+/** The `--utility-sub-type=` of a Chromium service process, or null for any other process. */
+function serviceKindOf(cmdline: string | null): string | null {
+  return cmdline?.includes("--type=utility") ? (/--utility-sub-type=(\S+)/.exec(cmdline)?.[1] ?? "unknown") : null;
+}
+
 /** Each descendant of `rootPid` as "name --type=..." (Chromium's process kinds), to say what a count that moved is made of. */
 export function describeDescendants(rootPid: number): string[] {
   return descendantsOf(rootPid).map((pid) => {
+    const cmdline = cmdlineOf(pid);
+    if (cmdline === null) return "(exited)";
+    const kinds = cmdline.match(/--(?:type|utility-sub-type)=\S+/g) ?? [];
     try {
-      // Chromium's children rewrite their argv into one string, so look for the flags anywhere in it.
-      const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
-      const kinds = cmdline.match(/--(?:type|utility-sub-type)=\S+/g) ?? [];
       return [readFileSync(`/proc/${pid}/comm`, "utf8").trim(), ...kinds].join(" ");
     } catch {
       return "(exited)";
     }
   }).sort();
+}
+
+/** Descendants split into Chromium's services (by sub-type) and everything else (`Census.childProcesses`). */
+function processKinds(rootPid: number): { others: number; services: Map<string, number> } {
+  const services = new Map<string, number>();
+  let others = 0;
+  for (const pid of descendantsOf(rootPid)) {
+    const kind = serviceKindOf(cmdlineOf(pid));
+    if (kind === null) others += 1;
+    else services.set(kind, (services.get(kind) ?? 0) + 1);
+  }
+  return { others, services };
 }
 
 /** Pids whose CABIN_DESKTOP marker is one of this data dir's desktops (`markerPrefix`, the digest `markedProcesses` looks for). */
@@ -127,9 +159,12 @@ function rssMiB(pid: number): number {
 
 export function census(server: { dataDir: string; process: { pid?: number } }): Census {
   const pid = server.process.pid!;
+  const { others, services } = processKinds(pid);
+  const chromiumMains = chromiumPidsOf(server.dataDir).length;
   return {
-    childProcesses: descendantsOf(pid).length,
-    chromiumMains: chromiumPidsOf(server.dataDir).length,
+    childProcesses: others,
+    duplicateChromiumServices: [...services.values()].reduce((sum, n) => sum + Math.max(0, n - chromiumMains), 0),
+    chromiumMains,
     desktopProcesses: desktopMarkedPids(server.dataDir).length,
     fds: fdCount(pid),
     rssMiB: Math.round(rssMiB(pid)),

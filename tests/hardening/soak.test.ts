@@ -56,7 +56,11 @@ const settledPool = async () => {
   return p.ending_sessions === 0 && p.live_sessions === 0 && p.standby_target === p.standby_floor && p.standby_contexts === p.standby_floor;
 };
 
-/** One browser and one desktop cycle: Chromium starts some helpers (utility services) on first use and keeps them. */
+/**
+ * One browser and one desktop cycle, so first-use costs are not counted as a leak. Chromium's browser-wide services
+ * (`--type=utility`) may still start later, when Chromium decides (CI saw on_device_model appear mid-soak): the census
+ * counts them apart (`Census.duplicateChromiumServices`).
+ */
 async function warmUp() {
   const s = await createSession({}, target);
   await execute(s.id, { type: "go_to_url", url: `${site.url}/page?n=warmup` }, target);
