@@ -3,7 +3,7 @@
 // and one closing line "N passed, N failed".
 //   npm test -- --only unit,api-sqlite    run some phases (drift, house, unit, api-sqlite, api-postgres, hardening, e2e)
 //   npm run test:hardening               only the hardening suites (same preparation)
-import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -60,46 +60,13 @@ const POSTGRES_FILES = [
   "hardening-login", "login-backoff", "metrics", "openapi",
 ];
 
-function vitest(project, name, env = {}, args = [], logFile = null) {
+function vitest(project, name, env = {}, files = []) {
   const out = path.join(reports, `${name}.json`);
-  const vitestArgs = ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile=${out}`, ...args];
-  const options = { cwd: root, env: { ...process.env, ...env } };
-  const ran = logFile ? runLogged(bin("vitest"), vitestArgs, options, logFile) : run(bin("vitest"), vitestArgs, options);
-  return ran.finally(() => {
+  return run(bin("vitest"), ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile=${out}`, ...files], {
+    cwd: root, env: { ...process.env, ...env },
+  }).finally(() => {
     if (!countVitest(out)) totals.failed += 1; // the runner itself broke: count it, never hide it
   });
-}
-
-/** `run` with the output in `logFile`, printed whole when the command ends, so a concurrent run's lines do not interleave. */
-async function runLogged(command, args, options, logFile) {
-  const log = openSync(logFile, "w");
-  try {
-    await run(command, args, { ...options, stdio: ["ignore", log, log] });
-  } finally {
-    closeSync(log);
-    process.stdout.write(readFileSync(logFile, "utf8"));
-  }
-}
-
-/**
- * The API files (those starting with one of `prefixes`, or all) in API_SHARDS vitest runs at once, each with its own
- * server and database (tests/api/global-setup.ts), files in sequence within each: most of an API file's time is
- * spent waiting (lifetimes, restarts, polls), so two halves take little more than one, and no file ever shares its
- * server's counts (pool, processes) with another. Files alternate between shards in name order, so the Chromium,
- * desktop and model files spread over both.
- */
-const API_SHARDS = 2;
-async function apiShards(name, env = {}, prefixes = null) {
-  const files = readdirSync(path.join(root, "tests", "api")).filter((f) => f.endsWith(".test.ts"))
-    .filter((f) => !prefixes || prefixes.some((p) => f.startsWith(p))).sort().map((f) => `tests/api/${f}`);
-  // allSettled: a shard that fails early must not let the next phase start beside the other, still running.
-  const results = await Promise.allSettled(Array.from({ length: API_SHARDS }, (_, i) => {
-    const shard = `${name}-${i + 1}`;
-    const own = files.filter((_, n) => n % API_SHARDS === i);
-    return vitest("api", shard, env, own, i === 0 ? null : path.join(reports, `${shard}.log`));
-  }));
-  const failed = results.find((r) => r.status === "rejected");
-  if (failed) throw failed.reason;
 }
 
 try {
@@ -114,11 +81,11 @@ await phase("drift", () => runTsx("scripts/db/cli.ts", ["check"], { cwd: root })
 // File sizes, import cycles and environment reads (checkHouse): rules no compiler enforces.
 await phase("house", () => runTsx("scripts/check-house.ts", [], { cwd: root }));
 await phase("unit", () => vitest("unit", "unit"));
-await phase("api-sqlite", () => apiShards("api-sqlite"));
+await phase("api-sqlite", () => vitest("api", "api-sqlite"));
 await phase("api-postgres", async () => {
   const pg = await step("PostgreSQL for the API suite", startPostgres);
   try {
-    await apiShards("api-postgres", { CABIN_TEST_DATABASE_URL: pg.url }, POSTGRES_FILES);
+    await vitest("api", "api-postgres", { CABIN_TEST_DATABASE_URL: pg.url }, POSTGRES_FILES.map((name) => `tests/api/${name}`));
   } finally {
     await pg.stop();
   }
