@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { cdpSnippets, cdpTokenExpiry, type CdpSnippet } from "@/components/session-tools/cdp-snippets";
-import { CodeBlock } from "@/components/session-tools/code-block";
+import { CodeBlock } from "@/components/ui/code-block";
 import { Card } from "@/components/ui/card";
 import { ToggleGroup } from "@/components/ui/toggle-group";
 

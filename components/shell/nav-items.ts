@@ -3,6 +3,7 @@ export const NAV_ITEMS = [
   { href: "/playground", label: "Playground" },
   { href: "/keys", label: "API keys" },
   { href: "/usage", label: "Usage" },
+  { href: "/api-reference", label: "API reference" },
   { href: "/members", label: "Members" },
   { href: "/settings", label: "Settings" },
 ] as const;

@@ -21,6 +21,7 @@ function pagesToShoot(sessionId: string | null): [string, string][] {
     ["usage", "/usage"],
     ["playground", "/playground"],
     ["settings", "/settings"],
+    ["api-reference", "/api-reference"],
   ];
   if (sessionId) pages.push(["session", `/sessions/${sessionId}`]);
   return pages;
