@@ -44,7 +44,8 @@ async function pool(count: number, concurrency: number, job: (i: number) => Prom
 }
 
 /** How the cycle ends: DELETE, or left to its inactivity timeout or its lifetime. */
-// The timeouts leave room for the one action on a loaded machine, where a create and an action take seconds.
+// The timeouts leave room for the one action on a loaded machine, where a create and an action take seconds: CI saw a
+// browser with 5 s of idle and a desktop with 5 s end before their first action, while desktops started beside them.
 function ending(i: number, every: number, idleSeconds: number, lifetimeSeconds: number): Record<string, unknown> {
   if (i % every === 0) return { inactivity_timeout_seconds: idleSeconds };
   if (i % every === 1) return { timeout_seconds: lifetimeSeconds, auto_kill: false };
@@ -87,7 +88,7 @@ describe("soak", () => {
     const started = Date.now();
 
     const browsers = pool(BROWSER_CYCLES, BROWSER_CONCURRENCY, async (i) => {
-      const end = ending(i, SELF_ENDING_EVERY, 5, 15);
+      const end = ending(i, SELF_ENDING_EVERY, 20, 40);
       const s = await createSession(end, target);
       await execute(s.id, { type: "go_to_url", url: `${site.url}/page?n=${i}` }, target);
       if (i % 10 === 5) await execute(s.id, { type: "screenshot" }, target);
@@ -95,8 +96,7 @@ describe("soak", () => {
       else expect((await api("DELETE", `/computers/${s.id}`, undefined, target)).status).toBe(204);
     });
     const desktops = canRunDesktops ? pool(DESKTOP_CYCLES, DESKTOP_CONCURRENCY, async (i) => {
-      // A desktop's create and first exec can take longer than 5 s on a loaded host (CI saw it end idle first).
-      const end = ending(i, 10, 20, 30);
+      const end = ending(i, 10, 20, 45);
       const d = await createDesktop(target, end);
       expect((await exec(target, d.id, `echo cycle-${i}`)).stdout).toBe(`cycle-${i}\n`);
       if (Object.keys(end).length) selfEnding.push({ id: d.id, reason: "inactivity_timeout_seconds" in end ? "inactivity" : "max_lifetime" });
@@ -107,7 +107,7 @@ describe("soak", () => {
 
     for (const { id, reason } of selfEnding) {
       const row = await waitFor(`${id} ended by itself`, async () => (await api("GET", `/computers/${id}`, undefined, target)).body,
-        (r) => r.status === "terminated", 60_000, 500);
+        (r) => r.status === "terminated", 90_000, 500);
       expect(row.termination_reason).toBe(reason);
     }
 
