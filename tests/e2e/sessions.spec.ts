@@ -32,7 +32,9 @@ test("create from the form, countdowns, keep-alive, stop; a key's session shows 
   await expect.poll(() => secondsLeft(row, "expires-countdown")).toBeLessThan(expires0);
   await expect.poll(() => secondsLeft(row, "idle-countdown")).toBeLessThan(idle0);
 
-  // Keep-alive moves the idle deadline later (polling the list is not activity, so nothing else does).
+  // Keep-alive moves the idle deadline later (polling the list is not activity, so nothing else does). The idle
+  // countdown must first be well below the timeout: pressed a second after creation, a reset to 90 s reads 89 again.
+  await expect.poll(() => secondsLeft(row, "idle-countdown"), { timeout: 15_000 }).toBeLessThanOrEqual(idle0 - 5);
   const idleBefore = await secondsLeft(row, "idle-countdown");
   await row.getByRole("button", { name: "Keep alive" }).click();
   await expect.poll(() => secondsLeft(row, "idle-countdown")).toBeGreaterThan(idleBefore);
