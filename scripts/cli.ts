@@ -10,7 +10,8 @@ import { setOrganizationQuotasBySlug } from "../lib/computers/quotas-store";
 
 const HELP = `Cabin operator CLI
 
-  npm run cli -- org create NAME
+  npm run cli -- org create NAME [--with-key] [--json]
+      --with-key also creates the organization's first API key and prints it (shown once).
   npm run cli -- user create EMAIL --org NAME [--role owner|admin|member] [--name NAME] [--password-stdin]
       Prints a one-time password unless --password-stdin reads one from standard input.
   npm run cli -- keys create --org NAME [--name KEYNAME] [--json]
@@ -43,6 +44,7 @@ async function run(argv: string[]): Promise<void> {
       role: { type: "string", default: "owner" },
       name: { type: "string" },
       json: { type: "boolean", default: false },
+      "with-key": { type: "boolean", default: false },
       "password-stdin": { type: "boolean", default: false },
       browser: { type: "string" },
       desktop: { type: "string" },
@@ -59,7 +61,10 @@ async function run(argv: string[]): Promise<void> {
 
   if (group === "org" && action === "create") {
     const org = await operatorCreateOrg(need(arg, "NAME"));
-    console.log(values.json ? JSON.stringify({ id: org.id, name: org.name, slug: org.slug }) : `created organization ${org.name} (${org.slug}, id ${org.id})`);
+    // One command for the usual first step (an organization an agent can call at once) instead of two processes.
+    const key = values["with-key"] ? (await operatorCreateKey({ org: org.slug })).key : undefined;
+    if (values.json) console.log(JSON.stringify({ id: org.id, name: org.name, slug: org.slug, ...(key ? { key } : {}) }));
+    else console.log(`created organization ${org.name} (${org.slug}, id ${org.id})${key ? `\nAPI key (shown once): ${key}` : ""}`);
   } else if (group === "user" && action === "create") {
     const role = values.role as Role;
     if (!ROLES.includes(role)) throw new Error(`--role must be one of ${ROLES.join(", ")}`);

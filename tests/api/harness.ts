@@ -181,9 +181,8 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
 /** A new organization with one API key, made with the operator CLI against the server's database. */
 export async function createOrgKey(server: Pick<TestServer, "databaseUrl" | "dataDir">, orgName: string): Promise<string> {
   const env = { ...baseEnv({ port: 0, dataDir: server.dataDir, databaseUrl: server.databaseUrl, env: {} }) };
-  const org = JSON.parse(await runToEnd(["scripts/cli.ts", "org", "create", orgName, "--json"], env)) as { slug: string };
-  const key = JSON.parse(await runToEnd(["scripts/cli.ts", "keys", "create", "--org", org.slug, "--json"], env)) as { key: string };
-  return key.key;
+  const org = JSON.parse(await runToEnd(["scripts/cli.ts", "org", "create", orgName, "--with-key", "--json"], env)) as { key: string };
+  return org.key;
 }
 
 /** Runs the operator CLI against a server's database; resolves with stdout. */
