@@ -46,7 +46,10 @@ describe("change-proxy", () => {
     const seen = proxy.seen.length;
     await execute(s.id, { type: "go_to_url", url: `${suite.site.url}/page?n=direct` });
     expect(await html(s.id)).toContain("page direct");
-    expect(proxy.seen.length).toBe(seen);
+    expect(suite.site.hits).toContain("/page?n=direct");
+    // Only this page is asked about: Chromium may still finish a request of the proxied time (a retried CONNECT, a
+    // favicon) through the proxy after the switch.
+    expect(proxy.seen.slice(seen).filter((line) => line.includes("n=direct"))).toEqual([]);
     expect(await readBrowserState(s.id, suite.site)).toBe("kept|kept|kept");
   });
 

@@ -45,7 +45,9 @@ describe("advanced proxy", () => {
     await execute(s.id, { type: "go_to_url", url: `${site.url}/page?n=direct` }, target);
     expect(await html(s.id, target)).toContain("page direct");
     expect(site.hits).toContain("/page?n=direct");
-    expect(proxy.seen.slice(before)).toEqual([]);
+    // Only this session's page is asked about: the previous test's proxied session may still finish a request (a
+    // favicon) through the proxy while its context closes after DELETE answered.
+    expect(proxy.seen.slice(before).filter((line) => line.includes("n=direct"))).toEqual([]);
     await api("DELETE", `/computers/${s.id}`, undefined, target);
   });
 
