@@ -7,6 +7,8 @@ import { toChord, toPlaywrightKey } from "@/lib/computers/browser/keys";
 import { FAILURE_HEADER, REFUSAL_HEADER, type EgressProblem, type EgressProxy } from "@/lib/computers/egress/browser-proxy";
 
 const NAVIGATION_TIMEOUT_MS = 30_000;
+// A failed navigation's error page commits within milliseconds; this bounds the wait where none comes (ERR_ABORTED).
+const ERROR_PAGE_COMMIT_MS = 2_000;
 
 type MouseButton = "left" | "right" | "middle";
 
@@ -31,9 +33,11 @@ export async function navigate(page: Page, url: string, egress?: EgressProxy): P
   const mark = egress?.mark() ?? 0;
   let response;
   try {
-    response = await page.goto(url, { waitUntil: "load", timeout: NAVIGATION_TIMEOUT_MS });
+    response = await gotoSettled(page, url);
   } catch (err) {
-    const problem = egress?.problemSince(mark);
+    // Only a failed tunnel needs the proxy's word: Chromium names every other failure itself, and the proxy's latest
+    // problem may belong to another request of the page (a background fetch to a name that does not resolve).
+    const problem = /ERR_TUNNEL_CONNECTION_FAILED/.test((err as Error).message) ? egress?.problemSince(mark) : null;
     if (problem) throw navigationError(url, problem, err);
     throw err;
   }
@@ -41,6 +45,21 @@ export async function navigate(page: Page, url: string, egress?: EgressProxy): P
   if (headers[REFUSAL_HEADER]) throw navigationError(url, { kind: "refused", reason: headers[REFUSAL_HEADER] });
   if (headers[FAILURE_HEADER]) throw navigationError(url, { kind: "failed", error: headers[FAILURE_HEADER] });
   return { url: page.url(), http_status: response?.status() ?? null };
+}
+
+/**
+ * page.goto; when it fails, also waits (briefly) for Chromium to commit its error page (chrome-error://), which happens
+ * just after page.goto rejects: a navigation the client starts before that commit is aborted by it.
+ */
+async function gotoSettled(page: Page, url: string) {
+  try {
+    return await page.goto(url, { waitUntil: "load", timeout: NAVIGATION_TIMEOUT_MS });
+  } catch (err) {
+    if (/net::ERR_(?!ABORTED)/.test((err as Error).message) && !page.isClosed()) {
+      await page.waitForURL(/^chrome-error:/, { waitUntil: "commit", timeout: ERROR_PAGE_COMMIT_MS }).catch(() => {});
+    }
+    throw err;
+  }
 }
 
 function navigationError(url: string, problem: EgressProblem, cause?: unknown): ActionError {
