@@ -5,7 +5,7 @@
 // must pass the egress policy (Cabin's own port never does), and a proxy URL that is
 // not http://host:port is a 400 naming proxy_url.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { api, execute, html, readBrowserState, setBrowserState, useSessionSuite } from "./computers-fixtures";
+import { api, execute, readBrowserState, setBrowserState, useSessionSuite } from "./computers-fixtures";
 import { PROXY_PASS, PROXY_USER, startProxy, type Proxy } from "./test-proxy";
 
 const suite = useSessionSuite();
@@ -44,8 +44,11 @@ describe("change-proxy", () => {
     const direct = await changeProxy(s.id, null);
     expect(direct.body).toMatchObject({ status: "success", result: { proxy: null } });
     const seen = proxy.seen.length;
-    await execute(s.id, { type: "go_to_url", url: `${suite.site.url}/page?n=direct` });
-    expect(await html(s.id)).toContain("page direct");
+    const back = await execute(s.id, { type: "go_to_url", url: `${suite.site.url}/page?n=direct` });
+    expect(back, JSON.stringify(back)).toMatchObject({ status: "success" });
+    const got = await execute(s.id, { type: "get_html_content" });
+    expect(got, JSON.stringify(got)).toMatchObject({ status: "success" });
+    expect(got.result.html_content).toContain("page direct");
     expect(suite.site.hits).toContain("/page?n=direct");
     // Only this page is asked about: Chromium may still finish a request of the proxied time (a retried CONNECT, a
     // favicon) through the proxy after the switch.

@@ -31,6 +31,8 @@ type Route = Resolved | { via: Upstream };
 
 export class EgressProxy {
   private readonly sockets = new Set<net.Socket>();
+  /** Chromium's sockets that became CONNECT tunnels: bound to the route they were opened on. */
+  private readonly tunnels = new Set<net.Socket>();
   private problemCount = 0;
   private lastProblem: EgressProblem | null = null;
   private upstream: Upstream | null = null;
@@ -70,8 +72,10 @@ export class EgressProxy {
   /**
    * From now on, sends this context's traffic through the HTTP proxy `proxyUrl` (null:
    * direct again). The proxy's address must pass the policy; names are then resolved by
-   * that proxy. Open connections were made on the old route, so they are closed (Chromium
-   * opens new ones). Returns the problem instead when the proxy cannot be used.
+   * that proxy. Tunnels were opened on the old route, so they are closed (Chromium opens
+   * new ones); plain-http sockets stay, as each request on them is routed when it comes
+   * (closing them made Chromium's next request on a pooled one fail now and then).
+   * Returns the problem instead when the proxy cannot be used.
    */
   async setUpstream(proxyUrl: string | null): Promise<EgressProblem | null> {
     let next: Upstream | null = null;
@@ -82,7 +86,7 @@ export class EgressProxy {
       next = { ip: resolved.ip, port, authorization, label };
     }
     this.upstream = next;
-    for (const socket of this.sockets) socket.destroy();
+    for (const socket of this.tunnels) socket.destroy();
     return null;
   }
 
@@ -153,6 +157,8 @@ export class EgressProxy {
       return void client.end(`HTTP/1.1 ${statusLine(problem)}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
     }
     if (client.destroyed) return void upstream.destroy();
+    this.tunnels.add(client);
+    client.once("close", () => this.tunnels.delete(client));
     client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
     if (early.length) client.write(early);
     if (head.length) upstream.write(head);
