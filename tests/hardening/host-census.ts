@@ -89,12 +89,18 @@ export function describeDescendants(rootPid: number): string[] {
   }).sort();
 }
 
-/** Descendants split into Chromium's services (by sub-type) and everything else (`Census.childProcesses`). */
+/**
+ * Descendants split into Chromium's services (by sub-type) and everything else (`Census.childProcesses`). A sandboxed
+ * process may fork a `--type=broker` (the process that opens files for it under seccomp): a service of its parent's kind.
+ */
 function processKinds(rootPid: number): { others: number; services: Map<string, number> } {
   const services = new Map<string, number>();
+  const parentOf = new Map(liveProcs().map((p) => [p.pid, p.ppid]));
   let others = 0;
   for (const pid of descendantsOf(rootPid)) {
-    const kind = serviceKindOf(cmdlineOf(pid));
+    const cmdline = cmdlineOf(pid);
+    const broker = cmdline?.includes("--type=broker") ?? false;
+    const kind = broker ? `${serviceKindOf(cmdlineOf(parentOf.get(pid) ?? 0)) ?? "helper"} broker` : serviceKindOf(cmdline);
     if (kind === null) others += 1;
     else services.set(kind, (services.get(kind) ?? 0) + 1);
   }
