@@ -116,6 +116,10 @@ const schema = z.object({
   BROWSER_MAX_CONTEXTS_PER_PROCESS: z.coerce.number().int().min(1).default(100),
   // A Chromium process is replaced after this many sessions (it ends when its last session does).
   BROWSER_RECYCLE_AFTER_CONTEXTS: z.coerce.number().int().min(1).default(1000),
+  // auto: Chromium runs with its own sandbox, as BROWSER_USER when the server is root (created when missing);
+  // off: --no-sandbox (hosts without user namespaces). auto falls back to off, logged, when the sandbox cannot start.
+  BROWSER_SANDBOX: z.enum(["auto", "off"]).default("auto"),
+  BROWSER_USER: z.string().regex(/^[a-z_][a-z0-9_-]{0,31}$/, "a system user name").default("cabin-browser"),
 
   // ---- desktop sessions ----
   // Offer kind "desktop" (Linux, root, and a built base image are needed too).
@@ -188,4 +192,10 @@ export function dataDir(env: Env = getEnv()): string {
 
 export function databaseUrl(env: Env = getEnv()): string {
   return env.DATABASE_URL ?? `file:${path.join(dataDir(env), "cabin.db")}`;
+}
+
+/** The few variables a child process of ours needs (locale, time zone, paths), without the server's secrets. */
+export function childProcessEnvironment(source: Record<string, string | undefined> = process.env): Record<string, string> {
+  const keep = ["PATH", "HOME", "LANG", "LC_ALL", "TZ", "TMPDIR", "FONTCONFIG_PATH"];
+  return Object.fromEntries(keep.flatMap((k) => (source[k] ? [[k, source[k]]] : [])));
 }

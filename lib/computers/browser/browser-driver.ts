@@ -45,6 +45,7 @@ export const browserDriver: ComputerDriver = {
       ...(pool.lastLaunchError ? { message: pool.lastLaunchError } : {}),
       chromium: found,
       ...pool.stats(),
+      ...(pool.sandboxFallback ? { sandbox_fallback: pool.sandboxFallback } : {}),
     };
   },
 };

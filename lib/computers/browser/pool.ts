@@ -8,8 +8,7 @@
 // A process is retired after BROWSER_RECYCLE_AFTER_CONTEXTS sessions (it takes no
 // new ones and closes with its last), and its sessions are told when it crashes.
 import { randomBytes } from "node:crypto";
-import { chromium, type BrowserContext, type BrowserContextOptions, type Page } from "playwright-core";
-import { getEnv } from "@/lib/env";
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "playwright-core";
 import { getLogger } from "@/lib/logger";
 import { chromiumHelp, findChromium } from "@/lib/computers/browser/find-chromium";
 import { killLaunch, killMarked, launchMarker, processTreeCount, reapOrphanProfiles } from "@/lib/computers/browser/processes";
@@ -18,12 +17,14 @@ import { CDP_PORT_FLAGS } from "@/lib/computers/browser/cdp-target";
 import { usable, type Slot } from "@/lib/computers/browser/slot";
 import { DEFAULT_VIEWPORT, StandbyContexts } from "@/lib/computers/browser/standby";
 import { newSessionContext } from "@/lib/computers/browser/egress-context";
+import { sandboxedPlan, unsandboxedPlan, type LaunchPlan, type SandboxMode } from "@/lib/computers/browser/launch-user";
+import { childProcessEnvironment, getEnv } from "@/lib/env";
 
 export { DEFAULT_VIEWPORT };
 export type { Slot };
 
+// No --no-sandbox: Playwright adds it only for the logged fallback (launch-user.ts, LaunchPlan.chromiumSandbox).
 export const CHROMIUM_FLAGS = [
-  "--no-sandbox",
   "--disable-gpu",
   "--disable-dev-shm-usage",
   "--disable-background-networking",
@@ -53,6 +54,9 @@ export class BrowserPool {
   private stopped = false;
   private profileReaper: NodeJS.Timeout | null = null;
   lastLaunchError: string | null = null;
+  /** How the last Chromium was launched; "off" with `sandboxFallback` saying why the sandbox was not used. */
+  sandbox: SandboxMode | null = null;
+  sandboxFallback: string | null = null;
 
   private get settings() {
     const env = getEnv();
@@ -147,6 +151,7 @@ export class BrowserPool {
       standby_target: this.standby.target(),
       pages,
       chromium_processes: processTreeCount(),
+      sandbox: this.sandbox,
     };
   }
 
@@ -173,25 +178,60 @@ export class BrowserPool {
     const launchId = randomBytes(4).toString("hex");
     const started = performance.now();
     try {
-      const browser = await chromium.launch({
-        executablePath: found.path,
-        // CDP_PORT_FLAGS: a loopback DevTools port for sessions' CDP relays (see cdp-target), only when offered.
-        args: [...CHROMIUM_FLAGS, ...(cdpEnabled() ? CDP_PORT_FLAGS : []), launchMarker(launchId)],
-        // Our shutdown hook ends sessions (saving state) first, then closes browsers.
-        handleSIGINT: false,
-        handleSIGTERM: false,
-        handleSIGHUP: false,
-      });
+      const { browser, plan } = await this.launchSandboxedIfPossible(found.path, launchId);
       const slot: Slot = { launchId, browser, handedOut: 0, sessions: new Map(), retired: false, closing: false };
       browser.on("disconnected", () => this.onDisconnected(slot));
       this.slots.push(slot);
       this.lastLaunchError = null;
-      getLogger().info({ launchId, ms: Math.round(performance.now() - started), chromium: found.path }, "Chromium launched");
+      this.sandbox = plan.mode;
+      getLogger().info({ launchId, ms: Math.round(performance.now() - started), chromium: found.path, sandbox: plan.mode }, "Chromium launched");
       return slot;
     } catch (err) {
       this.lastLaunchError = `Chromium failed to start (${found.path}): ${(err as Error).message.split("\n")[0]}`;
       throw new Error(this.lastLaunchError, { cause: err });
     }
+  }
+
+  /** Sandboxed when the host allows it; --no-sandbox (remembered and logged, `noteFallback`) only when that alone works. */
+  private async launchSandboxedIfPossible(chromiumPath: string, launchId: string): Promise<{ browser: Browser; plan: LaunchPlan }> {
+    const sandboxed = this.sandboxFallback === null ? sandboxedPlan(chromiumPath) : { unavailable: this.sandboxFallback };
+    let reason: string;
+    if ("unavailable" in sandboxed) {
+      reason = sandboxed.unavailable;
+    } else {
+      try {
+        return { browser: await this.launchWith(sandboxed, launchId), plan: sandboxed };
+      } catch (err) {
+        // A host without user namespaces (some containers): the sandbox cannot start, Chromium may.
+        killLaunch(launchId);
+        reason = `Chromium did not start with its sandbox: ${(err as Error).message.split("\n")[0]}`;
+      }
+    }
+    const plan = unsandboxedPlan(chromiumPath);
+    const browser = await this.launchWith(plan, launchId);
+    this.noteFallback(reason);
+    return { browser, plan };
+  }
+
+  private launchWith(plan: LaunchPlan, launchId: string): Promise<Browser> {
+    return chromium.launch({
+      executablePath: plan.executablePath,
+      chromiumSandbox: plan.chromiumSandbox,
+      env: childProcessEnvironment(),
+      // CDP_PORT_FLAGS: a loopback DevTools port for sessions' CDP relays (see cdp-target), only when offered.
+      args: [...CHROMIUM_FLAGS, ...(cdpEnabled() ? CDP_PORT_FLAGS : []), launchMarker(launchId)],
+      // Our shutdown hook ends sessions (saving state) first, then closes browsers.
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+    });
+  }
+
+  /** Remembered, so later launches go straight to the fallback; logged once, as the operator should know. */
+  private noteFallback(reason: string) {
+    if (this.sandboxFallback === reason) return;
+    this.sandboxFallback = reason;
+    getLogger().warn({ reason }, "Chromium runs without its sandbox (--no-sandbox)");
   }
 
   private retire(slot: Slot) {
