@@ -18,6 +18,11 @@ export interface Census {
    * is the browser's, not a session's, so only a second one would be a leak.
    */
   duplicateChromiumServices: number;
+  /**
+   * Chromium renderers. Pages account for all but browser-wide ones that Chromium starts when it decides (a spare
+   * renderer, or one that came with on_device_model in CI): the soak allows one more per browser, not one per cycle.
+   */
+  renderers: number;
   chromiumMains: number;
   /** Any process carrying the marker of a desktop under <dataDir>/desktops (also those re-parented away from the server). */
   desktopProcesses: number;
@@ -93,18 +98,23 @@ export function describeDescendants(rootPid: number): string[] {
  * Descendants split into Chromium's services (by sub-type) and everything else (`Census.childProcesses`). A sandboxed
  * process may fork a `--type=broker` (the process that opens files for it under seccomp): a service of its parent's kind.
  */
-function processKinds(rootPid: number): { others: number; services: Map<string, number> } {
+function processKinds(rootPid: number): { others: number; renderers: number; services: Map<string, number> } {
   const services = new Map<string, number>();
   const parentOf = new Map(liveProcs().map((p) => [p.pid, p.ppid]));
   let others = 0;
+  let renderers = 0;
   for (const pid of descendantsOf(rootPid)) {
     const cmdline = cmdlineOf(pid);
+    if (cmdline?.includes("--type=renderer")) {
+      renderers += 1;
+      continue;
+    }
     const broker = cmdline?.includes("--type=broker") ?? false;
     const kind = broker ? `${serviceKindOf(cmdlineOf(parentOf.get(pid) ?? 0)) ?? "helper"} broker` : serviceKindOf(cmdline);
     if (kind === null) others += 1;
     else services.set(kind, (services.get(kind) ?? 0) + 1);
   }
-  return { others, services };
+  return { others, renderers, services };
 }
 
 /** Pids whose CABIN_DESKTOP marker is one of this data dir's desktops (`markerPrefix`, the digest `markedProcesses` looks for). */
@@ -165,11 +175,12 @@ function rssMiB(pid: number): number {
 
 export function census(server: { dataDir: string; process: { pid?: number } }): Census {
   const pid = server.process.pid!;
-  const { others, services } = processKinds(pid);
+  const { others, renderers, services } = processKinds(pid);
   const chromiumMains = chromiumPidsOf(server.dataDir).length;
   return {
     childProcesses: others,
     duplicateChromiumServices: [...services.values()].reduce((sum, n) => sum + Math.max(0, n - chromiumMains), 0),
+    renderers,
     chromiumMains,
     desktopProcesses: desktopMarkedPids(server.dataDir).length,
     fds: fdCount(pid),
