@@ -95,7 +95,7 @@ export function describeDescendants(rootPid: number): string[] {
 }
 
 /**
- * Descendants split into Chromium's services (by sub-type) and everything else (`Census.childProcesses`). A sandboxed
+ * Descendants split into Chromium's renderers, its services (by sub-type) and everything else (`Census.childProcesses`). A sandboxed
  * process may fork a `--type=broker` (the process that opens files for it under seccomp): a service of its parent's kind.
  */
 function processKinds(rootPid: number): { others: number; renderers: number; services: Map<string, number> } {
