@@ -116,6 +116,8 @@ const schema = z.object({
   BROWSER_MAX_CONTEXTS_PER_PROCESS: z.coerce.number().int().min(1).default(100),
   // A Chromium process is replaced after this many sessions (it ends when its last session does).
   BROWSER_RECYCLE_AFTER_CONTEXTS: z.coerce.number().int().min(1).default(1000),
+  // Each organization's sessions run in a Chromium of its own, closed this long after its last session ends.
+  BROWSER_ORG_IDLE_SECONDS: z.coerce.number().min(0).max(86_400).default(30),
   // auto: Chromium runs with its own sandbox, as BROWSER_USER when the server is root (created when missing);
   // off: --no-sandbox (hosts without user namespaces). auto falls back to off, logged, when the sandbox cannot start.
   BROWSER_SANDBOX: z.enum(["auto", "off"]).default("auto"),

@@ -54,6 +54,8 @@ export interface SavedState {
 export interface StartSpec {
   /** The session id (comp_…); use it to name processes, dirs and log lines. */
   id: string;
+  /** Whose session: browsers of different organizations never share a Chromium process (BrowserPool). */
+  organizationId: string;
   viewport: Viewport;
   proxy?: ProxyConfig;
   stealth: boolean;
@@ -254,7 +256,7 @@ export interface ComputerDriver {
    * Kind-specific checks of a create request (restored state included) before any row is
    * written; throw ActionError "invalid" (400) or "conflict" (409).
    */
-  validate(spec: Omit<StartSpec, "id">): void;
+  validate(spec: Omit<StartSpec, "id" | "organizationId">): void;
   start(spec: StartSpec, events: ComputerEvents): Promise<ComputerHandle>;
   /** Boot: clean up leftovers of a previous process and warm up (must not throw). */
   warm(): Promise<void>;

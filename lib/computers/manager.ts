@@ -128,7 +128,7 @@ export class SessionManager {
     }
     try {
       const handle = await driver.start(
-        { id, viewport: options.display, stealth: options.stealth, proxy: input.proxy, restore: input.restore },
+        { id, organizationId: input.organizationId, viewport: options.display, stealth: options.stealth, proxy: input.proxy, restore: input.restore },
         { onExit: (detail) => this.onExit(id, detail) },
       );
       live.handle = handle;

@@ -125,23 +125,25 @@ describe("crash and restart", { timeout: 120_000 }, () => {
     }
     const next = await createSession({}, target);
     expect((await api("GET", `/computers/${next.id}/tabs`, undefined, target)).status).toBe(200);
-    const stats = await poolStats(server.url);
-    expect(stats.browsers).toBe(1);
+    // The organization's new browser and a new spare.
+    const stats = await waitFor("a browser for the organization and a spare", () => poolStats(server.url), (p) => p.browsers === 2);
+    expect(stats.organization_browsers).toBe(1);
     expect(stats.session_contexts).toBe(1);
   });
 
   it("a browser is replaced after BROWSER_RECYCLE_AFTER_CONTEXTS sessions and closes with its last session", async () => {
-    const server = await ownServer({ BROWSER_RECYCLE_AFTER_CONTEXTS: "3", BROWSER_STANDBY_CONTEXTS: "1" });
+    const server = await ownServer({ BROWSER_RECYCLE_AFTER_CONTEXTS: "3", BROWSER_STANDBY_CONTEXTS: "1", BROWSER_ORG_IDLE_SECONDS: "1" });
     const target: Target = { base: server.url, key: await createOrgKey(server, "Recycle Org") };
     const first = chromiumPidsOf(server.dataDir);
     expect(first).toHaveLength(1);
     const sessions = [];
     for (let i = 0; i < 4; i++) sessions.push(await createSession({}, target));
-    const during = chromiumPidsOf(server.dataDir);
-    expect(during.length).toBe(2); // the retired one still runs its sessions
+    // The retired one still runs its sessions; the organization's next one, and the spare behind it.
+    await waitFor("three browsers", async () => chromiumPidsOf(server.dataDir), (p) => p.length === 3);
     for (const s of sessions) expect((await api("GET", `/computers/${s.id}/tabs`, undefined, target)).status).toBe(200);
     for (const s of sessions) await api("DELETE", `/computers/${s.id}`, undefined, target);
-    const after = await waitFor("retired browser closed", async () => chromiumPidsOf(server.dataDir), (p) => p.length === 1, 10_000);
+    // The retired one closes with its last session, the organization's other one a second later (BROWSER_ORG_IDLE_SECONDS).
+    const after = await waitFor("retired and idle browsers closed", async () => chromiumPidsOf(server.dataDir), (p) => p.length === 1, 15_000);
     expect(first.every((pid) => !after.includes(pid))).toBe(true);
   });
 

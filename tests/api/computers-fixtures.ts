@@ -38,6 +38,8 @@ export async function html(id: string, target: Target = {}): Promise<string> {
 
 export interface PoolStats {
   browsers: number;
+  /** Browsers that belong to an organization; the others are spares holding the standby. */
+  organization_browsers: number;
   contexts: number;
   session_contexts: number;
   standby_contexts: number;

@@ -52,7 +52,7 @@ export class BrowserComputer implements ComputerHandle {
     if (spec.restore) options.storageState = JSON.parse(spec.restore.data.toString("utf8"));
     // A standby context was made with the defaults; only the viewport can change afterwards.
     const canUseStandby = !spec.proxy && !spec.restore && spec.viewport.scale === 1;
-    const lease = await pool.acquire(options, canUseStandby);
+    const lease = await pool.acquire(options, canUseStandby, spec.organizationId);
     try {
       const computer = new BrowserComputer(spec.id, pool, lease, spec.viewport, lease.fromStandby ? DEFAULT_VIEWPORT : size);
       await computer.init(spec, events);

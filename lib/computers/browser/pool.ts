@@ -1,39 +1,31 @@
-// The browser pool: a few long-lived Chromium processes, one BrowserContext per
-// session (~63 MiB each, against ~390 MiB for a browser per session), plus standby
-// contexts with a blank page already open (StandbyContexts, sized from demand),
-// because a context's first page costs ~260 ms and creating a session must not.
-// Standby contexts are handed out when a session's options can be applied after
-// creation (viewport: yes; proxy, device scale, saved state: no → a fresh context).
+// The browser pool: long-lived Chromium processes, one BrowserContext per session
+// (~63 MiB each, against ~390 MiB for a browser per session), plus standby contexts
+// with a blank page already open (StandbyContexts, sized from demand), because a
+// context's first page costs ~260 ms and creating a session must not. Standby
+// contexts are handed out when a session's options can be applied after creation
+// (viewport: yes; proxy, device scale, saved state: no → a fresh context).
+//
+// Sessions of different organizations never share a Chromium process (issue 13: a
+// renderer exploit must not reach another customer's pages through the browser
+// process). Each Slot has an owner; the spare (owner null) holds the standby, and the
+// first create of an organization without a browser claims it, standby included,
+// while a new spare starts behind it. An organization's browser closes
+// BROWSER_ORG_IDLE_SECONDS after its last session.
 //
 // A process is retired after BROWSER_RECYCLE_AFTER_CONTEXTS sessions (it takes no
 // new ones and closes with its last), and its sessions are told when it crashes.
-import { randomBytes } from "node:crypto";
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "playwright-core";
+import type { BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { getLogger } from "@/lib/logger";
-import { chromiumHelp, findChromium } from "@/lib/computers/browser/find-chromium";
-import { killLaunch, killMarked, launchMarker, processTreeCount, reapOrphanProfiles } from "@/lib/computers/browser/processes";
-import { cdpEnabled } from "@/lib/computers/browser/cdp-enabled";
-import { CDP_PORT_FLAGS } from "@/lib/computers/browser/cdp-target";
+import { killLaunch, killMarked, processTreeCount, reapOrphanProfiles } from "@/lib/computers/browser/processes";
 import { usable, type Slot } from "@/lib/computers/browser/slot";
-import { DEFAULT_VIEWPORT, StandbyContexts } from "@/lib/computers/browser/standby";
+import { DEFAULT_VIEWPORT, type Standby } from "@/lib/computers/browser/standby";
+import { StandbyByOwner } from "@/lib/computers/browser/standby-owners";
 import { newSessionContext } from "@/lib/computers/browser/egress-context";
-import { sandboxedPlan, unsandboxedPlan, type LaunchPlan, type SandboxMode } from "@/lib/computers/browser/launch-user";
-import { childProcessEnvironment, getEnv } from "@/lib/env";
+import { ChromiumLauncher } from "@/lib/computers/browser/launcher";
+import { getEnv } from "@/lib/env";
 
 export { DEFAULT_VIEWPORT };
 export type { Slot };
-
-// No --no-sandbox: Playwright adds it only for the logged fallback (launch-user.ts, LaunchPlan.chromiumSandbox).
-export const CHROMIUM_FLAGS = [
-  "--disable-gpu",
-  "--disable-dev-shm-usage",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  // WebRTC's UDP does not go through a proxy: only proxied (TCP, so EgressProxy-checked) candidates.
-  "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
-];
 
 const CLOSE_TIMEOUT_MS = 5_000;
 /** How often orphaned Playwright profiles (of SIGKILLed servers on this host) are looked for: a readdir of the temp folder and of /proc. */
@@ -49,63 +41,77 @@ export interface Lease {
 
 export class BrowserPool {
   private slots: Slot[] = [];
-  private readonly standby = new StandbyContexts(() => this.slotWithRoom());
-  private launching: Promise<Slot> | null = null;
+  private readonly launcher = new ChromiumLauncher();
+  private readonly standby = new StandbyByOwner((owner, make) => this.withSlot(owner, make));
+  /** Launches in progress, by the owner they are for (null: a new spare). */
+  private readonly launching = new Map<string | null, Promise<Slot>>();
   private stopped = false;
   private profileReaper: NodeJS.Timeout | null = null;
-  lastLaunchError: string | null = null;
-  /** How the last Chromium was launched; "off" with `sandboxFallback` saying why the sandbox was not used. */
-  sandbox: SandboxMode | null = null;
-  sandboxFallback: string | null = null;
+
+  get lastLaunchError(): string | null {
+    return this.launcher.lastLaunchError;
+  }
+
+  get sandboxFallback(): string | null {
+    return this.launcher.sandboxFallback;
+  }
 
   private get settings() {
     const env = getEnv();
     return {
       maxPerProcess: env.BROWSER_MAX_CONTEXTS_PER_PROCESS,
       recycleAfter: env.BROWSER_RECYCLE_AFTER_CONTEXTS,
+      idleMs: env.BROWSER_ORG_IDLE_SECONDS * 1000,
     };
   }
 
-  /** Boot: reap a previous process's browsers, launch one, fill the standby. */
+  /** Boot: reap a previous process's browsers, launch the spare, fill its standby. */
   async warm(): Promise<void> {
     const reaped = killMarked();
     if (reaped) getLogger().warn({ reaped }, "killed Chromium processes left by a previous server process");
-    await this.slotWithRoom();
+    await this.slotWithRoom(null);
     // After a launch: the browsers killed above are gone by now, and so is their claim on a profile.
     this.reapProfiles();
     // A killed server's Chromium children can outlive this first look (they exit when
     // their pipe closes, late on a loaded host) and keep their profile claimed: look again.
     this.profileReaper = setInterval(() => this.reapProfiles(), PROFILE_REAP_INTERVAL_MS).unref();
-    await this.standby.fill();
+    await this.standby.of(null).fill();
   }
 
-  /** A context (and its first page) for a new session. */
-  async acquire(options: BrowserContextOptions, canUseStandby: boolean): Promise<Lease> {
+  /** A context (and its first page) for a new session of organization `owner`, in a browser only it uses. */
+  async acquire(options: BrowserContextOptions, canUseStandby: boolean, owner: string): Promise<Lease> {
     if (this.stopped) throw new Error("The browser pool is shut down");
     if (canUseStandby) {
-      const ready = this.standby.take();
+      const ready = this.takeStandby(owner);
       if (ready) {
         this.hold(ready.slot, ready.context);
         return { ...ready, fromStandby: true };
       }
     }
-    const slot = await this.slotWithRoom();
-    let context: BrowserContext | null = null;
-    try {
-      context = await newSessionContext(slot.browser, options);
-      this.hold(slot, context);
-      const page = await context.newPage();
-      return { slot, context, page, fromStandby: false };
-    } catch (err) {
-      if (context) slot.sessions.delete(context);
-      await context?.close().catch(() => {});
-      this.afterRelease(slot);
-      throw err;
-    }
+    return this.withSlot(owner, async (slot) => {
+      let context: BrowserContext | null = null;
+      try {
+        context = await newSessionContext(slot.browser, options);
+        this.hold(slot, context);
+        const page = await context.newPage();
+        return { slot, context, page, fromStandby: false };
+      } catch (err) {
+        if (context) slot.sessions.delete(context);
+        await context?.close().catch(() => {});
+        throw err;
+      }
+    });
+  }
+
+  /** A ready context of `owner`'s; an organization without a browser with room first claims the spare, standby and all. */
+  private takeStandby(owner: string): Standby | undefined {
+    if (!this.slots.some((s) => s.owner === owner && this.hasRoom(s))) this.claimSpare(owner);
+    return this.standby.of(owner).take();
   }
 
   /** Counts a context as a session of its slot before anything can retire and close that slot. */
   private hold(slot: Slot, context: BrowserContext) {
+    this.keepOpen(slot);
     slot.sessions.set(context, () => {});
     slot.handedOut++;
     if (slot.handedOut >= this.settings.recycleAfter && !slot.retired) this.retire(slot);
@@ -116,7 +122,7 @@ export class BrowserPool {
     lease.slot.sessions.set(lease.context, onCrash);
   }
 
-  /** Closes a session's context; the slot closes too when it is retired and empty. */
+  /** Closes a session's context; the slot closes too when it is retired and empty, or idle for BROWSER_ORG_IDLE_SECONDS. */
   async release(lease: Lease): Promise<void> {
     lease.slot.sessions.delete(lease.context);
     await withTimeout(lease.context.close(), CLOSE_TIMEOUT_MS).catch(() => {});
@@ -144,6 +150,8 @@ export class BrowserPool {
     const pages = live.reduce((n, s) => n + s.browser.contexts().reduce((m, c) => m + c.pages().length, 0), 0);
     return {
       browsers: live.length,
+      /** Browsers that belong to an organization (the rest are spares). */
+      organization_browsers: live.filter((s) => s.owner !== null).length,
       contexts,
       session_contexts: live.reduce((n, s) => n + s.sessions.size, 0),
       standby_contexts: this.standby.size,
@@ -151,7 +159,7 @@ export class BrowserPool {
       standby_target: this.standby.target(),
       pages,
       chromium_processes: processTreeCount(),
-      sandbox: this.sandbox,
+      sandbox: this.launcher.sandbox,
     };
   }
 
@@ -159,122 +167,123 @@ export class BrowserPool {
     return usable(slot) && slot.browser.contexts().length < this.settings.maxPerProcess;
   }
 
-  private async slotWithRoom(): Promise<Slot> {
-    for (;;) {
-      const slot = this.slots.find((s) => this.hasRoom(s));
-      if (slot) return slot;
-      if (this.stopped) throw new Error("The browser pool is shut down");
-      this.launching ??= this.launch().finally(() => (this.launching = null));
-      await this.launching;
-    }
-  }
-
-  private async launch(): Promise<Slot> {
-    const found = findChromium();
-    if (!found) {
-      this.lastLaunchError = chromiumHelp();
-      throw new Error(this.lastLaunchError);
-    }
-    const launchId = randomBytes(4).toString("hex");
-    const started = performance.now();
+  /** Runs `make` on a browser of `owner` with room, which cannot close (idle) until `make` is done. */
+  private async withSlot<T>(owner: string | null, make: (slot: Slot) => Promise<T>): Promise<T> {
+    const slot = await this.slotWithRoom(owner);
+    this.keepOpen(slot);
+    slot.opening++;
     try {
-      const { browser, plan } = await this.launchSandboxedIfPossible(found.path, launchId);
-      const slot: Slot = { launchId, browser, handedOut: 0, sessions: new Map(), retired: false, closing: false };
-      browser.on("disconnected", () => this.onDisconnected(slot));
-      this.slots.push(slot);
-      this.lastLaunchError = null;
-      this.sandbox = plan.mode;
-      getLogger().info({ launchId, ms: Math.round(performance.now() - started), chromium: found.path, sandbox: plan.mode }, "Chromium launched");
-      return slot;
-    } catch (err) {
-      this.lastLaunchError = `Chromium failed to start (${found.path}): ${(err as Error).message.split("\n")[0]}`;
-      throw new Error(this.lastLaunchError, { cause: err });
+      return await make(slot);
+    } finally {
+      slot.opening--;
+      this.afterRelease(slot);
     }
   }
 
-  /** Sandboxed when the host allows it; --no-sandbox (remembered and logged, `noteFallback`) only when that alone works. */
-  private async launchSandboxedIfPossible(chromiumPath: string, launchId: string): Promise<{ browser: Browser; plan: LaunchPlan }> {
-    const sandboxed = this.sandboxFallback === null ? sandboxedPlan(chromiumPath) : { unavailable: this.sandboxFallback };
-    let reason: string;
-    if ("unavailable" in sandboxed) {
-      reason = sandboxed.unavailable;
-    } else {
-      try {
-        return { browser: await this.launchWith(sandboxed, launchId), plan: sandboxed };
-      } catch (err) {
-        // A host without user namespaces (some containers): the sandbox cannot start, Chromium may.
-        killLaunch(launchId);
-        reason = `Chromium did not start with its sandbox: ${(err as Error).message.split("\n")[0]}`;
+  private async slotWithRoom(owner: string | null): Promise<Slot> {
+    for (;;) {
+      const slot = this.slots.find((s) => s.owner === owner && this.hasRoom(s));
+      if (slot) return slot;
+      if (owner !== null && this.claimSpare(owner)) continue;
+      if (this.stopped) throw new Error("The browser pool is shut down");
+      let launch = this.launching.get(owner);
+      if (!launch) {
+        launch = this.launch(owner).finally(() => this.launching.delete(owner));
+        this.launching.set(owner, launch);
       }
+      await launch;
     }
-    const plan = unsandboxedPlan(chromiumPath);
-    const browser = await this.launchWith(plan, launchId);
-    this.noteFallback(reason);
-    return { browser, plan };
   }
 
-  private launchWith(plan: LaunchPlan, launchId: string): Promise<Browser> {
-    return chromium.launch({
-      executablePath: plan.executablePath,
-      chromiumSandbox: plan.chromiumSandbox,
-      env: childProcessEnvironment(),
-      // CDP_PORT_FLAGS: a loopback DevTools port for sessions' CDP relays (see cdp-target), only when offered.
-      args: [...CHROMIUM_FLAGS, ...(cdpEnabled() ? CDP_PORT_FLAGS : []), launchMarker(launchId)],
-      // Our shutdown hook ends sessions (saving state) first, then closes browsers.
-      handleSIGINT: false,
-      handleSIGTERM: false,
-      handleSIGHUP: false,
-    });
+  /** The spare becomes `owner`'s browser, its ready standby contexts too; a new spare starts behind it. */
+  private claimSpare(owner: string): boolean {
+    const spare = this.slots.find((s) => s.owner === null && this.hasRoom(s));
+    if (!spare) return false;
+    spare.owner = owner;
+    const spareStandby = this.standby.of(null);
+    this.standby.of(owner).adopt(spareStandby.handOver(spare));
+    this.keepSpare();
+    return true;
   }
 
-  /** Remembered, so later launches go straight to the fallback; logged once, as the operator should know. */
-  private noteFallback(reason: string) {
-    if (this.sandboxFallback === reason) return;
-    this.sandboxFallback = reason;
-    getLogger().warn({ reason }, "Chromium runs without its sandbox (--no-sandbox)");
+  private async launch(owner: string | null): Promise<Slot> {
+    const { launchId, browser } = await this.launcher.launch();
+    const slot: Slot = {
+      launchId, browser, owner, handedOut: 0, sessions: new Map(), opening: 0, idleTimer: null, retired: false, closing: false,
+    };
+    browser.on("disconnected", () => this.onDisconnected(slot));
+    this.slots.push(slot);
+    if (this.stopped) void this.closeSlot(slot);
+    return slot;
   }
 
   private retire(slot: Slot) {
     slot.retired = true;
     getLogger().info({ launchId: slot.launchId, handedOut: slot.handedOut }, "retiring Chromium process");
-    this.standby.dropSlot(slot, true);
+    this.standby.of(slot.owner).dropSlot(slot, true);
     this.afterRelease(slot);
-    this.keepWarm();
+    if (slot.owner === null) this.keepSpare();
+    else this.standby.of(slot.owner).refill();
   }
 
-  /** After a retirement or crash: a browser with room ready before the next session asks. */
-  private keepWarm() {
+  /** After a claim, retirement or crash: a spare with its standby ready before the next organization asks. */
+  private keepSpare() {
     if (this.stopped) return;
-    void this.slotWithRoom()
-      .then(() => this.standby.refill())
-      .catch((err) => getLogger().warn({ err }, "could not start a replacement Chromium process"));
+    void this.slotWithRoom(null)
+      .then(() => this.standby.of(null).refill())
+      .catch((err) => getLogger().warn({ err }, "could not start a spare Chromium process"));
+  }
+
+  private keepOpen(slot: Slot) {
+    if (slot.idleTimer) clearTimeout(slot.idleTimer);
+    slot.idleTimer = null;
   }
 
   private afterRelease(slot: Slot) {
-    if (slot.retired && slot.sessions.size === 0 && !this.standby.holds(slot)) {
-      void this.closeSlot(slot);
+    if (slot.closing || slot.sessions.size || slot.opening) return;
+    if (slot.retired) {
+      if (!this.standby.of(slot.owner).holds(slot)) void this.closeSlot(slot);
+    } else if (slot.owner !== null && !slot.idleTimer) {
+      slot.idleTimer = setTimeout(() => this.closeIdle(slot), this.settings.idleMs).unref();
     }
+  }
+
+  /** An organization's browser with no session for BROWSER_ORG_IDLE_SECONDS: closed, its standby with it. */
+  private closeIdle(slot: Slot) {
+    slot.idleTimer = null;
+    if (slot.closing || slot.sessions.size || slot.opening || slot.owner === null) return;
+    getLogger().info({ launchId: slot.launchId }, "closing an organization's idle Chromium process");
+    this.standby.of(slot.owner).dropSlot(slot, false);
+    void this.closeSlot(slot);
   }
 
   private async closeSlot(slot: Slot) {
     if (slot.closing) return;
     slot.closing = true;
+    this.keepOpen(slot);
     this.slots = this.slots.filter((s) => s !== slot);
+    this.forgetOwner(slot.owner);
     await withTimeout(slot.browser.close(), CLOSE_TIMEOUT_MS).catch(() => {});
     killLaunch(slot.launchId); // a hung browser
+  }
+
+  private forgetOwner(owner: string | null) {
+    if (owner !== null && !this.slots.some((s) => s.owner === owner) && !this.launching.has(owner)) this.standby.forget(owner);
   }
 
   private onDisconnected(slot: Slot) {
     if (slot.closing) return;
     slot.closing = true;
+    this.keepOpen(slot);
     getLogger().error({ launchId: slot.launchId, sessions: slot.sessions.size }, "Chromium process died");
     this.slots = this.slots.filter((s) => s !== slot);
-    this.standby.dropSlot(slot, false);
+    this.standby.of(slot.owner).dropSlot(slot, false);
+    this.forgetOwner(slot.owner);
     const crashed = [...slot.sessions.values()];
     slot.sessions.clear();
     for (const notify of crashed) notify();
     killLaunch(slot.launchId);
-    this.keepWarm();
+    if (slot.owner === null) this.keepSpare();
   }
 }
 

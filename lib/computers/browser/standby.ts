@@ -3,6 +3,11 @@
 // number follows recent demand (standbyTarget); they are made in the background,
 // at most BROWSER_STANDBY_REFILL_CONCURRENCY at a time, so refills never hold up a
 // request: a create that finds standby empty makes its own context at once.
+//
+// The pool keeps one StandbyContexts per owner (Slot.owner): the spare browser's, with the
+// operator's floor, and one per organization with a browser, made in that browser (sessions
+// of different organizations never share a Chromium), whose floor is 0 so an idle
+// organization holds no standby once its busy minute has passed.
 import os from "node:os";
 import type { BrowserContext, Page } from "playwright-core";
 import { getEnv } from "@/lib/env";
@@ -25,26 +30,40 @@ const RETRY_MS = 5_000;
 // Demand decays: extra standby contexts are closed once the busy minute has passed.
 const TRIM_EVERY_MS = 5_000;
 
+export interface StandbyOwner {
+  /** Slot.owner of the browsers it makes contexts in (null: the spare). */
+  owner: string | null;
+  /** The fewest kept whatever the demand. */
+  floor: () => number;
+  /** Runs `make` on a browser of `owner` with room (the pool's BrowserPool.withSlot, which may launch one). */
+  withSlot: <T>(make: (slot: Slot) => Promise<T>) => Promise<T>;
+}
+
 export class StandbyContexts {
   private ready: Standby[] = [];
   private readonly making = new Set<Promise<void>>();
   private readonly demand = new StandbyDemand();
   private stopped = false;
   private retryAt = 0;
+  /** Trims (and retries) while demand decays; started by the first refill, so an unused pool runs no timer. */
   private timer: NodeJS.Timeout | null = null;
 
-  /** `slotWithRoom`: the pool's process with room for one more context (launching one if needed). */
-  constructor(private readonly slotWithRoom: () => Promise<Slot>) {}
+  constructor(private readonly of: StandbyOwner) {}
 
   get size(): number {
     return this.ready.length;
+  }
+
+  /** Nothing ready and nothing being made: an organization's StandbyContexts can then be dropped. */
+  get empty(): boolean {
+    return this.ready.length === 0 && this.making.size === 0;
   }
 
   /** The target for the demand seen now (also reported by health). */
   target(): number {
     const env = getEnv();
     return standbyTarget({
-      min: env.BROWSER_STANDBY_CONTEXTS,
+      min: this.of.floor(),
       max: env.BROWSER_STANDBY_MAX_CONTEXTS,
       largestBurst: this.demand.largestBurst(),
       current: this.ready.length + this.making.size,
@@ -56,8 +75,6 @@ export class StandbyContexts {
 
   /** Boot: make the initial standby and wait for it. */
   async fill(): Promise<void> {
-    this.timer ??= setInterval(() => this.refill(), TRIM_EVERY_MS);
-    this.timer.unref();
     this.refill();
     while (this.making.size) await Promise.all([...this.making]);
   }
@@ -79,7 +96,18 @@ export class StandbyContexts {
     return this.ready.some((s) => s.slot === slot);
   }
 
-  /** A retired or dead process: its standby contexts can no longer be handed out. */
+  /** The spare browser was claimed: its ready contexts go with it to the new owner's StandbyContexts (`adopt`). */
+  handOver(slot: Slot): Standby[] {
+    const moving = this.ready.filter((s) => s.slot === slot);
+    this.ready = this.ready.filter((s) => s.slot !== slot);
+    return moving;
+  }
+
+  adopt(moving: Standby[]): void {
+    this.ready.push(...moving);
+  }
+
+  /** A retired, idle or dead process: its standby contexts can no longer be handed out. */
   dropSlot(slot: Slot, close: boolean): void {
     this.ready = this.ready.filter((s) => {
       if (s.slot !== slot) return true;
@@ -91,14 +119,15 @@ export class StandbyContexts {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
-    this.timer = null;
     await Promise.all([...this.making]);
     this.ready = [];
   }
 
   /** Starts makers up to the target and the concurrency bound; closes what is above the target. */
   refill(): void {
-    if (this.stopped || Date.now() < this.retryAt) return;
+    if (this.stopped) return;
+    if (!this.timer) (this.timer = setInterval(() => this.refill(), TRIM_EVERY_MS)).unref();
+    if (Date.now() < this.retryAt) return;
     const target = this.target();
     const limit = getEnv().BROWSER_STANDBY_REFILL_CONCURRENCY;
     while (this.ready.length + this.making.size < target && this.making.size < limit) {
@@ -115,16 +144,18 @@ export class StandbyContexts {
   private async makeOne(): Promise<void> {
     let context: BrowserContext | null = null;
     try {
-      const slot = await this.slotWithRoom();
-      context = await newSessionContext(slot.browser, { viewport: DEFAULT_VIEWPORT });
-      const page = await context.newPage();
-      if (this.stopped || !usable(slot)) {
-        await context.close().catch(() => {});
-        return;
-      }
-      this.ready.push({ slot, context, page });
+      await this.of.withSlot(async (slot) => {
+        context = await newSessionContext(slot.browser, { viewport: DEFAULT_VIEWPORT });
+        const page = await context.newPage();
+        // Claimed meanwhile (the spare went to an organization): this context is no longer ours to hand out.
+        if (this.stopped || !usable(slot) || slot.owner !== this.of.owner) {
+          await context.close().catch(() => {});
+          return;
+        }
+        this.ready.push({ slot, context, page });
+      });
     } catch (err) {
-      await context?.close().catch(() => {});
+      await (context as BrowserContext | null)?.close().catch(() => {});
       if (this.stopped) return;
       getLogger().warn({ err }, `could not make a standby browser context; retrying in ${RETRY_MS / 1000} s`);
       this.retryAt = Date.now() + RETRY_MS;
