@@ -3,9 +3,10 @@
 // create→ready warm, the pool under bursts (back-to-back creates, ten concurrent
 // creates, delete) against its floor measured in the same run (raw Playwright
 // newContext+newPage on a running Chromium: bench/pool-floor.ts), tab
-// create/switch/close, 200 idle sessions (errors, memory per session).
+// create/switch/close, 200 idle sessions (errors, memory per session), and the memory
+// an organization costs (each has a Chromium of its own).
 // Needs `npm run build` first.
-//   BENCH_IDLE_SESSIONS=200  BENCH_WARM_CREATES=30  BENCH_TAB_OPS=30
+//   BENCH_IDLE_SESSIONS=200  BENCH_WARM_CREATES=30  BENCH_TAB_OPS=30  BENCH_ORGS=5
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { createOrgKey, startServer } from "../tests/api/harness";
@@ -16,6 +17,7 @@ import { pct, printTable, timedClient } from "./timing";
 const IDLE = Number(process.env.BENCH_IDLE_SESSIONS ?? 200);
 const WARM = Number(process.env.BENCH_WARM_CREATES ?? 30);
 const TAB_OPS = Number(process.env.BENCH_TAB_OPS ?? 30);
+const ORGS = Number(process.env.BENCH_ORGS ?? 5);
 
 const server = await startServer({ env: { LOG_LEVEL: "warn" } });
 const key = await createOrgKey(server, "Bench");
@@ -28,7 +30,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function poolStats() {
   const health = (await (await fetch(`${server.url}/api/health`)).json()) as any;
-  return health.checks.sessions.browser as { standby_contexts: number; standby_target: number; session_contexts: number };
+  return health.checks.sessions.browser as {
+    standby_contexts: number; standby_target: number; standby_floor: number; session_contexts: number; browsers: number;
+  };
 }
 
 /** Until standby holds its target (the refill after a burst), at most 30 s; returns the standby size. */
@@ -166,6 +170,27 @@ try {
   const del2: number[] = [];
   for (const id of ids.splice(0)) del2.push((await req("DELETE", `/computers/${id}`)).ms);
   record(`delete ${IDLE} sessions (one by one)`, del2);
+
+  // 5. organizations: each runs in a Chromium of its own. Measured once every organization's
+  // standby (the spare's, which it claimed) has trimmed back, a minute after its create.
+  const settled = async () => {
+    for (let until = Date.now() + 120_000; Date.now() < until; await sleep(1000)) {
+      const p = await poolStats();
+      if (p.session_contexts === ids.length && p.standby_contexts === p.standby_floor && p.standby_target === p.standby_floor) return;
+    }
+  };
+  await settled();
+  const orgBase = chromiumPssMiB();
+  for (let i = 0; i < ORGS; i++) {
+    const orgReq = timedClient(server.url, await createOrgKey(server, `Bench org ${i}`));
+    ids.push((await orgReq("POST", "/computers", { inactivity_timeout_seconds: 3600 })).body.id);
+  }
+  await settled();
+  const orgLoaded = chromiumPssMiB();
+  const perOrg = (orgLoaded.pss - orgBase.pss) / ORGS;
+  rows.push([`${ORGS} organizations with one idle session each`, `${perOrg.toFixed(1)} MiB per organization (PSS, ` +
+    `${((orgLoaded.processes - orgBase.processes) / ORGS).toFixed(1)} processes): its Chromium and its session`, "reported"]);
+  for (const id of ids.splice(0)) await req("DELETE", `/computers/${id}`).catch(() => {});
 } finally {
   await server.destroy();
 }

@@ -52,10 +52,11 @@ function ending(i: number, every: number, idleSeconds: number, lifetimeSeconds: 
   return {};
 }
 
-/** The pool at its floor: no session, the standby trimmed back, and no context or page beyond the standby's own. */
+/** The pool at its floor: no session, no organization's browser (BROWSER_ORG_IDLE_SECONDS), the standby trimmed back, and no context or page beyond the standby's own. */
 const settledPool = async () => {
   const p = await poolStats(server.url);
-  return p.ending_sessions === 0 && p.live_sessions === 0 && p.session_contexts === 0 && p.standby_target === p.standby_floor &&
+  return p.ending_sessions === 0 && p.live_sessions === 0 && p.session_contexts === 0 && p.organization_browsers === 0 &&
+    p.standby_target === p.standby_floor &&
     p.standby_contexts === p.standby_floor && p.contexts === p.standby_contexts && p.pages === p.standby_contexts;
 };
 
