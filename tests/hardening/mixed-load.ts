@@ -22,6 +22,8 @@ export interface LoadOptions {
   /** How long after the burst the load goes on (its p99 is the stall measure). */
   afterBurstSeconds: number;
   model: string;
+  /** Weights of the request classes, out of 100 (default `DEFAULT_MIX`). */
+  mix?: Mix;
   /** Progress lines (setting up sessions, load started, burst sent). */
   log?: (line: string) => void;
 }
@@ -43,12 +45,25 @@ export interface LoadResult {
   sessionIds: string[];
 }
 
-// Weights of the mix, out of 100: reads dominate, as with agents polling state.
-const MIX: [RequestClass, number][] = [["read", 35], ["list", 15], ["screenshot", 5], ["mouse", 20], ["key", 15], ["model", 10]];
+export type Mix = [RequestClass, number][];
 
-function pick(n: number): RequestClass {
+// Weights of the mix, out of 100: reads dominate, as with agents polling state.
+export const DEFAULT_MIX: Mix = [["read", 35], ["list", 15], ["screenshot", 5], ["mouse", 20], ["key", 15], ["model", 10]];
+
+/** "read=60,list=15,…" (weights summing to 100) → a Mix. */
+export function parseMix(text: string): Mix {
+  const mix = text.split(",").map((part) => {
+    const [cls, weight] = part.split("=");
+    if (!DEFAULT_MIX.some(([known]) => known === cls) || !(Number(weight) >= 0)) throw new Error(`bad mix entry '${part}'`);
+    return [cls as RequestClass, Number(weight)] as [RequestClass, number];
+  });
+  if (mix.reduce((n, [, w]) => n + w, 0) !== 100) throw new Error(`mix weights must sum to 100: ${text}`);
+  return mix;
+}
+
+function pick(mix: Mix, n: number): RequestClass {
   let acc = 0;
-  for (const [cls, weight] of MIX) if (n < (acc += weight)) return cls;
+  for (const [cls, weight] of mix) if (n < (acc += weight)) return cls;
   return "read";
 }
 
@@ -124,7 +139,7 @@ export async function runMixedLoad(o: LoadOptions): Promise<LoadResult> {
       // Every request whose time has come, each timed from its due time.
       for (; sent * intervalMs <= Math.min(now, totalMs); sent++) {
         const dueAt = sent * intervalMs;
-        const cls = pick((sent * 37) % 100);
+        const cls = pick(o.mix ?? DEFAULT_MIX, (sent * 37) % 100);
         const run = send(cls, sent).then(
           () => void samples.push({ cls, dueAt, ms: performance.now() - t0 - dueAt }),
           (err: Error) => void samples.push({ cls, dueAt, ms: performance.now() - t0 - dueAt, error: err.message }),
@@ -160,7 +175,7 @@ export async function runMixedLoad(o: LoadOptions): Promise<LoadResult> {
 }
 
 /** Rows of [class, requests, errors, p50, p99] for the steady phase, the 10 s after the burst, and each class overall. */
-export function summarize(r: LoadResult, afterBurstMs = 10_000): string[][] {
+export function summarize(r: LoadResult, mix: Mix = DEFAULT_MIX, afterBurstMs = 10_000): string[][] {
   const fmt = (v: number) => (Number.isNaN(v) ? "-" : `${v.toFixed(1)} ms`);
   const row = (name: string, set: Sample[]) => {
     const ms = set.filter((s) => !s.error).map((s) => s.ms);
@@ -169,10 +184,10 @@ export function summarize(r: LoadResult, afterBurstMs = 10_000): string[][] {
   const steady = r.samples.filter((s) => s.dueAt < r.burstAt);
   const after = r.samples.filter((s) => s.dueAt >= r.burstAt && s.dueAt < r.burstAt + afterBurstMs);
   return [
-    ...MIX.map(([cls]) => row(`steady: ${cls}`, steady.filter((s) => s.cls === cls))),
+    ...mix.map(([cls]) => row(`steady: ${cls}`, steady.filter((s) => s.cls === cls))),
     row("steady: all", steady),
     row(`first ${afterBurstMs / 1000} s after the burst: all`, after),
-    ...MIX.map(([cls]) => row(`after burst: ${cls}`, after.filter((s) => s.cls === cls))),
+    ...mix.map(([cls]) => row(`after burst: ${cls}`, after.filter((s) => s.cls === cls))),
     [`burst: ${r.burstMs.length} creates at once`, String(r.burstMs.length), String(r.burstErrors.length),
       fmt(percentile(r.burstMs, 50)), fmt(Math.max(...r.burstMs))],
   ];
