@@ -3,7 +3,7 @@
 //
 // Playwright drives the pool over a pipe and has no public way to carry flat
 // child sessions, so pool browsers also listen on 127.0.0.1 with an OS-chosen
-// port (`CDP_PORT_FLAGS`, added at launch by BrowserPool). Chromium writes the
+// port (`CDP_PORT_FLAGS`, added at launch by ChromiumLauncher). Chromium writes the
 // port and the browser's WebSocket path to `DevToolsActivePort` in its user
 // data dir, which we find from the process's command line (our launch marker).
 // Chromium refuses WebSocket upgrades that carry an Origin header (no

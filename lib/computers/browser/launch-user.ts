@@ -5,7 +5,7 @@
 // profile Playwright made to BROWSER_USER (a system user, created when missing) and drops to it with setpriv;
 // Chromium's own sandbox (user namespaces and seccomp-bpf) is then on. A server that is not root runs Chromium
 // as itself with the sandbox on. When that cannot start (no setpriv or useradd, no user namespaces) or the
-// operator sets BROWSER_SANDBOX=off, BrowserPool launches as before with --no-sandbox and logs why
+// operator sets BROWSER_SANDBOX=off, ChromiumLauncher launches as before with --no-sandbox and logs why
 // (`sandboxFallback`); pool stats and /api/health name the mode in use.
 //
 // The browser gets a minimal environment (`childProcessEnvironment`): the server's holds its secrets (auth secret,

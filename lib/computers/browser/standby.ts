@@ -54,11 +54,6 @@ export class StandbyContexts {
     return this.ready.length;
   }
 
-  /** Nothing ready and nothing being made: an organization's StandbyContexts can then be dropped. */
-  get empty(): boolean {
-    return this.ready.length === 0 && this.making.size === 0;
-  }
-
   /** The target for the demand seen now (also reported by health). */
   target(): number {
     const env = getEnv();
