@@ -186,7 +186,8 @@ export class BrowserPool {
       if (slot) return slot;
       if (owner !== null && this.claimSpare(owner)) continue;
       if (this.stopped) throw new Error("The browser pool is shut down");
-      let launch = this.launching.get(owner);
+      // A spare on its way (then claimed) is sooner than a launch of our own, and leaves the organization no second browser.
+      let launch = (owner !== null && !this.launching.has(owner) && this.launching.get(null)) || this.launching.get(owner);
       if (!launch) {
         launch = this.launch(owner).finally(() => this.launching.delete(owner));
         this.launching.set(owner, launch);
