@@ -45,6 +45,14 @@ async function ownServer(env: Record<string, string> = {}) {
   return server;
 }
 
+function killIfRunning(pid: number) {
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ESRCH") throw err;
+  }
+}
+
 /** Running (a zombie waiting for its reaper counts as gone). */
 function alive(pid: number): boolean {
   try {
@@ -117,7 +125,9 @@ describe("crash and restart", { timeout: 120_000 }, () => {
     const target: Target = { base: server.url, key: await createOrgKey(server, "Chromium Crash Org") };
     const a = await createSession({}, target);
     const b = await createSession({}, target);
-    for (const pid of chromiumPidsOf(server.dataDir)) process.kill(pid, "SIGKILL");
+    // Every Chromium of the server (the organization's and the spare). A process may end between the listing and
+    // the kill: a child Chromium forks carries the marker until it execs (CI saw ESRCH while a spare launched).
+    for (const pid of chromiumPidsOf(server.dataDir)) killIfRunning(pid);
     for (const id of [a.id, b.id]) {
       const ended = await waitFor(`${id} crashed`, async () => (await api("GET", `/computers/${id}`, undefined, target)).body,
         (row) => row.status === "terminated", 10_000);
