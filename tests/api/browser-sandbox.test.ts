@@ -7,6 +7,9 @@ import { describe, expect, inject, it } from "vitest";
 import { startServer } from "./harness";
 import { api, chromiumPidsOf, execute, useSessionSuite, waitFor } from "./computers-fixtures";
 import { descendantsOf } from "../hardening/host-census";
+import {
+  CABIN_DISABLED_FEATURES, DISABLE_FEATURES_FLAG, PLAYWRIGHT_DISABLE_FEATURES_FLAG,
+} from "@/lib/computers/browser/chromium-features";
 
 const statusField = (pid: number, field: string) =>
   readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith(`${field}:`))?.split(/\s+/).slice(1) ?? [];
@@ -48,6 +51,20 @@ describe("Chromium sandbox", () => {
     for (const pid of renderers) {
       expect(statusField(pid, "Seccomp")).toEqual(["2"]);
       expect(readlinkSync(`/proc/${pid}/ns/user`)).not.toBe(browserNamespace);
+    }
+  });
+
+  it("passes Chromium one --disable-features: Playwright's names and the per-context omnibox popup off", async () => {
+    await suite.session();
+    const mains = chromiumPidsOf(inject("dataDir")).filter(isMain);
+    expect(mains.length).toBeGreaterThan(0);
+    for (const pid of mains) {
+      // Chromium keeps only the last one: a second switch (Playwright's, after an upgrade changed it) would drop names.
+      const switches = cmdline(pid).filter((a) => a.startsWith("--disable-features="));
+      expect(switches).toEqual([DISABLE_FEATURES_FLAG]);
+      const names = switches[0].slice("--disable-features=".length).split(",");
+      expect(names).toEqual(expect.arrayContaining([...PLAYWRIGHT_DISABLE_FEATURES_FLAG.slice("--disable-features=".length).split(","),
+        ...CABIN_DISABLED_FEATURES]));
     }
   });
 

@@ -10,6 +10,7 @@ import { killLaunch, launchMarker } from "@/lib/computers/browser/processes";
 import { cdpEnabled } from "@/lib/computers/browser/cdp-enabled";
 import { CDP_PORT_FLAGS } from "@/lib/computers/browser/cdp-target";
 import { sandboxedPlan, unsandboxedPlan, type LaunchPlan, type SandboxMode } from "@/lib/computers/browser/launch-user";
+import { DISABLE_FEATURES_FLAG, PLAYWRIGHT_DISABLE_FEATURES_FLAG } from "@/lib/computers/browser/chromium-features";
 import { childProcessEnvironment } from "@/lib/env";
 
 // No --no-sandbox: Playwright adds it only for the logged fallback (launch-user.ts, LaunchPlan.chromiumSandbox).
@@ -22,6 +23,7 @@ export const CHROMIUM_FLAGS = [
   "--no-first-run",
   // WebRTC's UDP does not go through a proxy: only proxied (TCP, so EgressProxy-checked) candidates.
   "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+  DISABLE_FEATURES_FLAG,
 ];
 
 export class ChromiumLauncher {
@@ -78,6 +80,7 @@ export class ChromiumLauncher {
       chromiumSandbox: plan.chromiumSandbox,
       env: childProcessEnvironment(),
       // CDP_PORT_FLAGS: a loopback DevTools port for sessions' CDP relays (see cdp-target), only when offered.
+      ignoreDefaultArgs: [PLAYWRIGHT_DISABLE_FEATURES_FLAG],
       args: [...CHROMIUM_FLAGS, ...(cdpEnabled() ? CDP_PORT_FLAGS : []), launchMarker(launchId)],
       // Our shutdown hook ends sessions (saving state) first, then closes browsers.
       handleSIGINT: false,
