@@ -9,6 +9,8 @@
 import { createServer } from "node:http";
 import os from "node:os";
 import { chromium } from "playwright-core";
+// The pool's own feature switch, so the floor is Chromium as the pool runs it (chromium-features.ts).
+import { DISABLE_FEATURES_FLAG, PLAYWRIGHT_DISABLE_FEATURES_FLAG } from "../lib/computers/browser/chromium-features";
 import { createOrgKey, startServer } from "../tests/api/harness";
 import { treePssMiB } from "./process-memory";
 import { pct, printTable, timedClient } from "./timing";
@@ -106,7 +108,8 @@ function report(label: string, results: Record<Step, number>[], floor: number[],
   rows.push([`${label}: floor (raw newContext→newPage→goto→close)`, `p50 ${fmt(pct(floor, 50))}, p95 ${fmt(pct(floor, 95))} (n=${floor.length})`, ""]);
 }
 
-const raw = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });
+const raw = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", ignoreDefaultArgs: [PLAYWRIGHT_DISABLE_FEATURES_FLAG],
+  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", DISABLE_FEATURES_FLAG] });
 try {
   await sleep(2000); // the standby contexts fill
   for (let i = 0; i < 3; i++) await cycle(); // warm-up, not counted

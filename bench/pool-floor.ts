@@ -1,9 +1,11 @@
 // The floor for bench:sessions' pool figures, measured in the same run: raw
 // Playwright on a running Chromium (the pool's flags), no HTTP, no database.
 import { chromium } from "playwright-core";
+import { DISABLE_FEATURES_FLAG, PLAYWRIGHT_DISABLE_FEATURES_FLAG } from "../lib/computers/browser/chromium-features";
 import { pct } from "./timing";
 
-const FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--no-first-run"];
+// DISABLE_FEATURES_FLAG: the pool's feature switch (chromium-features.ts), which replaces Playwright's.
+const FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--no-first-run", DISABLE_FEATURES_FLAG];
 
 export interface PoolFloor {
   /** newContext + first newPage, one at a time. */
@@ -15,7 +17,8 @@ export interface PoolFloor {
 }
 
 export async function measurePoolFloor(runs = 20): Promise<PoolFloor> {
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: FLAGS });
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", ignoreDefaultArgs: [PLAYWRIGHT_DISABLE_FEATURES_FLAG],
+    args: FLAGS });
   try {
     const create: number[] = [];
     const close: number[] = [];

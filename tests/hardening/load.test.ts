@@ -15,7 +15,7 @@ import { printSummary } from "./host-census";
 import { percentile, runMixedLoad, summarize, SUMMARY_HEADER } from "./mixed-load";
 
 const SESSIONS = 50;
-const LOAD_RATE = 50;
+const LOAD_RATE = 100;
 const STEADY_SECONDS = 30;
 const BURST = 20;
 const TARGET_AFTER_BURST_P99_MS = 200;

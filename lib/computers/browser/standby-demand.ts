@@ -1,6 +1,6 @@
 // How many standby contexts to keep: sized from recent demand. A context's first
-// page costs ~260 ms (a renderer process start) and ten made at once take ~1.9 s
-// on two cores, so a burst is fast only if standby already holds as many contexts
+// page costs ~100 ms (a renderer process start) and ten made at once take ~0.6 s
+// on two cores (bench:sessions' floor), so a burst is fast only if standby already holds as many contexts
 // as the burst asks for. StandbyDemand remembers the creates of the last minute;
 // its measure is the largest burst: the most creates within any BURST_MS. Over
 // BURST_MS the background refill (2 at a time) makes up roughly ten contexts, so
