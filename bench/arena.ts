@@ -11,6 +11,7 @@ import os from "node:os";
 import { chromium } from "playwright-core";
 // The pool's own feature switch, so the floor is Chromium as the pool runs it (chromium-features.ts).
 import { DISABLE_FEATURES_FLAG, PLAYWRIGHT_DISABLE_FEATURES_FLAG } from "../lib/computers/browser/chromium-features";
+import { findChromium } from "../lib/computers/browser/find-chromium";
 import { createOrgKey, startServer } from "../tests/api/harness";
 import { treePssMiB } from "./process-memory";
 import { pct, printTable, timedClient } from "./timing";
@@ -108,7 +109,7 @@ function report(label: string, results: Record<Step, number>[], floor: number[],
   rows.push([`${label}: floor (raw newContext→newPage→goto→close)`, `p50 ${fmt(pct(floor, 50))}, p95 ${fmt(pct(floor, 95))} (n=${floor.length})`, ""]);
 }
 
-const raw = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", ignoreDefaultArgs: [PLAYWRIGHT_DISABLE_FEATURES_FLAG],
+const raw = await chromium.launch({ executablePath: findChromium()?.path ?? "/usr/bin/chromium", ignoreDefaultArgs: [PLAYWRIGHT_DISABLE_FEATURES_FLAG],
   args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", DISABLE_FEATURES_FLAG] });
 try {
   await sleep(2000); // the standby contexts fill

@@ -2,6 +2,7 @@
 // Playwright on a running Chromium (the pool's flags), no HTTP, no database.
 import { chromium } from "playwright-core";
 import { DISABLE_FEATURES_FLAG, PLAYWRIGHT_DISABLE_FEATURES_FLAG } from "../lib/computers/browser/chromium-features";
+import { findChromium } from "../lib/computers/browser/find-chromium";
 import { pct } from "./timing";
 
 // DISABLE_FEATURES_FLAG: the pool's feature switch (chromium-features.ts), which replaces Playwright's.
@@ -17,7 +18,7 @@ export interface PoolFloor {
 }
 
 export async function measurePoolFloor(runs = 20): Promise<PoolFloor> {
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", ignoreDefaultArgs: [PLAYWRIGHT_DISABLE_FEATURES_FLAG],
+  const browser = await chromium.launch({ executablePath: findChromium()?.path ?? "/usr/bin/chromium", ignoreDefaultArgs: [PLAYWRIGHT_DISABLE_FEATURES_FLAG],
     args: FLAGS });
   try {
     const create: number[] = [];

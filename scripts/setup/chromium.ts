@@ -1,21 +1,31 @@
-// Finds the Chromium the app will launch; on Debian as root installs the
-// system one when none is found; otherwise says what to do. Never fails the
-// start: the app runs without browsers and /api/health reports it.
+// Finds the Chromium the app will launch; on Debian as root installs Debian's headless
+// shell when it is missing (the pool's preferred Chromium, see find-chromium.ts), or the
+// full chromium if that package is not available; otherwise says what to do. Never
+// fails the start: the app runs without browsers and /api/health reports it.
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { chromiumHelp, findChromium } from "../../lib/computers/browser/find-chromium";
+import { chromiumHelp, findChromium, HEADLESS_SHELL_CANDIDATES } from "../../lib/computers/browser/find-chromium";
 
 function describe() {
   const found = findChromium();
   return found ? `${found.path} (${found.source})` : null;
 }
 
-let result = describe();
-if (!result && existsSync("/etc/debian_version") && process.getuid?.() === 0) {
-  console.log("  no Chromium found: installing Debian's chromium with apt-get");
-  execFileSync("apt-get", ["update", "-qq"], { stdio: "inherit" });
-  execFileSync("apt-get", ["install", "-y", "-qq", "chromium"], { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
-  result = describe();
+function apt(args: string[]): boolean {
+  try {
+    execFileSync("apt-get", args, { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+    return true;
+  } catch {
+    return false;
+  }
 }
+
+const found = findChromium();
+const wantsShell = found?.source !== "CHROMIUM_PATH" && !HEADLESS_SHELL_CANDIDATES.some((p) => existsSync(p));
+if (wantsShell && existsSync("/etc/debian_version") && process.getuid?.() === 0) {
+  console.log("  installing Debian's chromium-headless-shell with apt-get (Chromium without its browser UI)");
+  if (apt(["update", "-qq"]) && !apt(["install", "-y", "-qq", "chromium-headless-shell"]) && !found) apt(["install", "-y", "-qq", "chromium"]);
+}
+const result = describe();
 if (result) console.log(`  using ${result}`);
 else console.warn(`  WARNING: ${chromiumHelp().replace(/\n/g, "\n  ")}`);

@@ -2,7 +2,7 @@
 // root here) with Chromium's own sandbox on: no --no-sandbox, renderers in their own user namespace under
 // seccomp-bpf, and none of the server's secrets in the browser's environment. BROWSER_SANDBOX=off is the
 // fallback, and /api/health says which one is in use and why.
-import { readFileSync, readlinkSync } from "node:fs";
+import { existsSync, readFileSync, readlinkSync } from "node:fs";
 import { describe, expect, inject, it } from "vitest";
 import { startServer } from "./harness";
 import { api, chromiumPidsOf, execute, useSessionSuite, waitFor } from "./computers-fixtures";
@@ -10,6 +10,7 @@ import { descendantsOf } from "../hardening/host-census";
 import {
   CABIN_DISABLED_FEATURES, DISABLE_FEATURES_FLAG, PLAYWRIGHT_DISABLE_FEATURES_FLAG,
 } from "@/lib/computers/browser/chromium-features";
+import { HEADLESS_SHELL_CANDIDATES } from "@/lib/computers/browser/find-chromium";
 
 const statusField = (pid: number, field: string) =>
   readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith(`${field}:`))?.split(/\s+/).slice(1) ?? [];
@@ -66,6 +67,14 @@ describe("Chromium sandbox", () => {
       expect(names).toEqual(expect.arrayContaining([...PLAYWRIGHT_DISABLE_FEATURES_FLAG.slice("--disable-features=".length).split(","),
         ...CABIN_DISABLED_FEATURES]));
     }
+  });
+
+  // The setup installs it on Debian (scripts/setup/chromium.ts); full Chromium builds a browser window per context.
+  it.runIf(existsSync("/etc/debian_version"))("runs Debian's headless shell, not full Chromium", async () => {
+    await suite.session();
+    const mains = chromiumPidsOf(inject("dataDir")).filter(isMain);
+    expect(mains.length).toBeGreaterThan(0);
+    for (const pid of mains) expect(readlinkSync(`/proc/${pid}/exe`)).toBe(HEADLESS_SHELL_CANDIDATES[0]);
   });
 
   it("BROWSER_SANDBOX=off launches with --no-sandbox and health names the reason", async () => {

@@ -18,7 +18,9 @@ const PLAYWRIGHT_DISABLED_FEATURES = [
  * BrowserContext (Target.getTargets lists them as "Omnibox Popup"): a second renderer per session
  * that nobody sees headless. Measured here, 20 contexts made at once: 40 renderers and 6.2 s of
  * renderer CPU with it, 20 and 0.6 s without; on two cores that CPU is what stalled live sessions
- * while a burst of creates ran (the load suite, tests/hardening/load.test.ts).
+ * while a burst of creates ran (the load suite, tests/hardening/load.test.ts). The headless shell
+ * that findChromium prefers has no omnibox; this matters where full Chromium runs (CHROMIUM_PATH,
+ * or no shell installed).
  */
 export const CABIN_DISABLED_FEATURES = ["WebUIOmniboxPopup", "WebUIOmniboxAimPopup", "WebUIOmniboxFullPopup"];
 
