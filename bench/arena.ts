@@ -74,7 +74,7 @@ async function clientMemory(n: number) {
   await sleep(3000);
   const after = chromiumPssMiB();
   rows.push([`connectOverCDP, ${n} idle sessions`, `p50 ${fmt(pct(connect, 50))}, p95 ${fmt(pct(connect, 95))}`, ""]);
-  rows.push([`pool Chromium PSS, ${n} sessions → with a CDP client each`, `${before.toFixed(0)} → ${after.toFixed(0)} MiB (${((after - before) / n).toFixed(1)} MiB per client; a Chromium per session ~390 MiB)`, ""]);
+  rows.push([`pool Chromium PSS, ${n} sessions → with a CDP client each`, `${before.toFixed(0)} → ${after.toFixed(0)} MiB (${((after - before) / n).toFixed(1)} MiB per client)`, ""]);
   for (const b of browsers) await b.close();
   for (const id of ids) await req("DELETE", `/computers/${id}`);
 }

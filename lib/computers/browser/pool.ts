@@ -1,7 +1,7 @@
 // The browser pool: long-lived Chromium processes, one BrowserContext per session
-// (~21 MiB each, against ~390 MiB for a browser per session), plus standby contexts
+// (~13 MiB each, against ~64 MiB for a browser with one session), plus standby contexts
 // with a blank page already open (StandbyContexts, sized from demand), because a
-// context's first page costs ~100 ms and creating a session must not. Standby
+// context's first page costs ~40 ms and creating a session must not. Standby
 // contexts are handed out when a session's options can be applied after creation
 // (viewport: yes; proxy, device scale, saved state: no → a fresh context).
 //

@@ -1,10 +1,10 @@
 // How many standby contexts to keep: sized from recent demand. A context's first
-// page costs ~100 ms (a renderer process start) and ten made at once take ~0.6 s
+// page costs ~40 ms (a renderer process start) and ten made at once take ~0.3 s
 // on two cores (bench:sessions' floor), so a burst is fast only if standby already holds as many contexts
 // as the burst asks for. StandbyDemand remembers the creates of the last minute;
-// its measure is the largest burst: the most creates within any BURST_MS. Over
-// BURST_MS the background refill (2 at a time) makes up roughly ten contexts, so
-// creates spread wider than that are served by the refill, not by a bigger standby.
+// its measure is the largest burst: the most creates within any BURST_MS. The
+// background refill (2 at a time) keeps up with creates spread wider than that, so
+// they are served by the refill, not by a bigger standby.
 // standbyTarget keeps that many ready, between the operator's floor and ceiling,
 // and never more than free memory allows.
 const BURST_MS = 3_000;

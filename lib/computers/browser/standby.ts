@@ -1,5 +1,5 @@
 // The BrowserPool's standby contexts: blank contexts with their first page already
-// open, handed to new sessions so a create skips the ~100 ms first page. Their
+// open, handed to new sessions so a create skips the ~40 ms first page. Their
 // number follows recent demand (standbyTarget); they are made in the background,
 // at most BROWSER_STANDBY_REFILL_CONCURRENCY at a time, so refills never hold up a
 // request: a create that finds standby empty makes its own context at once.
