@@ -208,24 +208,32 @@ try {
       let dw = await watch(dview, desktop);
       rows.push(["desktop fps, still screen (fps=15)", dw.fps.toFixed(1), ""]);
       rows.push(["desktop CPU while watched, still", `desktop processes ${dw.partCpu} %, spawned helpers ${dw.helperCpu} %, server ${dw.serverCpu} %`, ""]);
-      // Key → frame: a letter typed into the terminal (clicked first, for focus); the first frame that differs from the one before shows it.
+      dview.ws.close();
+      // Key → frame at fps=30, as for the browser: a letter typed into the terminal (clicked first, for focus);
+      // the first frame that differs from the one before shows it.
+      dview = await openView(desk.id, 30);
       dview.ws.send(JSON.stringify({ type: "pointer", action: "down", x: 400, y: 300 }));
       dview.ws.send(JSON.stringify({ type: "pointer", action: "up", x: 400, y: 300 }));
       const latencies = await keyLatencies(dview, () => press(dview, "x"), () => {
         const before = dview.frames[dview.frames.length - 1]?.data;
         return (f) => !before || !f.data.equals(before);
       });
-      rows.push(["desktop key → first frame showing it", latencySummary(latencies), ""]);
+      rows.push(["desktop key → first frame showing it (fps=30)", latencySummary(latencies), "p50 ≤ 50 ms"]);
       dview.ws.close();
       // Animated: a terminal printing the time every 20 ms (bash builtins only, no spawns).
       await req("POST", `/computers/${desk.id}/exec/sync`, {
         command: "setsid xterm -geometry 30x8-0-0 -e bash -c 'exec 3<> <(:); while :; do echo $EPOCHREALTIME; read -t 0.02 -u 3; done' >/dev/null 2>&1 &",
       });
       await new Promise((r) => setTimeout(r, 2000));
+      dview = await openView(desk.id, 30);
+      dw = await watch(dview, desktop);
+      rows.push(["desktop fps, animated terminal (fps=30, q60, 1280×720, ffmpeg capture)", dw.fps.toFixed(1), "≥ 15"]);
+      rows.push(["desktop CPU while watched, animated at 30 fps", `desktop processes ${dw.partCpu} %, spawned helpers ${dw.helperCpu} %, server ${dw.serverCpu} %`, ""]);
+      dview.ws.close();
       dview = await openView(desk.id, 15);
       dw = await watch(dview, desktop);
-      rows.push(["desktop fps, animated terminal (fps=15, q60, 1280×720, ffmpeg capture)", dw.fps.toFixed(1), "≥ 15"]);
-      rows.push(["desktop CPU while watched, animated", `desktop processes ${dw.partCpu} %, spawned helpers ${dw.helperCpu} %, server ${dw.serverCpu} %`, ""]);
+      rows.push(["desktop fps, animated terminal (fps=15 default)", dw.fps.toFixed(1), ""]);
+      rows.push(["desktop CPU while watched, animated at 15 fps", `desktop processes ${dw.partCpu} %, spawned helpers ${dw.helperCpu} %, server ${dw.serverCpu} %`, ""]);
       dview.ws.close();
       await req("DELETE", `/computers/${desk.id}`);
     } catch (err) {

@@ -1,6 +1,6 @@
 // Live view of desktop sessions through a real server with a real desktop: the
 // screencast SSE (JPEG frames of the X display, cursor_position) and /ws input
-// (typed text and a key reach the terminal; the file it writes is read back).
+// (a click, typed text and keys reach the terminal; the file it writes is read back).
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import WebSocket from "ws";
@@ -72,8 +72,10 @@ describe.skipIf(!canRunDesktops)("desktop live view", () => {
     expect(ffmpegOf(d.id)).toEqual([]);
   });
 
-  it("/ws: typed text and Enter reach the terminal; the command's file is read back with exec", async () => {
+  it("/ws: a click, typed text and keys (XTest, Shift included) reach the terminal; the command's file is read back with exec", async () => {
     const d = await createDesktop(s.a);
+    const input = async () => ((await (await fetch(`${s.a.base}/api/health`)).json()) as any).checks.sessions.live_view;
+    const before = await input();
     const ws = new WebSocket(d.endpoints.ws);
     const frames: Buffer[] = [];
     const text: any[] = [];
@@ -81,13 +83,23 @@ describe.skipIf(!canRunDesktops)("desktop live view", () => {
     await new Promise((resolve, reject) => { ws.once("open", resolve); ws.once("error", reject); });
     await waitFor(() => frames.length, { message: "a first frame" });
     expect(jpegSize(frames[0])).toEqual({ width: 1280, height: 720 });
-    ws.send(JSON.stringify({ type: "text", text: "echo typed-through-ws > ~/live.txt" }));
-    ws.send(JSON.stringify({ type: "key", action: "down", key: "Enter" }));
-    ws.send(JSON.stringify({ type: "key", action: "up", key: "Enter" }));
-    const read = await waitFor(() => exec(s.a, d.id, "cat ~/live.txt 2>/dev/null"), {
+    // Inside the desktop's terminal (22,60 994×580): focus it as a person would.
+    ws.send(JSON.stringify({ type: "pointer", action: "down", x: 400, y: 300, button: "left" }));
+    ws.send(JSON.stringify({ type: "pointer", action: "up", x: 400, y: 300, button: "left" }));
+    ws.send(JSON.stringify({ type: "text", text: "echo typed-through-ws > ~/live" }));
+    // Key by key: "." and "x" plain, "T" on the Shift column of the keyboard map, then Enter.
+    for (const key of [".", "T", "x", "T", "Enter"]) {
+      ws.send(JSON.stringify({ type: "key", action: "down", key }));
+      ws.send(JSON.stringify({ type: "key", action: "up", key }));
+    }
+    const read = await waitFor(() => exec(s.a, d.id, "cat ~/live.TxT 2>/dev/null"), {
       until: (r) => r.stdout.trim() === "typed-through-ws", intervalMs: 200, message: "the file the typed command writes",
     });
     expect(read.exit_code).toBe(0);
+    // Pointer and keys went as XTest events over the server's X connection; only the text went through xdotool.
+    const after = await input();
+    expect(after.desktop_input_xtest - before.desktop_input_xtest).toBe(12);
+    expect(after.desktop_input_xdotool - before.desktop_input_xdotool).toBe(1);
     const closed = new Promise((resolve) => ws.once("close", resolve));
     await api("DELETE", `/computers/${d.id}`, undefined, s.a);
     await closed;

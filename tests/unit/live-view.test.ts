@@ -1,11 +1,12 @@
 // Pure parts of the live view: the shared capture hub (start with the first
 // viewer, max settings, per-viewer rate, stop with the last, end with a reason),
-// the /ws input messages, the desktop's xdotool mapping, MJPEG splitting and the host display's cookie.
+// the /ws input messages, the desktop's XTest and xdotool mappings, MJPEG splitting and the host display's cookie.
 import { describe, expect, it, vi } from "vitest";
 import type { ScreencastCapability, ScreencastSettings, ScreencastSink } from "@/lib/computers/driver";
 import { ScreencastHub, liveViewStats } from "@/lib/computers/live/hub";
 import { parseLiveInput } from "@/lib/computers/live/input-message";
-import { liveInputArgs } from "@/lib/computers/desktop/live-input";
+import { keyEvents, keysymOf, liveInputArgs, pointerEvents } from "@/lib/computers/desktop/live-input";
+import { FAKE, keyPlaces } from "@/lib/computers/desktop/xtest";
 import { MjpegSplitter } from "@/lib/computers/desktop/mjpeg";
 import { mjpegQscale } from "@/lib/computers/desktop/screencast";
 import { cookieForDisplay } from "@/lib/computers/desktop/host-display";
@@ -112,6 +113,45 @@ describe("live input messages", () => {
     expect(liveInputArgs({ type: "wheel", x: 0, y: 0, dx: 0, dy: 250 })).toEqual(["mousemove", "0", "0", "click", "--repeat", "3", "--delay", "0", "5"]);
     expect(liveInputArgs({ type: "key", action: "up", key: "ctrl" })).toEqual(["keyup", "--delay", "0", "--", "ctrl"]);
     expect(liveInputArgs({ type: "text", text: "-x" })).toEqual(["type", "--delay", "0", "--", "-x"]);
+  });
+
+  it("maps keys to X keysyms: named keys, F-keys, Latin-1 and other characters; names only xdotool knows are null", () => {
+    expect(keysymOf("Enter")).toBe(0xff0d);
+    expect(keysymOf("ctrl")).toBe(0xffe3);
+    expect(keysymOf("f5")).toBe(0xffc2);
+    expect(keysymOf("a")).toBe(0x61);
+    expect(keysymOf("é")).toBe(0xe9);
+    expect(keysymOf("€")).toBe(0x010020ac);
+    expect(keysymOf("XF86AudioPlay")).toBeNull();
+    expect(() => keysymOf("ctrl+c")).toThrow(/Unknown key/);
+  });
+
+  it("finds keysyms on the keyboard map, plain column first, Shift column second", () => {
+    // keycodes 38 ("a" / "A") and 50 (Shift_L), two keysyms per keycode, from keycode 38
+    const keysyms = new Uint32Array(2 * 13);
+    keysyms.set([0x61, 0x41], 0);
+    keysyms.set([0xffe1, 0], 2 * 12);
+    const places = keyPlaces(keysyms, 2, 38);
+    expect(places.get(0x61)).toEqual({ keycode: 38, shift: false });
+    expect(places.get(0x41)).toEqual({ keycode: 38, shift: true });
+    expect(places.get(0xffe1)).toEqual({ keycode: 50, shift: false });
+    expect(places.has(0)).toBe(false);
+  });
+
+  it("builds XTest events: Shift around a shifted key unless held, wheel notches as buttons 4–7", () => {
+    const shift = { keycode: 50, shift: false };
+    expect(keyEvents("down", { keycode: 38, shift: true }, shift, false)).toEqual([
+      { type: FAKE.keyDown, detail: 50 }, { type: FAKE.keyDown, detail: 38 }, { type: FAKE.keyUp, detail: 50 },
+    ]);
+    expect(keyEvents("down", { keycode: 38, shift: true }, shift, true)).toEqual([{ type: FAKE.keyDown, detail: 38 }]);
+    expect(keyEvents("up", { keycode: 38, shift: true }, shift, false)).toEqual([{ type: FAKE.keyUp, detail: 38 }]);
+    expect(pointerEvents({ type: "pointer", action: "down", x: 10, y: 20, button: "right" })).toEqual([
+      { type: FAKE.motion, detail: 0, x: 10, y: 20 }, { type: FAKE.buttonDown, detail: 3 },
+    ]);
+    expect(pointerEvents({ type: "wheel", x: 1, y: 2, dx: -100, dy: 250 }).map((e) => [e.type, e.detail])).toEqual([
+      [FAKE.motion, 0], [FAKE.buttonDown, 5], [FAKE.buttonUp, 5], [FAKE.buttonDown, 5], [FAKE.buttonUp, 5],
+      [FAKE.buttonDown, 5], [FAKE.buttonUp, 5], [FAKE.buttonDown, 6], [FAKE.buttonUp, 6],
+    ]);
   });
 
   it("splits ffmpeg's MJPEG stream into JPEG frames, across chunk boundaries and after garbage", () => {

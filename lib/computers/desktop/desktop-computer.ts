@@ -5,8 +5,8 @@
 import { ActionError } from "@/lib/computers/action-error";
 import { ActionQueue } from "@/lib/computers/action-queue";
 import type {
-  ActionOutcome, ComputerHandle, DriverAction, ExecCapability, ExecRequest, ExecResult, ExecSink, ExecStreamEnd, SavedState, ScreenContext, Screenshot,
-  ScreenshotOptions,
+  ActionOutcome, ComputerHandle, DriverAction, ExecCapability, ExecRequest, ExecResult, ExecSink, ExecStreamEnd, LiveInputCapability, SavedState,
+  ScreenContext, Screenshot, ScreenshotOptions,
 } from "@/lib/computers/driver";
 import type { RunResult } from "@/lib/computers/desktop/enter";
 import type { DesktopRunner } from "@/lib/computers/desktop/desktop-runner";
@@ -42,10 +42,14 @@ export class DesktopComputer implements ComputerHandle {
   readonly screencast: ReturnType<typeof desktopScreencast> | undefined;
   /** endpoints.vnc: x11vnc on the host, started by the first VNC client. */
   readonly vnc: DesktopVnc | undefined;
-  readonly liveInput = new DesktopLiveInput(async (args) => {
-    this.assertRunning();
-    await this.xdotool(args);
-  });
+  /** Live-view input: XTest over the host display, xdotool where XTest cannot do it (DesktopLiveInput). */
+  readonly liveInput: LiveInputCapability = {
+    send: async (input) => {
+      this.assertRunning();
+      await this.input.send(input);
+    },
+  };
+  private readonly input: DesktopLiveInput;
   private readonly queue = new ActionQueue(getEnv().ACTION_TIMEOUT_SECONDS * 1000);
   private stopping: Promise<SavedState | null> | null = null;
   private lastSnapshot: { fingerprint: string; state: SavedState } | null = null;
@@ -58,6 +62,7 @@ export class DesktopComputer implements ComputerHandle {
     private readonly onStopped: () => void,
   ) {
     this.hostDisplay = new HostDisplay(runner.pid1, runner.dir);
+    this.input = new DesktopLiveInput((args) => this.xdotool(args), this.hostDisplay);
     const ffmpeg = ffmpegPath();
     this.screencast = ffmpeg ? desktopScreencast({
       ffmpeg, display: this.hostDisplay, marker: runner.dir, size: () => this.viewport,
@@ -166,6 +171,7 @@ export class DesktopComputer implements ComputerHandle {
       return await this.snapshot();
     } finally {
       this.vnc?.stop();
+      this.input.close();
       await this.hostDisplay.close();
       await this.runner.kill().catch(() => {});
       await this.runner.removeFiles().catch((err) => getLogger().warn({ err, id: this.id }, "could not remove desktop files"));

@@ -23,6 +23,8 @@ export interface HostDisplayAddress {
   display: string;
   /** XAUTHORITY for it: the desktop's cookie for display <n>. */
   xauthority: string;
+  /** The cookie itself, for a client in this process (XTestConnection): its protocol name and data. */
+  auth: { name: string; data: Buffer };
 }
 
 function exists(p: string): boolean {
@@ -64,8 +66,8 @@ function freeDisplayNumber(): number {
   }
 }
 
-/** The desktop's Xauthority entry (FamilyWild, display "0") rewritten for display `n`. */
-export function cookieForDisplay(original: Buffer, n: number): Buffer {
+/** The fields of the desktop's one Xauthority entry (FamilyWild, display "0"): counted big-endian strings after the family. */
+function authEntry(original: Buffer) {
   let at = 2;
   const field = () => {
     const length = original.readUInt16BE(at);
@@ -73,12 +75,14 @@ export function cookieForDisplay(original: Buffer, n: number): Buffer {
     at += 2 + length;
     return value;
   };
-  const address = field();
-  field(); // the display number, replaced
-  const name = field();
-  const cookie = field();
+  return { family: original.subarray(0, 2), address: field(), number: field(), name: field(), data: field() };
+}
+
+/** The desktop's Xauthority entry rewritten for display `n`. */
+export function cookieForDisplay(original: Buffer, n: number): Buffer {
+  const entry = authEntry(original);
   const put = (b: Buffer) => Buffer.concat([Buffer.from([b.length >> 8, b.length & 255]), b]);
-  return Buffer.concat([original.subarray(0, 2), put(address), put(Buffer.from(String(n))), put(name), put(cookie)]);
+  return Buffer.concat([entry.family, put(entry.address), put(Buffer.from(String(n))), put(entry.name), put(entry.data)]);
 }
 
 export class HostDisplay {
@@ -113,7 +117,8 @@ export class HostDisplay {
       }
       const xauthority = path.join(this.dir, `host-display.Xauthority`);
       await writeFile(/* turbopackIgnore: true */ xauthority, cookieForDisplay(cookie, n), { mode: 0o600 });
-      return { display: `:${n}`, xauthority, link };
+      const { name, data } = authEntry(cookie);
+      return { display: `:${n}`, xauthority, auth: { name: name.toString("latin1"), data }, link };
     }
   }
 
