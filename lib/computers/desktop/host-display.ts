@@ -23,7 +23,8 @@ export interface HostDisplayAddress {
   display: string;
   /** XAUTHORITY for it: the desktop's cookie for display <n>. */
   xauthority: string;
-  /** The cookie itself, for a client in this process (XTestConnection): its protocol name and data. */
+  /** For a client in this process (XTestConnection): the socket path (our link) and the cookie's protocol name and data. */
+  socket: string;
   auth: { name: string; data: Buffer };
 }
 
@@ -86,7 +87,7 @@ export function cookieForDisplay(original: Buffer, n: number): Buffer {
 }
 
 export class HostDisplay {
-  private linking: Promise<HostDisplayAddress & { link: string }> | null = null;
+  private linking: Promise<HostDisplayAddress> | null = null;
   private closed = false;
 
   /** `pid1`: the desktop's init on the host; `dir`: the session's private directory (mode 0700). */
@@ -101,7 +102,7 @@ export class HostDisplay {
     return this.linking;
   }
 
-  private async link(): Promise<HostDisplayAddress & { link: string }> {
+  private async link(): Promise<HostDisplayAddress> {
     const root = `/proc/${this.pid1}/root`;
     const cookie = readFileSync(/* turbopackIgnore: true */ path.join(root, XAUTHORITY));
     await mkdir(/* turbopackIgnore: true */ HOST_X_SOCKETS, { recursive: true, mode: 0o1777 });
@@ -118,7 +119,7 @@ export class HostDisplay {
       const xauthority = path.join(this.dir, `host-display.Xauthority`);
       await writeFile(/* turbopackIgnore: true */ xauthority, cookieForDisplay(cookie, n), { mode: 0o600 });
       const { name, data } = authEntry(cookie);
-      return { display: `:${n}`, xauthority, auth: { name: name.toString("latin1"), data }, link };
+      return { display: `:${n}`, xauthority, socket: link, auth: { name: name.toString("latin1"), data } };
     }
   }
 
@@ -126,6 +127,6 @@ export class HostDisplay {
   async close(): Promise<void> {
     this.closed = true;
     const linked = await this.linking?.catch(() => null);
-    if (linked) await unlink(/* turbopackIgnore: true */ linked.link).catch(() => {});
+    if (linked) await unlink(/* turbopackIgnore: true */ linked.socket).catch(() => {});
   }
 }

@@ -96,8 +96,7 @@ export class DesktopLiveInput implements LiveInputCapability {
   /** Keycodes this connection holds down (key down without its key up yet). */
   private readonly held = new Set<number>();
 
-  /** `display` null: xdotool only. */
-  constructor(private readonly xdotool: (args: string[]) => Promise<void>, private readonly display: HostDisplay | null) {}
+  constructor(private readonly xdotool: (args: string[]) => Promise<void>, private readonly display: HostDisplay) {}
 
   async send(input: LiveInput): Promise<void> {
     const connection = input.type === "text" ? null : await this.connection();
@@ -126,12 +125,10 @@ export class DesktopLiveInput implements LiveInputCapability {
 
   /** The X connection, opened on first use and again after it closed; null (xdotool) when it cannot be opened. */
   private async connection(): Promise<XTestConnection | null> {
-    if (!this.display) return null;
     const current = await this.connecting;
     if (current && !current.closed) return current;
     if (this.connecting && !current) return null; // it failed to open: xdotool from now on
-    const display = this.display;
-    this.connecting = display.address().then((address) => XTestConnection.open(address.display, address.auth)).catch((err) => {
+    this.connecting = this.display.address().then((address) => XTestConnection.open(address.socket, address.auth)).catch((err) => {
       getLogger().warn({ err }, "live input: no XTest connection to the desktop's display; using xdotool");
       return null;
     });

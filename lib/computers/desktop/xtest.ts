@@ -9,7 +9,6 @@
 // with xdotool (DesktopLiveInput), which remaps a spare keycode for them.
 import { connect, type Socket } from "node:net";
 
-const HOST_X_SOCKETS = "/tmp/.X11-unix";
 const OPCODE = { getInputFocus: 43, queryExtension: 98, getKeyboardMapping: 101 } as const;
 const XTEST_FAKE_INPUT = 2;
 const MAPPING_NOTIFY = 34;
@@ -64,10 +63,9 @@ export class XTestConnection {
 
   private constructor(private readonly socket: Socket) {}
 
-  /** Connects to host display `display` (":<n>") with its cookie; rejects when the server refuses or lacks XTest. */
-  static async open(display: string, auth: { name: string; data: Buffer }): Promise<XTestConnection> {
-    const number = display.replace(/^:/, "").split(".")[0]!;
-    const socket = connect(`${HOST_X_SOCKETS}/X${number}`);
+  /** Connects to the X server at unix socket `path` with its cookie; rejects when the server refuses or lacks XTest. */
+  static async open(path: string, auth: { name: string; data: Buffer }): Promise<XTestConnection> {
+    const socket = connect(path);
     socket.setNoDelay(true);
     await new Promise<void>((resolve, reject) => socket.once("connect", resolve).once("error", reject));
     const connection = new XTestConnection(socket);
