@@ -12,6 +12,7 @@ import { getEnv } from "@/lib/env";
 import { Cooldowns, type CoolingBackend } from "@/lib/models/cooldown";
 import type { ModelBackendEntry, ResolvedModel } from "@/lib/models/types";
 import { singleton, singletonKey } from "@/lib/singleton";
+import type { RequestSignal } from "@/lib/models/request-signal";
 
 export interface Attempt {
   backend: string;
@@ -54,7 +55,7 @@ const movesOn = (status: number) => status >= 500 || status === 429;
 export async function withFallback<T>(
   model: ResolvedModel,
   log: AttemptLog,
-  signal: AbortSignal,
+  signal: RequestSignal,
   attempt: (entry: ModelBackendEntry) => Promise<T>,
 ): Promise<T> {
   const cooldowns = getCooldowns();

@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { renderError } from "@/lib/api/render";
 import { httpHandlersKey, type HttpHandler } from "@/lib/process-handles";
 import { getLogger } from "@/lib/logger";
+import { CancelSignal } from "@/lib/models/request-signal";
 import { resolveModelRoute, type ResolvedModelRoute } from "@/lib/models/route-table";
 import { toModelHttpRequest } from "@/lib/models/transport";
 import { singleton } from "@/lib/singleton";
@@ -21,12 +22,12 @@ function nodeHeader(req: IncomingMessage) {
 }
 
 async function serve(req: IncomingMessage, res: ServerResponse, pathname: string, route: ResolvedModelRoute) {
-  const controller = new AbortController();
+  const cancel = new CancelSignal();
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   // The client left before the end: abort the request (stops generation) and the body.
   res.on("close", () => {
     if (res.writableFinished) return;
-    controller.abort();
+    cancel.abort();
     void reader?.cancel().catch(() => {});
   });
   const request = toModelHttpRequest({
@@ -34,7 +35,7 @@ async function serve(req: IncomingMessage, res: ServerResponse, pathname: string
     pathname,
     header: nodeHeader(req),
     body: () => req,
-    signal: controller.signal,
+    signal: cancel,
   });
   try {
     const reply = await route.handler(request, route.params);
@@ -53,7 +54,7 @@ async function serve(req: IncomingMessage, res: ServerResponse, pathname: string
     }
     res.end();
   } catch (err) {
-    if (controller.signal.aborted) return;
+    if (cancel.aborted) return;
     if (res.headersSent) {
       getLogger().error({ err, url: req.url, requestId: request.requestId }, "model API stream failed");
       return void res.destroy();

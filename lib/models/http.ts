@@ -14,6 +14,7 @@ import { getEnv } from "@/lib/env";
 import { formatUsd, getBudgetLedger } from "@/lib/models/budget";
 import { getKeyRateLimiter, getRateLimiter } from "@/lib/models/rate-limiters";
 import type { z } from "zod";
+import type { RequestSignal } from "@/lib/models/request-signal";
 
 /** The one body limit of every surface (MAX_REQUEST_BODY_BYTES; the custom server refuses larger ones first). */
 export const MAX_BODY_BYTES = getEnv().MAX_REQUEST_BODY_BYTES;
@@ -28,7 +29,7 @@ export interface ModelHttpRequest {
   /** The body as text; rejects with a 413 past MAX_BODY_BYTES. */
   text(): Promise<string>;
   /** Aborts when the client goes away. */
-  signal: AbortSignal;
+  signal: RequestSignal;
 }
 
 export interface ModelReply {
@@ -60,7 +61,7 @@ export interface ModelPrincipal {
 export interface ModelRequest {
   principal: ModelPrincipal;
   requestId: string;
-  signal: AbortSignal;
+  signal: RequestSignal;
 }
 
 export { getKeyRateLimiter, getRateLimiter };
@@ -118,7 +119,8 @@ export function withModelApi(kind: "inference" | "read", handler: (ctx: ModelCon
       org = principal.organizationId;
       if (kind === "inference") {
         // Every inference endpoint passes here, so none can spend past a budget.
-        await getBudgetLedger().check(principal);
+        const budgetChecked = getBudgetLedger().check(principal);
+        if (budgetChecked) await budgetChecked;
         await admitRequest(principal);
       }
       const reply = await handler({ req, params, principal });

@@ -27,6 +27,7 @@ import {
   usageOf,
   type TextEndpoint,
 } from "@/lib/models/wire";
+import type { RequestSignal } from "@/lib/models/request-signal";
 
 /** Status recorded when the client left before the end (nginx's "client closed request"). */
 export const CLIENT_CLOSED = 499;
@@ -80,10 +81,12 @@ export function withCost(reply: ModelReply, cost: number): ModelReply {
  * answered 499 (`reply`); otherwise its finish reason, and the caller answers.
  */
 export async function drain(
-  generation: Generation, settle: ReturnType<typeof meter>, signal: AbortSignal, take: (delta: GenerationDelta) => void,
+  generation: Generation, settle: ReturnType<typeof meter>, signal: RequestSignal, take: (delta: GenerationDelta) => void,
 ): Promise<{ reply: ModelReply } | { finishReason: FinishReason }> {
   try {
-    for await (const delta of generation) take(delta);
+    const settled = generation.settledDeltas?.();
+    if (settled) for (const delta of settled) take(delta);
+    else for await (const delta of generation) take(delta);
   } catch (err) {
     settle(statusOf(err, signal), generation.promptTokens, generation.completionTokens);
     throw err;
@@ -93,7 +96,7 @@ export async function drain(
   return { reply: { status: CLIENT_CLOSED, headers: {}, body: null } };
 }
 
-export const statusOf = (err: unknown, signal: AbortSignal) => (signal.aborted ? CLIENT_CLOSED : isAppError(err) ? err.status : 500);
+export const statusOf = (err: unknown, signal: RequestSignal) => (signal.aborted ? CLIENT_CLOSED : isAppError(err) ? err.status : 500);
 
 async function runText(
   ctx: ModelRequest,

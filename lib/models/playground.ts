@@ -14,6 +14,7 @@ import { createChatCompletion } from "@/lib/models/inference";
 import { toUiMessageChunks } from "@/lib/models/playground-stream";
 import { getModel, listModels } from "@/lib/models/registry";
 import { chatCompletionSchema } from "@/lib/models/schemas";
+import type { RequestSignal } from "@/lib/models/request-signal";
 
 /** Longest system prompt or message text accepted from the playground. */
 const MAX_TEXT = 100_000;
@@ -74,7 +75,7 @@ async function admit(principal: ModelPrincipal): Promise<void> {
 export async function streamPlaygroundChat(args: {
   organizationId: string;
   requestId: string;
-  signal: AbortSignal;
+  signal: RequestSignal;
   body: unknown;
 }): Promise<Response> {
   const request = toChatCompletionRequest(parseWith(playgroundChatSchema, args.body));

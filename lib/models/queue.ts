@@ -2,13 +2,14 @@
 // order, the rest are refused at once with a 429 (a client retry is cheaper
 // than an unbounded queue holding sockets and memory).
 import { AppError } from "@/lib/api/errors";
+import type { RequestSignal } from "@/lib/models/request-signal";
 
 type Release = () => void;
 
 interface Waiter {
   resolve: (release: Release) => void;
   reject: (reason: unknown) => void;
-  signal: AbortSignal;
+  signal: RequestSignal;
   onAbort: () => void;
 }
 
@@ -27,7 +28,7 @@ export class BoundedQueue {
   }
 
   /** Waits for a slot; the returned function frees it (calling it twice is harmless). */
-  acquire(signal: AbortSignal): Promise<Release> {
+  acquire(signal: RequestSignal): Promise<Release> {
     if (signal.aborted) return Promise.reject(signal.reason);
     if (this.running < this.concurrency) {
       this.running++;

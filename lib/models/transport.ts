@@ -6,6 +6,7 @@ import { Readable } from "node:stream";
 import type { ReadableStream as NodeWebStream } from "node:stream/web";
 import { requestIdFrom } from "@/lib/api/request";
 import { MAX_BODY_BYTES, tooLarge, type ModelHttpRequest } from "@/lib/models/http";
+import type { RequestSignal } from "@/lib/models/request-signal";
 
 /**
  * The body as UTF-8 text; a 413 when the declared length or the bytes read
@@ -38,7 +39,7 @@ export interface IncomingModelRequest {
   header(name: string): string | null;
   /** The body as a Node stream (null: none); called once, when a handler reads the body. */
   body(): Readable | null;
-  signal: AbortSignal;
+  signal: RequestSignal;
 }
 
 export function toModelHttpRequest(incoming: IncomingModelRequest): ModelHttpRequest {

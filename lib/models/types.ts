@@ -5,6 +5,7 @@ import type { Capabilities } from "@/lib/models/capabilities";
 import type { ChatCompletionRequest } from "@/lib/models/schemas";
 import type { ChatOptions, ToolCall, ToolCallDelta } from "@/lib/models/tools";
 import type { UpstreamResponse } from "@/lib/models/upstream/http-client";
+import type { RequestSignal } from "@/lib/models/request-signal";
 
 /** "content_filter" only ever comes from an upstream, passed through. */
 export type FinishReason = "stop" | "length" | "tool_calls" | "content_filter";
@@ -54,6 +55,8 @@ export interface Generation extends AsyncIterable<GenerationDelta> {
   /** Resolves once the backend has stopped working on it (its slot is free by then). */
   readonly ended: Promise<void>;
   cancel(): void;
+  /** Every delta at once, when the generation has already ended normally and none was read (PushGeneration). */
+  settledDeltas?(): GenerationDelta[] | undefined;
 }
 
 export interface EmbeddingResult {
@@ -68,8 +71,8 @@ export interface ModelBackend {
    * in the local queue, or the upstream answered 200); rejects with an
    * AppError before that (queue full, prompt too long, upstream error).
    */
-  generate(input: GenerationInput, params: SamplingParams, signal: AbortSignal): Promise<Generation>;
-  embed(inputs: string[], signal: AbortSignal): Promise<EmbeddingResult>;
+  generate(input: GenerationInput, params: SamplingParams, signal: RequestSignal): Promise<Generation>;
+  embed(inputs: string[], signal: RequestSignal): Promise<EmbeddingResult>;
   /** Loads what the first request would otherwise wait for. */
   warmUp?(): Promise<void>;
   /** For /api/health: false only when the backend cannot serve (a local model failed to load). */
@@ -79,7 +82,7 @@ export interface ModelBackend {
    * 2xx answer unread, for endpoints relayed as they are (native /v1/responses).
    * Rejects like `generate` on a non-2xx answer, a timeout or no connection.
    */
-  forward?(path: string, body: Record<string, unknown>, signal: AbortSignal, stream: boolean): Promise<ForwardedCall>;
+  forward?(path: string, body: Record<string, unknown>, signal: RequestSignal, stream: boolean): Promise<ForwardedCall>;
 }
 
 /** An upstream's 2xx answer being relayed; `close()` once it was read (or given up). */

@@ -11,6 +11,7 @@ import { prepareLocalChat, type ChatRunOptions } from "@/lib/models/local/chat-r
 import { runtimeEntry, type LoadedModel, type LocalModelSpec, type RuntimeEntry } from "@/lib/models/local/runtime";
 import type { ChatOptions } from "@/lib/models/tools";
 import type { ChatMessage, EmbeddingResult, FinishReason, Generation, GenerationInput, ModelBackend, SamplingParams } from "@/lib/models/types";
+import type { RequestSignal } from "@/lib/models/request-signal";
 
 function finishReasonOf(stopReason: string): FinishReason | undefined {
   if (stopReason === "maxTokens") return "length";
@@ -56,7 +57,7 @@ export class LocalBackend implements ModelBackend {
     }
   }
 
-  async generate(input: GenerationInput, params: SamplingParams, signal: AbortSignal): Promise<Generation> {
+  async generate(input: GenerationInput, params: SamplingParams, signal: RequestSignal): Promise<Generation> {
     const release = await this.entry.queue.acquire(signal);
     try {
       const loaded = await this.loaded();
@@ -142,7 +143,7 @@ export class LocalBackend implements ModelBackend {
     };
   }
 
-  async embed(inputs: string[], signal: AbortSignal): Promise<EmbeddingResult> {
+  async embed(inputs: string[], signal: RequestSignal): Promise<EmbeddingResult> {
     const release = await this.entry.queue.acquire(signal);
     try {
       const loaded = await this.loaded();

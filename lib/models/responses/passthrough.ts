@@ -14,6 +14,7 @@ import { saveResponse } from "@/lib/models/responses/store";
 import type { ForwardedCall, ModelBackend } from "@/lib/models/types";
 import { upstreamNetworkError, upstreamTimeout } from "@/lib/models/upstream/errors";
 import { SSE_HEADERS } from "@/lib/models/wire";
+import type { RequestSignal } from "@/lib/models/request-signal";
 
 const CLIENT_CLOSED = 499;
 
@@ -40,7 +41,7 @@ export interface NativeTurn {
 }
 
 /** Sends the turn to the upstream's /responses; a non-streamed answer is read whole before this resolves. */
-export async function forwardResponse(backend: ModelBackend, turn: NativeTurn, signal: AbortSignal): Promise<NativeCall> {
+export async function forwardResponse(backend: ModelBackend, turn: NativeTurn, signal: RequestSignal): Promise<NativeCall> {
   const { previous_response_id: chained, ...body } = turn.body;
   const stream = body.stream === true;
   const call = await backend.forward!("/responses", chained ? { ...body, input: turn.conversation } : body, signal, stream);

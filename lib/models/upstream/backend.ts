@@ -14,6 +14,7 @@ import { postJson } from "@/lib/models/upstream/http-client";
 import { readSseData } from "@/lib/models/upstream/sse";
 import type { ToolCall, ToolCallDelta } from "@/lib/models/tools";
 import type { EmbeddingResult, FinishReason, ForwardedCall, Generation, GenerationInput, ModelBackend, SamplingParams } from "@/lib/models/types";
+import { CancelSignal, type RequestSignal } from "@/lib/models/request-signal";
 
 interface UpstreamUsage {
   prompt_tokens?: number;
@@ -62,21 +63,21 @@ export class UpstreamBackend implements ModelBackend {
   }
 
   /** POSTs to the upstream with a deadline for the response headers; aborts with the client. */
-  private async post(path: string, body: unknown, signal: AbortSignal, stream: boolean) {
-    const controller = new AbortController();
-    const onAbort = () => controller.abort(signal.reason);
+  private async post(path: string, body: unknown, signal: RequestSignal, stream: boolean) {
+    const cancel = new CancelSignal();
+    const onAbort = () => cancel.abort(signal.reason);
     signal.addEventListener("abort", onAbort, { once: true });
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      controller.abort();
+      cancel.abort();
     }, this.config.timeoutMs);
     const headers: Record<string, string> = { accept: stream ? "text/event-stream" : "application/json" };
     if (this.config.apiKey) headers.authorization = `Bearer ${this.config.apiKey}`;
     try {
-      const res = await postJson(this.urlFor(path), body, headers, controller.signal);
+      const res = await postJson(this.urlFor(path), body, headers, cancel);
       if (res.status < 200 || res.status >= 300) throw await upstreamHttpError(res, this.config.id);
-      return { res, controller, timer, done: () => signal.removeEventListener("abort", onAbort), timedOut: () => timedOut };
+      return { res, cancel, timer, done: () => signal.removeEventListener("abort", onAbort), timedOut: () => timedOut };
     } catch (err) {
       clearTimeout(timer);
       signal.removeEventListener("abort", onAbort);
@@ -87,14 +88,14 @@ export class UpstreamBackend implements ModelBackend {
     }
   }
 
-  async forward(path: string, body: Record<string, unknown>, signal: AbortSignal, stream: boolean): Promise<ForwardedCall> {
+  async forward(path: string, body: Record<string, unknown>, signal: RequestSignal, stream: boolean): Promise<ForwardedCall> {
     const call = await this.post(path, { ...body, model: this.config.upstreamModel }, signal, stream);
     return {
       res: call.res,
       refresh: () => call.timer.refresh(),
       timedOut: call.timedOut,
       timeoutMs: this.config.timeoutMs,
-      abort: () => call.controller.abort(),
+      abort: () => call.cancel.abort(),
       close: () => {
         clearTimeout(call.timer);
         call.done();
@@ -102,7 +103,7 @@ export class UpstreamBackend implements ModelBackend {
     };
   }
 
-  async generate(input: GenerationInput, params: SamplingParams, signal: AbortSignal): Promise<Generation> {
+  async generate(input: GenerationInput, params: SamplingParams, signal: RequestSignal): Promise<Generation> {
     const path = input.kind === "chat" ? "/chat/completions" : "/completions";
     const streamOptions = params.stream ? { include_usage: true } : undefined;
     const body =
@@ -145,7 +146,7 @@ export class UpstreamBackend implements ModelBackend {
       }
     }
 
-    const generation = new PushGeneration(0, () => call.controller.abort());
+    const generation = new PushGeneration(0, () => call.cancel.abort());
     void this.relay(call, input, generation);
     return generation;
   }
@@ -156,7 +157,7 @@ export class UpstreamBackend implements ModelBackend {
    * connection goes back to the keep-alive pool.
    */
   private async relay(call: Awaited<ReturnType<UpstreamBackend["post"]>>, input: GenerationInput, generation: PushGeneration) {
-    const { res, controller, timer } = call;
+    const { res, cancel, timer } = call;
     let usage: UpstreamUsage | undefined;
     let finish: FinishReason | undefined;
     let ended = false;
@@ -199,7 +200,7 @@ export class UpstreamBackend implements ModelBackend {
       // Usage so far still counts: the client received (and is billed for) these tokens.
       generation.promptTokens = usage?.prompt_tokens ?? (await estimatePromptTokens(input).catch(() => 0));
       generation.completionTokens = await estimateTokens(texts).catch(() => 0);
-      if (controller.signal.aborted && !call.timedOut()) generation.finish(undefined);
+      if (cancel.aborted && !call.timedOut()) generation.finish(undefined);
       else if (call.timedOut()) generation.fail(upstreamTimeout(this.config.id, this.config.timeoutMs));
       else generation.fail(err instanceof AppError ? err : upstreamNetworkError(this.config.id, err));
     } finally {
@@ -208,7 +209,7 @@ export class UpstreamBackend implements ModelBackend {
     }
   }
 
-  async embed(inputs: string[], signal: AbortSignal): Promise<EmbeddingResult> {
+  async embed(inputs: string[], signal: RequestSignal): Promise<EmbeddingResult> {
     const call = await this.post("/embeddings", { model: this.config.upstreamModel, input: inputs, encoding_format: "float" }, signal, false);
     try {
       const json = JSON.parse(await call.res.text()) as { data?: { index?: number; embedding?: number[] }[]; usage?: UpstreamUsage };
