@@ -26,10 +26,17 @@ describe("BudgetLedger", () => {
     expect(ledger.remaining(principal)).toBeCloseTo(0.6);
     ledger.add("org", "key", 0.5);
     now = new Date(now.getTime() + 1000);
-    await ledger.check(principal);
+    expect(ledger.check(principal)).toBeUndefined(); // cached: no promise, no store query
     expect(calls).toHaveLength(2);
     ledger.add("org", "key", 0.2);
-    await expect(ledger.check(principal)).rejects.toMatchObject({ status: 429, detail: "insufficient_quota", openaiType: "insufficient_quota" });
+    // Both accounts cached: answered at once, a throw rather than a rejected promise.
+    let refusal: unknown;
+    try {
+      ledger.check(principal);
+    } catch (err) {
+      refusal = err;
+    }
+    expect(refusal).toMatchObject({ status: 429, detail: "insufficient_quota", openaiType: "insufficient_quota" });
     expect(ledger.remaining(principal)).toBe(0);
   });
 
