@@ -6,7 +6,6 @@
 // Upgrades go to the domain handlers by name ("computers-cdp", "computers-ws"), then to Next.
 // Before any of them, the edge (lib/api/edge): requests no route serves, bodies
 // past MAX_REQUEST_BODY_BYTES, the client address login limits key on, security headers.
-import { randomBytes } from "node:crypto";
 import { EventEmitter } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
@@ -22,7 +21,6 @@ import { getEnv } from "./lib/env";
 import { httpHandlersKey, shutdownKey, upgradeHandlersKey } from "./lib/process-handles";
 import { peekSingleton } from "./lib/singleton";
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const env = getEnv();
 const dev = env.NODE_ENV === "development";
 const trustedProxies = parseCidrList(env.TRUSTED_PROXIES);
@@ -55,16 +53,19 @@ function closeSoon(socket: Duplex) {
   setTimeout(() => socket.destroy(), CLOSE_GRACE_MS).unref();
 }
 
+// Built once: they are set on every answer.
+const SECURITY_HEADERS = Object.entries(securityHeaders(false));
+const SECURITY_HEADERS_HTTPS = Object.entries(securityHeaders(true));
+
 // Node checks the two request timeouts only this often (30 s by default).
 const TIMEOUT_CHECK_MS = 1_000;
 
 const server = createServer({ connectionsCheckingInterval: TIMEOUT_CHECK_MS }, (req, res) => {
-  const given = req.headers["x-request-id"];
-  const requestId = typeof given === "string" && REQUEST_ID.test(given) ? given : `req_${randomBytes(12).toString("hex")}`;
+  const requestId = incomingRequestId(req);
   req.headers["x-request-id"] = requestId;
   res.setHeader("x-request-id", requestId);
   req.headers[CLIENT_ADDRESS_HEADER] = clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustedProxies);
-  for (const [name, value] of Object.entries(securityHeaders(req.headers["x-forwarded-proto"] === "https"))) res.setHeader(name, value);
+  for (const [name, value] of req.headers["x-forwarded-proto"] === "https" ? SECURITY_HEADERS_HTTPS : SECURITY_HEADERS) res.setHeader(name, value);
   // Announced in the answer (so keep-alive clients do not reuse the socket), then enforced.
   const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
   res.writeHead = ((status: number, ...rest: unknown[]) => {

@@ -1,7 +1,7 @@
 // Request helpers shared by every route: request ids and validated bodies.
-import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { AppError } from "@/lib/api/errors";
+import { randomHex } from "@/lib/random-id";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -12,7 +12,7 @@ export function requestIdOf(req: Request): string {
 
 /** A valid `x-request-id` value as given, else a fresh id. */
 export function requestIdFrom(given: string | null | undefined): string {
-  return given && REQUEST_ID.test(given) ? given : `req_${randomBytes(12).toString("hex")}`;
+  return given && REQUEST_ID.test(given) ? given : `req_${randomHex(12)}`;
 }
 
 /**

@@ -1,8 +1,8 @@
 // The OpenAI wire format: response objects, stream chunks and SSE framing, as
 // the official clients and the AI SDK parse them (extensions.md, "Model API
 // details clients rely on").
-import { randomBytes } from "node:crypto";
 import type { ToolCall, ToolCallDelta } from "@/lib/models/tools";
+import { randomHex } from "@/lib/random-id";
 import type { FinishReason } from "@/lib/models/types";
 
 export type TextEndpoint = "chat.completions" | "completions";
@@ -20,7 +20,7 @@ export const usageOf = (promptTokens: number, completionTokens: number): Usage =
 });
 
 export function newCompletionId(endpoint: TextEndpoint): string {
-  return `${endpoint === "chat.completions" ? "chatcmpl" : "cmpl"}-${randomBytes(12).toString("hex")}`;
+  return `${endpoint === "chat.completions" ? "chatcmpl" : "cmpl"}-${randomHex(12)}`;
 }
 
 export interface CompletionMeta {

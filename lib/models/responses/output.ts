@@ -3,15 +3,15 @@
 // them: an item is added, filled, and done before the next one is added.
 // Calls of the function `computer` become computer_call items when the
 // request declared the computer-use tool.
-import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { COMPUTER_TOOL_NAME } from "@/lib/models/responses/to-chat";
 import type { ToolCallDelta } from "@/lib/models/tools";
+import { randomHex } from "@/lib/random-id";
 
 export type ResponseEvent = { type: string } & Record<string, unknown>;
 export type OutputItem = { type: string; id: string } & Record<string, unknown>;
 
-export const newItemId = (prefix: string) => `${prefix}_${randomBytes(16).toString("hex")}`;
+export const newItemId = (prefix: string) => `${prefix}_${randomHex(16)}`;
 
 const coordinate = z.number().finite();
 const pointShape = { x: coordinate, y: coordinate };
