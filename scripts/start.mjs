@@ -2,6 +2,7 @@
 // sources changed, then serve. `--dev` serves with hot reload instead of a build.
 import { spawn } from "node:child_process";
 import path from "node:path";
+import { SERVER_NODE_ARGS } from "./server-command.mjs";
 import { prepare } from "./setup/prepare.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -14,7 +15,7 @@ try {
   process.exit(1);
 }
 
-const server = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+const server = spawn(process.execPath, SERVER_NODE_ARGS, {
   cwd: root,
   stdio: "inherit",
   // Own process group: a terminal's Ctrl-C reaches only this script, which

@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { createServer } from "node:net";
+import { SERVER_NODE_ARGS } from "../../scripts/server-command.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const READY_TIMEOUT_MS = 90_000;
@@ -147,7 +148,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
 
   const logFile = path.join(dataDir, `server-${port}.log`);
   const log = createWriteStream(logFile, { flags: "a" });
-  const child = nodeTsx(["server.ts"], env);
+  const child = spawn(process.execPath, SERVER_NODE_ARGS, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   child.stdout!.pipe(log);
   child.stderr!.pipe(log);
   const url = `http://127.0.0.1:${port}`;
