@@ -58,6 +58,16 @@ export class PushGeneration implements Generation {
     this.onCancel();
   }
 
+  /**
+   * All deltas at once when the generation already ended normally and nothing
+   * was read yet (an upstream's complete JSON answer): `drain` then needs no
+   * await per delta. Undefined otherwise; read by iterating instead.
+   */
+  settledDeltas(): GenerationDelta[] | undefined {
+    if (!this.isDone || this.error !== undefined || this.head !== 0) return undefined;
+    return this.queue.splice(0) as GenerationDelta[];
+  }
+
   private notify() {
     const wake = this.wake;
     this.wake = undefined;
