@@ -6,6 +6,7 @@
 // runs get copied and promoted, and a bigger young generation lets more of them
 // die first. Measured with `npm run bench:models` on two cores: scavenges during
 // the throughput steps 147 taking 873 ms in all by default, 34 taking 229 ms
-// with 64, and the gateway's added p99 at concurrency 2 from 9.8 ms to 4.1 ms.
+// with 64, and the gateway's added p99 at concurrency 2 from 9.8 ms to 4.1 ms
+// (one run each, same build).
 // The young generation grows to this size only under such allocation.
 export const SERVER_NODE_ARGS = ["--max-semi-space-size=64", "--import", "tsx", "server.ts"];

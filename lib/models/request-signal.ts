@@ -1,8 +1,11 @@
-// The abort signal of a /v1 request. Node 20's AbortController is costly to
-// the gateway beyond its construction: with one or two per request, about a
-// seventh of everything a request allocates survived the young-generation GC
-// (measured in a loop: 0% without, 15% with a bare `new AbortController()`),
-// which made every scavenge several milliseconds long, the gateway's p99.
+// The abort signal of a /v1 request. Node 20's AbortController costs the
+// gateway more than its construction: objects made alongside it outlive the
+// young-generation GC (in a loop, a bare `new AbortController()` per iteration
+// made 15% of all allocations survive, against 0% without), and surviving
+// objects are what makes a scavenge long. With one per request and one per
+// upstream call replaced, the bytes surviving scavenges under one client fell
+// from 77 MB to 51 MB over 8 s (sampled), and the scavenges behind an
+// authenticated GET /v1/models from ~4 ms to ~2 ms each.
 // The custom server's fast path hands handlers a CancelSignal instead;
 // everything under lib/models takes the RequestSignal subset, which a real
 // AbortSignal (Next's route, the playground) satisfies too.
