@@ -84,7 +84,7 @@ export async function drain(
   generation: Generation, settle: ReturnType<typeof meter>, signal: RequestSignal, take: (delta: GenerationDelta) => void,
 ): Promise<{ reply: ModelReply } | { finishReason: FinishReason }> {
   try {
-    const settled = generation.settledDeltas?.();
+    const settled = generation.settledDeltas();
     if (settled) for (const delta of settled) take(delta);
     else for await (const delta of generation) take(delta);
   } catch (err) {

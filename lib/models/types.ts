@@ -55,8 +55,8 @@ export interface Generation extends AsyncIterable<GenerationDelta> {
   /** Resolves once the backend has stopped working on it (its slot is free by then). */
   readonly ended: Promise<void>;
   cancel(): void;
-  /** Every delta at once, when the generation has already ended normally and none was read (PushGeneration). */
-  settledDeltas?(): GenerationDelta[] | undefined;
+  /** Every delta at once when the generation has already ended normally and none was read; else undefined (iterate instead). */
+  settledDeltas(): GenerationDelta[] | undefined;
 }
 
 export interface EmbeddingResult {
