@@ -25,7 +25,11 @@ function readText(body: IncomingMessage, limit = Infinity): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const done = () => resolve((chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).subarray(0, limit).toString("utf8"));
+    let ended = false;
+    const done = () => {
+      ended = true;
+      resolve((chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).subarray(0, limit).toString("utf8"));
+    };
     body.on("data", (chunk: Buffer) => {
       chunks.push(chunk);
       size += chunk.length;
@@ -37,8 +41,11 @@ function readText(body: IncomingMessage, limit = Infinity): Promise<string> {
     });
     body.once("end", done);
     body.once("error", reject);
-    // Destroyed without an error (our abort): 'close' without 'end'; after 'end' this is a no-op.
-    body.once("close", () => reject(new Error("the upstream's answer was cut off")));
+    // Destroyed without an error (our abort): 'close' without 'end'. After 'end' no Error is
+    // built: its stack trace would be a cost paid on every answer for a rejection that is a no-op.
+    body.once("close", () => {
+      if (!ended) reject(new Error("the upstream's answer was cut off"));
+    });
   });
 }
 
