@@ -114,17 +114,28 @@ const usageWriter = () =>
       }),
   );
 
-/** Queues the row and counts its cost against the budgets at once; returns the cost in USD. */
+/**
+ * Counts the cost against the budgets at once (the next request's check sees it)
+ * and returns it in USD; the row and the metrics follow in `setImmediate`. That
+ * runs once the microtasks of this turn are done, which write the answer that
+ * carries the cost (`modelFastPath` ends it in the same turn), and before any
+ * later request is read; so their CPU is spent after the client has its answer,
+ * not before, on the gateway's hot path.
+ */
 export function recordUsage(entry: UsageEntry): number {
-  const row = usageRow(entry);
-  observeModelRequest(entry);
-  usageWriter().add(row);
-  getBudgetLedger().add(row.organizationId, row.apiKeyId, row.costUsd);
-  return row.costUsd;
+  const cost = costUsd(entry.prices, entry.inputTokens, entry.outputTokens);
+  getBudgetLedger().add(entry.organizationId, entry.apiKeyId, cost);
+  setImmediate(() => {
+    observeModelRequest(entry);
+    usageWriter().add(usageRow(entry));
+  });
+  return cost;
 }
 
 /** Writes what is held, with retries, and waits for it (shutdown). */
 export async function flushUsage(): Promise<void> {
+  // Rows recordUsage has deferred are queued as immediates; this one runs after them.
+  await new Promise((resolve) => setImmediate(resolve));
   await usageWriter().flush();
   await peekSingleton(sqliteWriterKey)?.close();
 }
