@@ -85,10 +85,11 @@ const server = createServer({ connectionsCheckingInterval: TIMEOUT_CHECK_MS }, (
     return;
   }
   limitBody(req, env.MAX_REQUEST_BODY_BYTES, () => refuse(req, res, tooLargeError(env.MAX_REQUEST_BODY_BYTES), requestId));
-  jsonForBareErrors(res, surfaceOf(req.url ?? "/"), requestId);
   // Domain HTTP fast paths (the model gateway) first: each returns true when it took the request.
+  // They answer every error with a JSON body of their own, so only Next needs `jsonForBareErrors`.
   const fastPaths = peekSingleton(httpHandlersKey);
   if (fastPaths) for (const take of fastPaths.values()) if (take(req, res)) return;
+  jsonForBareErrors(res, surfaceOf(req.url ?? "/"), requestId);
   void handle(req, res);
 });
 
