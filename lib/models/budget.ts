@@ -17,7 +17,8 @@ export type BudgetScope = "organization" | "key";
 interface Account {
   budget: number | null;
   spent: number;
-  month: string;
+  /** Months since year 0 (UTC): a number, compared on every request, rather than a formatted string. */
+  month: number;
   loadedAt: number;
   loading: Promise<void> | null;
 }
@@ -27,11 +28,12 @@ export interface BudgetStore {
   load(scope: BudgetScope, id: string, since: Date): Promise<{ budget: number | null; spent: number }>;
 }
 
-const monthOf = (now: Date) => now.toISOString().slice(0, 7);
+const monthOf = (now: Date) => now.getUTCFullYear() * 12 + now.getUTCMonth();
 const monthStart = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
 
 export class BudgetLedger {
-  private readonly accounts = new Map<string, Account>();
+  /** One map per scope, keyed by id: no key string is built per lookup on the hot path. */
+  private readonly accounts: Record<BudgetScope, Map<string, Account>> = { organization: new Map(), key: new Map() };
 
   constructor(
     private readonly store: BudgetStore,
@@ -40,19 +42,19 @@ export class BudgetLedger {
   ) {}
 
   private account(scope: BudgetScope, id: string): Account | undefined {
-    return this.accounts.get(`${scope}:${id}`);
+    return this.accounts[scope].get(id);
   }
 
   private reload(scope: BudgetScope, id: string): Promise<void> {
-    const key = `${scope}:${id}`;
-    const existing = this.accounts.get(key);
+    const accounts = this.accounts[scope];
+    const existing = accounts.get(id);
     if (existing?.loading) return existing.loading;
     const now = this.now();
     const loading = this.store.load(scope, id, monthStart(now)).then(
       ({ budget, spent }) => {
-        const current = this.accounts.get(key);
+        const current = accounts.get(id);
         const sameMonth = current?.month === monthOf(now);
-        this.accounts.set(key, {
+        accounts.set(id, {
           budget,
           spent: sameMonth ? Math.max(current.spent, spent) : spent,
           month: monthOf(now),
@@ -61,14 +63,14 @@ export class BudgetLedger {
         });
       },
       (err) => {
-        const current = this.accounts.get(key);
+        const current = accounts.get(id);
         if (current) current.loading = null;
-        else this.accounts.delete(key);
+        else accounts.delete(id);
         throw err;
       },
     );
     if (existing) existing.loading = loading;
-    else this.accounts.set(key, { budget: null, spent: 0, month: "", loadedAt: 0, loading });
+    else accounts.set(id, { budget: null, spent: 0, month: -1, loadedAt: 0, loading });
     return loading;
   }
 
