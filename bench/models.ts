@@ -1,19 +1,21 @@
 // npm run bench:models — what the model gateway costs, printed as a table:
 //  1. added latency of Cabin's openai-compatible backend over calling the
 //     upstream directly (a tiny OpenAI-wire server started here), non-streamed
-//     and time to the first content chunk streamed, p50/p99;
+//     and time to the first content chunk streamed, p50/p99; beside it the same
+//     figure for a minimal Node proxy (bench/child-server.ts), this machine's floor;
 //  2. throughput: the highest requests/s through Cabin with an added p99 of at
 //     most 5 ms, from closed-loop load at growing concurrency (bench/throughput.ts);
 //  3. local tokens/s through Cabin's HTTP API vs raw node-llama-cpp on the same
 //     generated model with the same settings.
 // Needs a production build (npm run build). Figures only, no assertions.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { getLlama, LlamaCompletion, LlamaLogLevel } from "node-llama-cpp";
 import { ensureEmbeddedModel } from "@/lib/models/local/embedded-model";
 import { createOrgKey, startServer } from "../tests/api/harness";
+import { REFERENCE_PROXY_SOURCE, spawnHttpChild } from "./child-server";
 import { probeEnv, probeRow, readProbe } from "./probe";
 import { ADDED_P99_TARGET_MS, throughput, throughputRows } from "./throughput";
 
@@ -60,11 +62,7 @@ server.listen(0, "127.0.0.1", () => console.log(server.address().port));
 `;
 
 async function startUpstream(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ["--input-type=module", "-e", UPSTREAM_SOURCE], { stdio: ["ignore", "pipe", "inherit"] });
-  const port = await new Promise<string>((resolve, reject) => {
-    child.stdout!.once("data", (d) => resolve(String(d).trim()));
-    child.once("exit", (code) => reject(new Error(`upstream exited (${code})`)));
-  });
+  const { port, child } = await spawnHttpChild(UPSTREAM_SOURCE);
   return { url: `http://127.0.0.1:${port}/v1`, child };
 }
 
@@ -102,7 +100,7 @@ const pct = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, 
 const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
 const loadAverage = () => `load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`;
 
-async function latency(direct: string, gateway: string, key: string, stream: boolean) {
+async function latency(direct: string, gateway: string, key: string | undefined, stream: boolean) {
   const d: number[] = [];
   const g: number[] = [];
   for (let i = 0; i < WARMUP + LATENCY_ROUNDS; i++) {
@@ -162,6 +160,7 @@ async function tokensPerSecond(url: string, key: string) {
 // ---- run ----
 const upstream = await startUpstream();
 const upstreamUrl = upstream.url;
+const reference = await spawnHttpChild(REFERENCE_PROXY_SOURCE, { UPSTREAM_CHAT_URL: `${upstreamUrl}/chat/completions` });
 
 console.log("starting a Cabin server (production build)…");
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "cabin-bench-models-"));
@@ -191,6 +190,8 @@ try {
   const plainProbe = await probe("latency, non-streamed");
   const streamed = await latency(`${upstreamUrl}/chat/completions`, `${cabin.url}/v1/chat/completions`, key, true);
   const streamedProbe = await probe("latency, streamed");
+  // The same interleaving through the reference hop (bench/child-server.ts): this machine's floor for the first row.
+  const floor = await latency(`${upstreamUrl}/chat/completions`, `http://127.0.0.1:${reference.port}/v1/chat/completions`, undefined, false);
   const latencyLoad = loadAverage();
   console.log(`throughput: closed-loop load at growing concurrency, upstream directly then via Cabin, per step…`);
   const steps = await throughput(`${upstreamUrl}/chat/completions`, `${cabin.url}/v1/chat/completions`, key);
@@ -210,6 +211,16 @@ try {
   ];
   console.log(`\nGateway latency (openai-compatible backend vs the upstream directly), /v1 served by: ${route}; ${latencyLoad} at its end`);
   console.table(rows.map(([what, direct, gateway, added, target]) => ({ what, direct, "via Cabin": gateway, added, target })));
+  console.log(`\nThe floor: the same interleaved requests through a minimal Node proxy (no auth, limits or metering; bench/child-server.ts)`);
+  console.table(
+    (["p50", "p99"] as const).map((q) => ({
+      what: `non-streamed, ${q}`,
+      direct: fmt(floor[q][0]!),
+      "via the minimal proxy": fmt(floor[q][1]!),
+      added: fmt(floor[q][1]! - floor[q][0]!),
+      "Cabin's added minus this": fmt(plain[q][1]! - plain[q][0]! - (floor[q][1]! - floor[q][0]!)),
+    })),
+  );
   console.log(`\nWhat the server's event loop saw meanwhile (bench/server-probe.mjs; the warm-up rounds included)`);
   console.table([plainProbe, streamedProbe, throughputProbe]);
   console.log(`\nThroughput, non-streamed, closed-loop load stepped by concurrency; ${throughputLoad} at its end`);
@@ -231,4 +242,5 @@ try {
 } finally {
   await cabin.destroy();
   upstream.child.kill();
+  reference.child.kill();
 }
