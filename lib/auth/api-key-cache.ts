@@ -135,6 +135,17 @@ export class ApiKeyCache {
     await watch?.stop();
   }
 
+  /**
+   * The cached key when the cache may be used now (no revocation announced
+   * since, not expired), without loading and without a promise: the model
+   * gateway authenticates every request, and an await is a measurable share of its hop.
+   */
+  cached(hash: string): CachedApiKey | undefined {
+    if (!this.watch?.fresh(this.clear)) return undefined;
+    const hit = this.entries.get(hash);
+    return hit && hit.expiresAt > Date.now() ? hit : undefined;
+  }
+
   /** The cached key, else `load()`'s answer, cached when no revocation overlapped the load. */
   async resolve(hash: string, load: () => Promise<CachedApiKey | null>): Promise<CachedApiKey | null> {
     const usable = this.watch?.fresh(this.clear) ?? false;

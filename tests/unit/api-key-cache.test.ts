@@ -46,6 +46,16 @@ describe("API key cache", () => {
     expect(loads).toBe(3);
   });
 
+  it("answers a cached key synchronously, and not once a revocation is announced", async () => {
+    expect(server.cached("h")).toBeUndefined(); // not started: nothing is cached
+    server.start(url);
+    expect(server.cached("h")).toBeUndefined();
+    await server.resolve("h", load(entry("k1")));
+    expect(server.cached("h")).toMatchObject({ principal: { apiKeyId: "k1" } });
+    new ApiKeyCache().revoked(url);
+    expect(server.cached("h")).toBeUndefined();
+  });
+
   it("forgets everything when another process announces a revocation", async () => {
     server.start(url);
     await server.resolve("h", load(entry("k1")));
