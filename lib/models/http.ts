@@ -85,19 +85,24 @@ function budgetHeaders(principal: ApiPrincipal): Record<string, string> {
   return left === null ? {} : { "x-cabin-budget-remaining-usd": formatUsd(left) };
 }
 
-/** Both limits must admit; neither keeps a unit unless both do, so a key held back spends none of its team's. */
-async function admitRequest(principal: ApiPrincipal): Promise<void> {
+/**
+ * Both limits must admit; neither keeps a unit unless both do, so a key held back spends none of its team's.
+ * Per-process limiters answer at once, and then so does this (no promise): only shared limiters cost microtasks.
+ */
+function admitRequest(principal: ApiPrincipal): void | Promise<void> {
   const keys = getKeyRateLimiter();
+  const admitOrg = (keyRefusal: AppError | null): void | Promise<void> => {
+    if (keyRefusal) throw keyRefusal;
+    const pendingOrg = getRateLimiter().reserve(principal.organizationId);
+    const refuseOrg = (orgRefusal: AppError | null) => {
+      if (!orgRefusal) return;
+      keys.release(principal.apiKeyId);
+      throw orgRefusal;
+    };
+    return pendingOrg instanceof Promise ? pendingOrg.then(refuseOrg) : refuseOrg(pendingOrg);
+  };
   const pendingKey = keys.reserve(principal.apiKeyId);
-  // Per-process limiters answer at once; awaiting only a promise keeps their path free of microtasks.
-  const keyRefusal = pendingKey instanceof Promise ? await pendingKey : pendingKey;
-  if (keyRefusal) throw keyRefusal;
-  const pendingOrg = getRateLimiter().reserve(principal.organizationId);
-  const orgRefusal = pendingOrg instanceof Promise ? await pendingOrg : pendingOrg;
-  if (orgRefusal) {
-    keys.release(principal.apiKeyId);
-    throw orgRefusal;
-  }
+  return pendingKey instanceof Promise ? pendingKey.then(admitOrg) : admitOrg(pendingKey);
 }
 
 function errorReply(error: unknown, requestId: string, extraHeaders: Record<string, string> = {}): ModelReply {
@@ -123,7 +128,8 @@ export function withModelApi(kind: "inference" | "read", handler: (ctx: ModelCon
         // Every inference endpoint passes here, so none can spend past a budget.
         const budgetChecked = getBudgetLedger().check(principal);
         if (budgetChecked) await budgetChecked;
-        await admitRequest(principal);
+        const admitted = admitRequest(principal);
+        if (admitted) await admitted;
       }
       const reply = await handler({ req, params, principal });
       Object.assign(reply.headers, getRateLimiter().headers(org), budgetHeaders(principal), { "x-request-id": req.requestId });
