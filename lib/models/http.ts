@@ -74,9 +74,16 @@ export const jsonReply = (value: unknown, status = 200): ModelReply => ({
 
 export const tooLarge = (): AppError => tooLargeError(MAX_BODY_BYTES);
 
-/** The body parsed as JSON and validated; 400 naming the field otherwise. */
-export async function readModelBody<T extends z.ZodType>(req: ModelHttpRequest, schema: T): Promise<z.infer<T>> {
-  return parseWith(schema, parseJsonText(await req.text()));
+/**
+ * The body parsed as JSON and validated; 400 naming the field otherwise.
+ * `accept` may take a body the schema certainly accepts, as the schema would
+ * return it, without running the schema (`acceptSimpleChatBody`); undefined leaves it to the schema.
+ */
+export async function readModelBody<T extends z.ZodType>(
+  req: ModelHttpRequest, schema: T, accept?: (body: unknown) => z.infer<T> | undefined,
+): Promise<z.infer<T>> {
+  const body = parseJsonText(await req.text());
+  return accept?.(body) ?? parseWith(schema, body);
 }
 
 /** What is left this month under the tighter budget, when the key or its organization has one. */

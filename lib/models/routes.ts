@@ -4,6 +4,7 @@ import { jsonReply, readModelBody, withModelApi, type ModelContext, type ModelRe
 import { createChatCompletion, createCompletion, createEmbeddings } from "@/lib/models/inference";
 import { getModel, listModels } from "@/lib/models/registry";
 import { chatCompletionSchema, completionSchema, embeddingSchema } from "@/lib/models/schemas";
+import { acceptSimpleChatBody } from "@/lib/models/simple-chat-body";
 
 const inferenceRequest = ({ req, principal }: ModelContext): ModelRequest => ({ principal, requestId: req.requestId, signal: req.signal });
 
@@ -12,7 +13,7 @@ export const listModelsRoute = withModelApi("read", () => jsonReply({ object: "l
 export const getModelRoute = withModelApi("read", ({ params }) => jsonReply(getModel(params.id!).info));
 
 export const chatCompletionsRoute = withModelApi("inference", async (ctx) =>
-  createChatCompletion(inferenceRequest(ctx), await readModelBody(ctx.req, chatCompletionSchema)),
+  createChatCompletion(inferenceRequest(ctx), await readModelBody(ctx.req, chatCompletionSchema, acceptSimpleChatBody)),
 );
 
 export const completionsRoute = withModelApi("inference", async (ctx) =>
