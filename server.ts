@@ -84,7 +84,11 @@ const server = createServer({ connectionsCheckingInterval: TIMEOUT_CHECK_MS }, (
     req.once("end", () => refuse(req, res, declaredTooLarge, requestId)).resume();
     return;
   }
-  limitBody(req, env.MAX_REQUEST_BODY_BYTES, () => refuse(req, res, tooLargeError(env.MAX_REQUEST_BODY_BYTES), requestId));
+  // Node's parser delivers no more body than a declared length, which is within the limit here:
+  // only a chunked body must be counted as it arrives.
+  if (req.headers["content-length"] === undefined) {
+    limitBody(req, env.MAX_REQUEST_BODY_BYTES, () => refuse(req, res, tooLargeError(env.MAX_REQUEST_BODY_BYTES), requestId));
+  }
   // Domain HTTP fast paths (the model gateway) first: each returns true when it took the request.
   // They answer every error with a JSON body of their own, so only Next needs `jsonForBareErrors`.
   const fastPaths = peekSingleton(httpHandlersKey);
