@@ -22,6 +22,8 @@ export function surfaceOf(url: string): Surface {
 }
 
 const JSON_SURFACES = /^\/(computers|v1|api)(\/|$)/;
+/** Segments of letters, digits, '-', '_' and '.' not starting with '.', none empty but a last one: nothing to decode or refuse. */
+const PLAIN_PATH = /^(?:\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*\/?$/;
 
 /** The refusal for a request line, or null when routing may go on. `url` is the raw request target. */
 export function refuseRequestLine(method: string, url: string): AppError | null {
@@ -30,6 +32,8 @@ export function refuseRequestLine(method: string, url: string): AppError | null 
     return new AppError("method_not_allowed", `Method ${method} is not allowed`, { headers: { allow: SERVED_METHODS } });
   }
   const path = url.split("?", 1)[0];
+  // Nearly every request (each /v1 call among them): skips splitting and decoding each segment.
+  if (PLAIN_PATH.test(path)) return null;
   if (!path.startsWith("/")) return new AppError("invalid_request", "The request target must be a path starting with '/'");
   const segments = path.split("/");
   // `/computers//tabs`: an empty id, which Next would redirect to another route.

@@ -8,6 +8,10 @@ describe("refuseRequestLine", () => {
     expect(refuseRequestLine("TRACE", "/")?.status).toBe(405);
     expect(refuseRequestLine("track", "/computers")?.status).toBe(405);
     expect(refuseRequestLine("GET", "/computers")).toBeNull();
+    // Plain paths (the quick check) pass; a dot segment is not plain and is still refused.
+    expect(refuseRequestLine("POST", "/v1/chat/completions")).toBeNull();
+    expect(refuseRequestLine("GET", "/v1/models/svc.sm-1")).toBeNull();
+    expect(refuseRequestLine("GET", "/v1/./models")?.status).toBe(404);
   });
 
   it("refuses malformed percent-encoding and NUL bytes in any segment", () => {
