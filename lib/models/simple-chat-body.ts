@@ -2,8 +2,8 @@
 // sampling parameters, nothing else. zod answers in about a microsecond when
 // its code is hot, but the gateway's requests arrive after idle gaps on a
 // shared machine, and there `chatCompletionSchema` cost ~140 µs per request
-// (the latency bench, timed inside the server), the largest single step of
-// the hop. This check touches far less. It only ever accepts: anything it is
+// (the latency bench, timed inside the server), the largest step of Cabin's
+// own work in the hop. This check touches far less. It only ever accepts: anything it is
 // not sure of (tools, image parts, nulls, unknown or unusual keys) returns
 // undefined and goes to the schema, which is the one place errors are worded.
 // tests/unit/simple-chat-body.test.ts proves that what it accepts the schema
