@@ -97,19 +97,20 @@ function budgetHeaders(principal: ApiPrincipal): Record<string, string> {
  * Per-process limiters answer at once, and then so does this (no promise): only shared limiters cost microtasks.
  */
 function admitRequest(principal: ApiPrincipal): void | Promise<void> {
-  const keys = getKeyRateLimiter();
-  const admitOrg = (keyRefusal: AppError | null): void | Promise<void> => {
-    if (keyRefusal) throw keyRefusal;
-    const pendingOrg = getRateLimiter().reserve(principal.organizationId);
-    const refuseOrg = (orgRefusal: AppError | null) => {
-      if (!orgRefusal) return;
-      keys.release(principal.apiKeyId);
-      throw orgRefusal;
-    };
-    return pendingOrg instanceof Promise ? pendingOrg.then(refuseOrg) : refuseOrg(pendingOrg);
+  const pendingKey = getKeyRateLimiter().reserve(principal.apiKeyId);
+  return pendingKey instanceof Promise ? pendingKey.then((refusal) => admitOrganization(principal, refusal)) : admitOrganization(principal, pendingKey);
+}
+
+/** The organization's limit, once the key's answered `keyRefusal`; a refusal there gives the key's unit back. */
+function admitOrganization(principal: ApiPrincipal, keyRefusal: AppError | null): void | Promise<void> {
+  if (keyRefusal) throw keyRefusal;
+  const refuse = (orgRefusal: AppError | null) => {
+    if (!orgRefusal) return;
+    getKeyRateLimiter().release(principal.apiKeyId);
+    throw orgRefusal;
   };
-  const pendingKey = keys.reserve(principal.apiKeyId);
-  return pendingKey instanceof Promise ? pendingKey.then(admitOrg) : admitOrg(pendingKey);
+  const pendingOrg = getRateLimiter().reserve(principal.organizationId);
+  return pendingOrg instanceof Promise ? pendingOrg.then(refuse) : refuse(pendingOrg);
 }
 
 function errorReply(error: unknown, requestId: string, extraHeaders: Record<string, string> = {}): ModelReply {
