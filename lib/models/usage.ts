@@ -43,7 +43,7 @@ export function costUsd(prices: Prices, inputTokens: number, outputTokens: numbe
 }
 
 /** A UsageRecord row; its id is fixed when the request ends, so a retried write cannot count it twice. */
-function usageRow(entry: UsageEntry) {
+function usageRow(entry: UsageEntry, cost: number) {
   return {
     id: randomUUID(),
     organizationId: entry.organizationId,
@@ -53,7 +53,7 @@ function usageRow(entry: UsageEntry) {
     model: entry.model,
     inputTokens: entry.inputTokens,
     outputTokens: entry.outputTokens,
-    costUsd: costUsd(entry.prices, entry.inputTokens, entry.outputTokens),
+    costUsd: cost,
     latencyMs: Math.round(entry.latencyMs),
     status: entry.status,
     stream: entry.stream,
@@ -127,7 +127,7 @@ export function recordUsage(entry: UsageEntry): number {
   getBudgetLedger().add(entry.organizationId, entry.apiKeyId, cost);
   setImmediate(() => {
     observeModelRequest(entry);
-    usageWriter().add(usageRow(entry));
+    usageWriter().add(usageRow(entry, cost));
   });
   return cost;
 }
