@@ -7,7 +7,7 @@
 // Before any of them, the edge (lib/api/edge): requests no route serves, bodies
 // past MAX_REQUEST_BODY_BYTES, the client address login limits key on, security headers.
 import { EventEmitter } from "node:events";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, ServerResponse, type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders, type Server } from "node:http";
 import type { Duplex } from "node:stream";
 import next from "next";
 import { answerClientError, jsonForBareErrors } from "./lib/api/bare-errors";
@@ -60,21 +60,29 @@ const SECURITY_HEADERS_HTTPS = Object.entries(securityHeaders(true));
 // Node checks the two request timeouts only this often (30 s by default).
 const TIMEOUT_CHECK_MS = 1_000;
 
-const server = createServer({ connectionsCheckingInterval: TIMEOUT_CHECK_MS }, (req, res) => {
+/**
+ * Every answer's response: a CLOSE_AFTER status is announced in it (so keep-alive
+ * clients do not reuse the socket), then enforced once it is written. On the
+ * prototype rather than wrapped per request: no closure or listener per answer.
+ */
+class EdgeResponse extends ServerResponse {
+  override writeHead(statusCode: number, statusMessage?: string, headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this;
+  override writeHead(statusCode: number, headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this;
+  override writeHead(statusCode: number, ...rest: unknown[]): this {
+    if (CLOSE_AFTER.has(statusCode) && !this.headersSent) {
+      this.setHeader("connection", "close");
+      this.once("finish", () => closeSoon(this.req.socket));
+    }
+    return super.writeHead(statusCode, ...(rest as [string?]));
+  }
+}
+
+const server = createServer({ connectionsCheckingInterval: TIMEOUT_CHECK_MS, ServerResponse: EdgeResponse }, (req, res) => {
   const requestId = incomingRequestId(req);
   req.headers["x-request-id"] = requestId;
   res.setHeader("x-request-id", requestId);
   req.headers[CLIENT_ADDRESS_HEADER] = clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustedProxies);
   for (const [name, value] of req.headers["x-forwarded-proto"] === "https" ? SECURITY_HEADERS_HTTPS : SECURITY_HEADERS) res.setHeader(name, value);
-  // Announced in the answer (so keep-alive clients do not reuse the socket), then enforced.
-  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
-  res.writeHead = ((status: number, ...rest: unknown[]) => {
-    if (CLOSE_AFTER.has(status)) res.setHeader("connection", "close");
-    return writeHead(status, ...rest);
-  }) as typeof res.writeHead;
-  res.once("finish", () => {
-    if (CLOSE_AFTER.has(res.statusCode)) closeSoon(req.socket);
-  });
   const refusal = refuseRequestLine(req.method ?? "GET", req.url ?? "/");
   if (refusal) return refuse(req, res, refusal, requestId);
   const declaredTooLarge = refuseDeclaredLength(req.headers["content-length"], env.MAX_REQUEST_BODY_BYTES);
