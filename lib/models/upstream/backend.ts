@@ -5,12 +5,13 @@
 // upstream is bounded by the configured timeout. A chat request is forwarded
 // as the client sent it (tools, images, response_format, penalties: only
 // `model` and the usage request change), and tool calls come back as sent.
+import { urlToHttpOptions } from "node:url";
 import { AppError } from "@/lib/api/errors";
 import type { UpstreamBackendConfig } from "@/lib/models/config";
 import { PushGeneration } from "@/lib/models/generation";
 import { estimatePromptTokens, estimateTokens } from "@/lib/models/upstream/estimate-tokens";
 import { upstreamHttpError, upstreamNetworkError, upstreamTimeout } from "@/lib/models/upstream/errors";
-import { postJson } from "@/lib/models/upstream/http-client";
+import { postJson, type UpstreamTarget } from "@/lib/models/upstream/http-client";
 import { readSseData } from "@/lib/models/upstream/sse";
 import type { ToolCall, ToolCallDelta } from "@/lib/models/tools";
 import type { EmbeddingResult, FinishReason, ForwardedCall, Generation, GenerationInput, ModelBackend, SamplingParams } from "@/lib/models/types";
@@ -46,8 +47,8 @@ const toolCallTexts = (calls: readonly (ToolCall | ToolCallDelta)[] | null | und
 export class UpstreamBackend implements ModelBackend {
   readonly kind = "openai-compatible" as const;
 
-  /** Parsed once: URL parsing is a measurable share of a ~1 ms gateway budget. */
-  private readonly urls = new Map<string, URL>();
+  /** Parsed into request options once: URL parsing is a measurable share of a ~1 ms gateway budget. */
+  private readonly targets = new Map<string, UpstreamTarget>();
 
   constructor(private readonly config: UpstreamBackendConfig) {}
 
@@ -56,10 +57,10 @@ export class UpstreamBackend implements ModelBackend {
     return { ok: true, upstream: new URL(this.config.url).host };
   }
 
-  private urlFor(path: string): URL {
-    let url = this.urls.get(path);
-    if (!url) this.urls.set(path, (url = new URL(`${this.config.url}${path}`)));
-    return url;
+  private targetFor(path: string): UpstreamTarget {
+    let target = this.targets.get(path);
+    if (!target) this.targets.set(path, (target = urlToHttpOptions(new URL(`${this.config.url}${path}`))));
+    return target;
   }
 
   /** POSTs to the upstream with a deadline for the response headers; aborts with the client. */
@@ -75,7 +76,7 @@ export class UpstreamBackend implements ModelBackend {
     const headers: Record<string, string> = { accept: stream ? "text/event-stream" : "application/json" };
     if (this.config.apiKey) headers.authorization = `Bearer ${this.config.apiKey}`;
     try {
-      const res = await postJson(this.urlFor(path), body, headers, cancel);
+      const res = await postJson(this.targetFor(path), body, headers, cancel);
       if (res.status < 200 || res.status >= 300) throw await upstreamHttpError(res, this.config.id);
       return { res, cancel, timer, done: () => signal.removeEventListener("abort", onAbort), timedOut: () => timedOut };
     } catch (err) {

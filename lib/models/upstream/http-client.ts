@@ -4,6 +4,7 @@
 // budget is ~2 ms cannot spend that. Bodies are returned as the Node stream.
 import http, { type IncomingMessage } from "node:http";
 import https from "node:https";
+import type { urlToHttpOptions } from "node:url";
 import type { RequestSignal } from "@/lib/models/request-signal";
 
 const agents = {
@@ -49,18 +50,27 @@ function readText(body: IncomingMessage, limit = Infinity): Promise<string> {
   });
 }
 
-/** POSTs a JSON body; resolves at the response headers, rejects on network errors or abort. */
-export function postJson(target: URL, payload: unknown, headers: Record<string, string>, signal: RequestSignal): Promise<UpstreamResponse> {
-  const body = Buffer.from(JSON.stringify(payload));
+/**
+ * Where an upstream endpoint is, as `http.request` options: converted from its URL once,
+ * with the urlToHttpOptions that `http.request(url)` would run on every call.
+ */
+export type UpstreamTarget = ReturnType<typeof urlToHttpOptions>;
+
+/**
+ * POSTs a JSON body; resolves at the response headers, rejects on network errors or abort.
+ * The body goes as a string: Node then sends it in one buffer with the request head.
+ */
+export function postJson(target: UpstreamTarget, payload: unknown, headers: Record<string, string>, signal: RequestSignal): Promise<UpstreamResponse> {
+  const body = JSON.stringify(payload);
   const transport = target.protocol === "https:" ? https : http;
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
     const req = transport.request(
-      target,
       {
+        ...target,
         method: "POST",
         agent: agents[target.protocol as keyof typeof agents],
-        headers: { ...headers, "content-type": "application/json", "content-length": String(body.length) },
+        headers: { ...headers, "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) },
       },
       (res) => {
         resolve({
