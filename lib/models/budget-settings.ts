@@ -4,15 +4,10 @@
 import { z } from "zod";
 import { AppError } from "@/lib/api/errors";
 import { getDb } from "@/lib/db";
-import { setMonthlyBudget } from "@/lib/models/budget";
+import { monthOf, setMonthlyBudget, type BudgetScope } from "@/lib/models/budget";
 
 /** `{"monthly_budget_usd": 5}` sets, `null` removes the limit. */
 export const BudgetBody = z.object({ monthly_budget_usd: z.number().finite().min(0).nullable() });
-
-const monthStart = () => {
-  const now = new Date();
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-};
 
 export async function setKeyBudget(organizationId: string, keyId: string, usd: number | null) {
   const key = await getDb().apiKey.findFirst({ where: { id: keyId, organizationId }, select: { id: true } });
@@ -40,20 +35,22 @@ export async function setKeyBudgetById(keyId: string, usd: number | null) {
   return setKeyBudget(key.organizationId, keyId, usd);
 }
 
-/** The organization's and each live key's budget, with what was spent this month (UTC). */
+/** The organization's and each live key's budget, with what was spent this month (UTC; the totals budgets are checked against). */
 export async function getBudgets(organizationId: string) {
   const db = getDb();
-  const since = monthStart();
-  const [org, keys, byKey, total] = await Promise.all([
+  const now = new Date();
+  const month = monthOf(now);
+  const [org, keys] = await Promise.all([
     db.organization.findUnique({ where: { id: organizationId }, select: { monthlyBudgetUsd: true } }),
     db.apiKey.findMany({ where: { organizationId, revokedAt: null }, select: { id: true, monthlyBudgetUsd: true } }),
-    db.usageRecord.groupBy({ by: ["apiKeyId"], where: { organizationId, createdAt: { gte: since } }, _sum: { costUsd: true } }),
-    db.usageRecord.aggregate({ where: { organizationId, createdAt: { gte: since } }, _sum: { costUsd: true } }),
   ]);
-  const spentByKey = new Map(byKey.map((row) => [row.apiKeyId, row._sum.costUsd ?? 0]));
+  const totals = await db.usageMonthTotal.findMany({
+    where: { month, OR: [{ scope: "organization", subjectId: organizationId }, { scope: "key", subjectId: { in: keys.map((key) => key.id) } }] },
+  });
+  const spent = (scope: BudgetScope, id: string) => totals.find((t) => t.scope === scope && t.subjectId === id)?.costUsd ?? 0;
   return {
-    month_start: since.toISOString(),
-    organization: { monthly_budget_usd: org?.monthlyBudgetUsd ?? null, spent_usd: total._sum.costUsd ?? 0 },
-    keys: keys.map((key) => ({ id: key.id, monthly_budget_usd: key.monthlyBudgetUsd, spent_usd: spentByKey.get(key.id) ?? 0 })),
+    month_start: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString(),
+    organization: { monthly_budget_usd: org?.monthlyBudgetUsd ?? null, spent_usd: spent("organization", organizationId) },
+    keys: keys.map((key) => ({ id: key.id, monthly_budget_usd: key.monthlyBudgetUsd, spent_usd: spent("key", key.id) })),
   };
 }

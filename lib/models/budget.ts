@@ -1,11 +1,13 @@
 // Monthly spend limits (USD, calendar month in UTC) per organization and per
 // API key. The hot path asks no database: each account's budget and spend are
 // cached in memory, each recorded request's cost is added as it is recorded
-// (`recordSpend`, called by recordUsage), and an account is reloaded in the
+// (`add`, called by recordUsage), and an account is reloaded in the
 // background at most every BUDGET_REFRESH_MS (so spend by other processes and
 // budget changes made elsewhere show up within that time). A reload keeps the
 // larger of the cached and stored spend: rows still waiting in the usage
 // BatchWriter are not in the database yet, and spend never goes down within a month.
+// The stored spend is one row per account and month (usage_month_totals, kept by
+// the usage writes), so a reload costs the same whatever the month's traffic.
 import { AppError } from "@/lib/api/errors";
 import type { ApiPrincipal } from "@/lib/auth/api-keys";
 import { getDb } from "@/lib/db";
@@ -24,12 +26,12 @@ interface Account {
 }
 
 export interface BudgetStore {
-  /** The account's budget and its stored spend since `since`. */
-  load(scope: BudgetScope, id: string, since: Date): Promise<{ budget: number | null; spent: number }>;
+  /** The account's budget and its stored spend in `month` (monthOf). */
+  load(scope: BudgetScope, id: string, month: number): Promise<{ budget: number | null; spent: number }>;
 }
 
-const monthOf = (now: Date) => now.getUTCFullYear() * 12 + now.getUTCMonth();
-const monthStart = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+/** Months since year 0 in UTC: the `month` of usage_month_totals. */
+export const monthOf = (now: Date) => now.getUTCFullYear() * 12 + now.getUTCMonth();
 
 export class BudgetLedger {
   /** One map per scope, keyed by id: no key string is built per lookup on the hot path. */
@@ -50,7 +52,7 @@ export class BudgetLedger {
     const existing = accounts.get(id);
     if (existing?.loading) return existing.loading;
     const now = this.now();
-    const loading = this.store.load(scope, id, monthStart(now)).then(
+    const loading = this.store.load(scope, id, monthOf(now)).then(
       ({ budget, spent }) => {
         const current = accounts.get(id);
         const sameMonth = current?.month === monthOf(now);
@@ -152,20 +154,15 @@ function refuseIfSpent(org: Account, key: Account | undefined): void {
 export const formatUsd = (usd: number) => String(round(usd));
 
 const prismaStore: BudgetStore = {
-  async load(scope, id, since) {
+  async load(scope, id, month) {
     const db = getDb();
-    if (scope === "organization") {
-      const [org, sum] = await Promise.all([
-        db.organization.findUnique({ where: { id }, select: { monthlyBudgetUsd: true } }),
-        db.usageRecord.aggregate({ where: { organizationId: id, createdAt: { gte: since } }, _sum: { costUsd: true } }),
-      ]);
-      return { budget: org?.monthlyBudgetUsd ?? null, spent: sum._sum.costUsd ?? 0 };
-    }
-    const [key, sum] = await Promise.all([
-      db.apiKey.findUnique({ where: { id }, select: { monthlyBudgetUsd: true } }),
-      db.usageRecord.aggregate({ where: { apiKeyId: id, createdAt: { gte: since } }, _sum: { costUsd: true } }),
-    ]);
-    return { budget: key?.monthlyBudgetUsd ?? null, spent: sum._sum.costUsd ?? 0 };
+    const total = db.usageMonthTotal.findUnique({ where: { scope_subjectId_month: { scope, subjectId: id, month } }, select: { costUsd: true } });
+    const settings =
+      scope === "organization"
+        ? db.organization.findUnique({ where: { id }, select: { monthlyBudgetUsd: true } })
+        : db.apiKey.findUnique({ where: { id }, select: { monthlyBudgetUsd: true } });
+    const [subject, spent] = await Promise.all([settings, total]);
+    return { budget: subject?.monthlyBudgetUsd ?? null, spent: spent?.costUsd ?? 0 };
   },
 };
 

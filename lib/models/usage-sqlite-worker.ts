@@ -3,8 +3,9 @@
 // long as it runs (the p99 of the model gateway). So on SQLite each batch the
 // usage BatchWriter hands over (`writeUsageRows`) goes to one worker thread with
 // its own better-sqlite3 connection to the same file (WAL: the server's reads
-// do not wait for it), inserted row by row with one prepared statement inside
-// a transaction. The BatchWriter stays the one owner of the rows: a write
+// do not wait for it): the rows inserted one by one and the month totals
+// raised (usage_month_totals), each with a prepared statement, in one
+// transaction. The BatchWriter stays the one owner of the rows: a write
 // resolves once its transaction committed and rejects when it failed or the
 // worker died, and the BatchWriter retries it. The worker holds the process
 // open only while a write is under way.
@@ -20,12 +21,19 @@ const db = new Database(workerData.file, { timeout: workerData.busyTimeoutMs });
 db.pragma("journal_mode = WAL");
 db.pragma("synchronous = NORMAL");
 const statements = new Map();
-parentPort.on("message", ({ id, table, columns, rows }) => {
+const prepared = (sql) => {
+  let statement = statements.get(sql);
+  if (!statement) statements.set(sql, (statement = db.prepare(sql)));
+  return statement;
+};
+parentPort.on("message", ({ id, steps }) => {
   try {
-    const sql = 'INSERT INTO "' + table + '" (' + columns.map((c) => '"' + c + '"').join(",") + ") VALUES (" + columns.map(() => "?").join(",") + ")";
-    let insert = statements.get(sql);
-    if (!insert) statements.set(sql, (insert = db.prepare(sql)));
-    db.transaction(() => { for (const row of rows) insert.run(row); })();
+    db.transaction(() => {
+      for (const { sql, rows } of steps) {
+        const statement = prepared(sql);
+        for (const row of rows) statement.run(row);
+      }
+    })();
     parentPort.postMessage({ id });
   } catch (err) {
     parentPort.postMessage({ id, error: String(err && err.message || err) });
@@ -34,6 +42,16 @@ parentPort.on("message", ({ id, table, columns, rows }) => {
 `;
 
 type Cell = string | number | null;
+
+/** One statement of a write, run once per row of cells (its `?` parameters in order). */
+export interface WriteStep {
+  sql: string;
+  rows: Cell[][];
+}
+
+/** The INSERT of `columns` into `table`, one `?` per column. */
+export const insertSql = (table: string, columns: string[]) =>
+  `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(",")}) VALUES (${columns.map(() => "?").join(",")})`;
 
 interface Pending {
   resolve(): void;
@@ -83,14 +101,14 @@ export class SqliteWriterThread {
     return thread;
   }
 
-  /** Inserts the rows (cells in `columns` order) in one transaction; resolves when committed. */
-  write(table: string, columns: string[], rows: Cell[][]): Promise<void> {
+  /** Runs the steps in order in one transaction; resolves when committed, rejects (nothing written) when one failed. */
+  write(steps: WriteStep[]): Promise<void> {
     const thread = (this.thread ??= this.start());
     const id = this.nextId++;
     thread.worker.ref();
     return new Promise<void>((resolve, reject) => {
       thread.pending.set(id, { resolve, reject });
-      thread.worker.postMessage({ id, table, columns, rows });
+      thread.worker.postMessage({ id, steps });
     });
   }
 

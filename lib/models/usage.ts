@@ -9,13 +9,13 @@ import { getDb } from "@/lib/db";
 import { parseDatabaseUrl } from "@/lib/db-url";
 import { databaseUrl } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
-import { getBudgetLedger } from "@/lib/models/budget";
+import { getBudgetLedger, monthOf, type BudgetScope } from "@/lib/models/budget";
 import { BatchWriter, type BatchWriterStats } from "@/lib/models/batch-writer";
 import type { Attempt } from "@/lib/models/fallback";
 import type { Prices } from "@/lib/models/types";
 import { observeModelRequest } from "@/lib/metrics/registry";
 import { peekSingleton, singleton, singletonKey } from "@/lib/singleton";
-import { SqliteWriterThread } from "@/lib/models/usage-sqlite-worker";
+import { insertSql, SqliteWriterThread } from "@/lib/models/usage-sqlite-worker";
 
 export type UsageEndpoint = "chat.completions" | "completions" | "embeddings" | "responses";
 
@@ -79,12 +79,57 @@ const sqliteWriter = (file: string) => singleton(sqliteWriterKey, () => new Sqli
 /** The cells as Prisma stores them on SQLite: booleans as 0/1, DateTime as ISO 8601 with "+00:00". */
 const sqliteCell = (value: string | number | boolean | null) => (typeof value === "boolean" ? (value ? 1 : 0) : value);
 
-/** One transaction for the batch, columns taken from the row (so a new UsageRecord field needs no change here). */
-function insertUsageRows(file: string, rows: UsageRow[]): Promise<void> {
-  const createdAt = new Date().toISOString().replace("Z", "+00:00");
+/** An organization's or key's cost in one batch, to add to its month's total. */
+type TotalIncrement = [scope: BudgetScope, subjectId: string, month: number, costUsd: number];
+
+/** The batch's costs summed per organization and per key, for usage_month_totals (BudgetLedger reads them). */
+function monthTotals(rows: UsageRow[], month: number): TotalIncrement[] {
+  const sums = new Map<string, TotalIncrement>();
+  const add = (scope: BudgetScope, subjectId: string, cost: number) => {
+    const key = `${scope}:${subjectId}`;
+    const sum = sums.get(key);
+    if (sum) sum[3] += cost;
+    else sums.set(key, [scope, subjectId, month, cost]);
+  };
+  for (const row of rows) {
+    if (row.costUsd <= 0) continue;
+    add("organization", row.organizationId, row.costUsd);
+    if (row.apiKeyId) add("key", row.apiKeyId, row.costUsd);
+  }
+  return [...sums.values()];
+}
+
+const ADD_TO_MONTH_TOTAL_SQL =
+  'INSERT INTO "usage_month_totals" ("scope", "subjectId", "month", "costUsd") VALUES (?, ?, ?, ?) ' +
+  'ON CONFLICT ("scope", "subjectId", "month") DO UPDATE SET "costUsd" = "usage_month_totals"."costUsd" + excluded."costUsd"';
+
+/**
+ * One transaction for the batch and its month totals, columns taken from the row
+ * (so a new UsageRecord field needs no change here).
+ */
+function insertUsageRows(file: string, rows: UsageRow[], now: Date): Promise<void> {
+  const createdAt = now.toISOString().replace("Z", "+00:00");
   const columns = [...Object.keys(rows[0]!), "createdAt"];
   const cells = rows.map((row) => [...Object.values(row).map(sqliteCell), createdAt]);
-  return sqliteWriter(file).write("usage_records", columns, cells);
+  return sqliteWriter(file).write([
+    { sql: insertSql("usage_records", columns), rows: cells },
+    { sql: ADD_TO_MONTH_TOTAL_SQL, rows: monthTotals(rows, monthOf(now)) },
+  ]);
+}
+
+/** Through Prisma (PostgreSQL, in-memory SQLite): the rows and the month totals in one transaction. */
+async function createUsageRows(rows: UsageRow[], now: Date): Promise<void> {
+  const db = getDb();
+  await db.$transaction([
+    db.usageRecord.createMany({ data: rows.map((row) => ({ ...row, createdAt: now })) }),
+    ...monthTotals(rows, monthOf(now)).map(([scope, subjectId, month, costUsd]) =>
+      db.usageMonthTotal.upsert({
+        where: { scope_subjectId_month: { scope, subjectId, month } },
+        create: { scope, subjectId, month, costUsd },
+        update: { costUsd: { increment: costUsd } },
+      }),
+    ),
+  ]);
 }
 
 /** Each batch write's size and duration, for whoever subscribes (bench/server-probe.mjs); free when nobody does. */
@@ -94,8 +139,10 @@ async function writeUsageRows(rows: UsageRow[]): Promise<void> {
   const started = performance.now();
   const db = parseDatabaseUrl(databaseUrl());
   // An in-memory database is this connection's own: another thread cannot reach it.
-  if (db.provider === "sqlite" && db.file !== ":memory:") await insertUsageRows(db.file, rows);
-  else await getDb().usageRecord.createMany({ data: rows });
+  // One clock for the rows' createdAt and the month their cost is added to.
+  const now = new Date();
+  if (db.provider === "sqlite" && db.file !== ":memory:") await insertUsageRows(db.file, rows, now);
+  else await createUsageRows(rows, now);
   if (usageWriteChannel.hasSubscribers) usageWriteChannel.publish({ rows: rows.length, ms: performance.now() - started });
 }
 

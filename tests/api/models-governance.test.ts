@@ -97,10 +97,17 @@ describe("monthly budgets", () => {
     expect(streamed.headers.get("x-cabin-cost-usd")).toBeNull();
     expect((await readSse(streamed)).at(-1)).toBe("[DONE]");
 
+    // Once the three usage rows are written, the month's spend (usage_month_totals, what budgets
+    // are checked against after a reload) is their sum: the rows and totals commit together.
+    await expect.poll(() => db().usageRecord.count({ where: { apiKeyId: key.id } }), { timeout: 15_000 }).toBe(3);
+    const rowsSpent = (await db().usageRecord.aggregate({ where: { apiKeyId: key.id }, _sum: { costUsd: true } }))._sum.costUsd ?? 0;
+    expect(rowsSpent).toBeGreaterThan(cost);
     const budgets = await carol.request("GET", "/api/budgets");
     expect(budgets.status).toBe(200);
     expect(budgets.body.organization.monthly_budget_usd).toBe(1);
+    expect(budgets.body.organization.spent_usd).toBeCloseTo(rowsSpent, 12);
     expect(budgets.body.keys).toEqual([expect.objectContaining({ id: key.id, monthly_budget_usd: 2 })]);
+    expect(budgets.body.keys[0].spent_usd).toBeCloseTo(rowsSpent, 12);
   });
 
   it("refuses a negative or non-numeric budget with a 400 naming the field", async () => {

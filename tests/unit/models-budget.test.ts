@@ -8,8 +8,8 @@ const principal = { organizationId: "org", apiKeyId: "key" };
 function fakeStore(data: Record<string, { budget: number | null; spent: number }>) {
   const calls: string[] = [];
   const store: BudgetStore = {
-    async load(scope: BudgetScope, id: string, since: Date) {
-      calls.push(`${scope}:${id}:${since.toISOString().slice(0, 10)}`);
+    async load(scope: BudgetScope, id: string, month: number) {
+      calls.push(`${scope}:${id}:${Math.floor(month / 12)}-${String((month % 12) + 1).padStart(2, "0")}`);
       return { ...data[`${scope}:${id}`] };
     },
   };
@@ -22,7 +22,7 @@ describe("BudgetLedger", () => {
     let now = new Date("2026-11-23T10:00:00Z");
     const ledger = new BudgetLedger(store, 5000, () => now);
     await ledger.check(principal);
-    expect(calls).toEqual(["organization:org:2026-11-01", "key:key:2026-11-01"]);
+    expect(calls).toEqual(["organization:org:2026-11", "key:key:2026-11"]);
     expect(ledger.remaining(principal)).toBeCloseTo(0.6);
     ledger.add("org", "key", 0.5);
     now = new Date(now.getTime() + 1000);
@@ -62,7 +62,7 @@ describe("BudgetLedger", () => {
     data["organization:org"] = { budget: 1, spent: 0 };
     now = new Date("2026-12-01T00:00:01Z");
     await ledger.check(principal);
-    expect(calls.at(-1)).toBe("key:key:2026-12-01");
+    expect(calls.at(-1)).toBe("key:key:2026-12");
     expect(ledger.remaining(principal)).toBe(1);
   });
 
