@@ -3,13 +3,13 @@
 // third of the model gateway's budget. A revocation still bites on the very
 // next request, in every process, because revocations are announced:
 //  - in this process they empty the cache at once;
-//  - with SQLite, other processes (the operator CLI) also rewrite a marker
+//  - with SQLite, other processes (the operator CLI) also append to a marker
 //    file beside the database, and every lookup first stats it (a few µs): a
 //    change empties the cache before the key is checked;
 //  - with PostgreSQL (several instances, a CLI anywhere) they send NOTIFY;
 //    every server LISTENs and caches nothing while it is not listening.
 // Entries also expire after a minute, a backstop for edits made by hand.
-import { statSync, writeFileSync } from "node:fs";
+import { appendFileSync, statSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { parseDatabaseUrl } from "@/lib/db-url";
@@ -38,13 +38,15 @@ interface RevocationWatch {
 }
 
 const markerOf = (sqliteFile: string) => `${sqliteFile}-revocations`;
+/** Past this size the marker starts over (one line per revocation, ~30 bytes each). */
+const MARKER_MAX_BYTES = 64 * 1024;
 
 function markerStamp(marker: string): string {
   const s = statSync(/* turbopackIgnore: true */ marker, { bigint: true, throwIfNoEntry: false });
   return s ? `${s.ino}:${s.mtimeNs}:${s.size}` : "none";
 }
 
-/** SQLite: a marker file beside the database, rewritten on each revocation. */
+/** SQLite: a marker file beside the database, appended to on each revocation. */
 function markerWatch(sqliteFile: string): RevocationWatch {
   const marker = markerOf(sqliteFile);
   let seen = markerStamp(marker);
@@ -170,7 +172,13 @@ export class ApiKeyCache {
     this.clear();
     const parsed = parseDatabaseUrl(url);
     if (parsed.provider === "sqlite" && parsed.file !== ":memory:") {
-      writeFileSync(/* turbopackIgnore: true */ markerOf(parsed.file), `${Date.now()} ${randomBytes(8).toString("hex")}\n`);
+      const marker = markerOf(parsed.file);
+      const line = `${Date.now()} ${randomBytes(8).toString("hex")}\n`;
+      // Appended, so the size moves on every announcement: on kernels whose file times are
+      // coarse (a few ms), two announcements within one tick would otherwise leave the same
+      // stamp (markerStamp), and a key cached between them would outlive the second.
+      if ((statSync(/* turbopackIgnore: true */ marker, { throwIfNoEntry: false })?.size ?? 0) >= MARKER_MAX_BYTES) writeFileSync(/* turbopackIgnore: true */ marker, line);
+      else appendFileSync(/* turbopackIgnore: true */ marker, line);
     }
   }
 }

@@ -1,7 +1,7 @@
 // The API key cache: hits skip the loader, and a revocation announced by
 // another process (the CLI, through the SQLite marker file) empties it before
-// the next lookup, including a lookup already in flight.
-import { mkdtempSync, rmSync } from "node:fs";
+// the next lookup, including a lookup already in flight and announcements within one file-time tick.
+import { mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -76,5 +76,31 @@ describe("API key cache", () => {
     const fresh = { ...entry("k1"), revoked: true };
     expect(await server.resolve("h", load(fresh))).toEqual(fresh);
     expect(loads).toBe(2);
+  });
+
+  it("sees each of several revocations announced within one file-timestamp tick", async () => {
+    server.start(url);
+    const cli = new ApiKeyCache();
+    const marker = `${path.join(dir, "cabin.db")}-revocations`;
+    const tick = new Date("2026-01-01T00:00:00Z");
+    for (let round = 0; round < 5; round++) {
+      await server.resolve("h", load(entry("k1")));
+      expect(server.cached("h")).toBeDefined();
+      cli.revoked(url);
+      // Kernels without fine-grained file times stamp every write within one tick (a few ms) alike:
+      // pinned here, so only the marker's size and inode can tell the announcements apart.
+      utimesSync(marker, tick, tick);
+      expect(server.cached("h"), `revocation ${round + 1} went unseen`).toBeUndefined();
+    }
+  });
+
+  it("starts the marker over once it is large, and that announcement is seen too", async () => {
+    const marker = `${path.join(dir, "cabin.db")}-revocations`;
+    writeFileSync(marker, "x".repeat(64 * 1024));
+    server.start(url);
+    await server.resolve("h", load(entry("k1")));
+    new ApiKeyCache().revoked(url);
+    expect(statSync(marker).size).toBeLessThan(100);
+    expect(server.cached("h")).toBeUndefined();
   });
 });
