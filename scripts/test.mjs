@@ -54,7 +54,7 @@ async function phase(name, fn) {
 // queries as these; running them twice doubled the suite (27 min per database in CI) and proved no query more.
 const POSTGRES_FILES = [
   "computers-api", "computers-lifecycle", "computers-pagination", "computers-persistence", "desktop-persistence", "quotas",
-  "models-limits", "models-governance", "models-responses.test", "models-usage", "models-key-rate-limit",
+  "models-limits", "models-governance", "db-usage-month-totals", "models-responses.test", "models-usage", "models-key-rate-limit",
   "models-shared-limits", "models-openai", "models-tools-local", "models-ai-sdk", "models-rate-limit-headers",
   "dashboard-usage", "dashboard-playground", "foundation-auth", "foundation-dashboard", "invitation-signup",
   "hardening-login", "login-backoff", "metrics", "openapi",
