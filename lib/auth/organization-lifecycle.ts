@@ -17,6 +17,7 @@ import { deleteComputer } from "@/lib/computers/service";
 import { removeStateFiles, stateFilesOf } from "@/lib/computers/state-store";
 import { getDb } from "@/lib/db";
 import { getLogger } from "@/lib/logger";
+import { forgetSpendOf } from "@/lib/models/budget";
 
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
@@ -124,20 +125,31 @@ export async function deleteOrganization(member: Member, body: unknown): Promise
   const stopped = await stopLiveSessions(member.organizationId);
   const next = await moveLoginSessions(member.userId, member.organizationId);
   const stateFiles = await stateFilesOf(member.organizationId);
+  const keyIds = await keyIdsOf(member.organizationId);
   await db.organization.delete({ where: { id: member.organizationId } });
   await forgetDeletedKeys();
   await removeStateFiles(stateFiles);
+  await forgetSpendOf(member.organizationId, keyIds);
   getLogger().info({ organizationId: member.organizationId, stoppedSessions: stopped }, "organization deleted");
   return { ...next, stopped_sessions: stopped };
+}
+
+/** Collected before a deletion: the keys' rows go with the organization, their month totals do not. */
+async function keyIdsOf(organizationId: string): Promise<string[]> {
+  return (await getDb().apiKey.findMany({ where: { organizationId }, select: { id: true } })).map((key) => key.id);
 }
 
 /**
  * Better Auth's own `POST /api/auth/organization/delete` (beforeDeleteOrganization):
  * the same stops as deleteOrganization, so no computer outlives its rows. Returns
- * what to run once the rows are gone (the large saved states kept as files).
+ * what to run once the rows are gone (the large saved states kept as files, the month totals).
  */
 export async function prepareOrganizationDeletion(organizationId: string): Promise<() => Promise<void>> {
   await stopLiveSessions(organizationId);
   const stateFiles = await stateFilesOf(organizationId);
-  return () => removeStateFiles(stateFiles);
+  const keyIds = await keyIdsOf(organizationId);
+  return async () => {
+    await removeStateFiles(stateFiles);
+    await forgetSpendOf(organizationId, keyIds);
+  };
 }

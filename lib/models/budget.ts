@@ -170,6 +170,16 @@ const ledgerKey = singletonKey<BudgetLedger>("models.budgetLedger");
 
 export const getBudgetLedger = () => singleton(ledgerKey, () => new BudgetLedger(prismaStore));
 
+/**
+ * Drops the month totals of a deleted organization and of its keys. Its usage rows
+ * go with it (a cascade); the totals, kept by the usage writes, have no foreign key.
+ */
+export async function forgetSpendOf(organizationId: string, apiKeyIds: string[]): Promise<void> {
+  await getDb().usageMonthTotal.deleteMany({
+    where: { OR: [{ scope: "organization", subjectId: organizationId }, { scope: "key", subjectId: { in: apiKeyIds } }] },
+  });
+}
+
 /** Sets (or clears, with null) a monthly budget; the caller has checked who may. */
 export async function setMonthlyBudget(scope: BudgetScope, id: string, usd: number | null): Promise<void> {
   if (usd !== null && !(Number.isFinite(usd) && usd >= 0)) {

@@ -1,9 +1,9 @@
 // The Usage page's API (session time, peak concurrency, ranges, per-key
 // breakdown, CSV) and the Settings page's (rename, slug conflicts, roles,
 // leave, delete) through a real login, with real browser sessions.
-import { inject, describe, expect, it } from "vitest";
+import { afterAll, inject, describe, expect, it } from "vitest";
 import { call } from "./client";
-import { MODEL, postV1 } from "./models-helpers";
+import { closeDbs, MODEL, monthTotalRows, postV1 } from "./models-helpers";
 import { signUp, type DashboardUser } from "./session-client";
 import { waitFor } from "./wait-for";
 
@@ -34,6 +34,8 @@ async function addMember(owner: DashboardUser, role: "member" | "admin") {
   return invitee;
 }
 
+
+afterAll(closeDbs);
 describe("usage: sessions, ranges, keys, CSV", () => {
   it("counts session minutes, live and peak concurrency of real sessions, per key and in the dashboard row", async () => {
     const { user, key, keyId } = await teamWithKey("Sessions");
@@ -185,10 +187,13 @@ describe("settings", () => {
     expect((await owner.request("GET", "/api/organization")).body.member_count).toBe(1);
   });
 
-  it("deletes by the owner with the typed slug: live sessions stopped, keys dead", async () => {
-    const { user, key } = await teamWithKey("Doomed");
+  it("deletes by the owner with the typed slug: live sessions stopped, keys dead, spend forgotten", async () => {
+    const { user, key, keyId } = await teamWithKey("Doomed");
     const id = await startBrowser(key);
-    const slug = (await user.request("GET", "/api/organization")).body.organization.slug;
+    const { slug, id: orgId } = (await user.request("GET", "/api/organization")).body.organization;
+    // Spend on record: the organization's and the key's month totals.
+    expect((await postV1("/chat/completions", { model: MODEL, messages: [{ role: "user", content: "hi" }], max_tokens: 2 }, { key })).status).toBe(200);
+    await expect.poll(() => monthTotalRows(orgId, keyId), { timeout: 15_000 }).toBe(2);
 
     const wrong = await user.request("DELETE", "/api/organization", { confirm_slug: "nope" });
     expect(wrong.status).toBe(400);
@@ -200,5 +205,6 @@ describe("settings", () => {
     expect(deleted.body).toEqual({ next_organization: null, stopped_sessions: 1 });
     expect((await call("GET", `/computers/${id}`, { key })).status).toBe(401);
     expect((await user.request("GET", "/api/organization")).status).toBe(401);
+    expect(await monthTotalRows(orgId, keyId)).toBe(0);
   });
 });

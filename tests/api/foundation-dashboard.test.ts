@@ -1,10 +1,13 @@
 // Dashboard API through a real login: keys are per organization, shown once,
 // and another organization's key is simply not found.
-import { describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, inject, it } from "vitest";
 import { WebSocket } from "ws";
 import { call } from "./client";
+import { closeDbs, MODEL, monthTotalRows, postV1 } from "./models-helpers";
 import { signUp } from "./session-client";
 
+
+afterAll(closeDbs);
 describe("dashboard API keys", () => {
   it("requires a login", async () => {
     const res = await call("GET", "/api/keys", { key: null });
@@ -71,11 +74,14 @@ describe("dashboard API keys", () => {
     expect((await call("GET", "/computers", { key: key.body.key })).status).toBe(401);
   });
 
-  it("refuses the keys of a deleted organization at once", async () => {
+  it("refuses the keys of a deleted organization at once, and forgets its spend", async () => {
     const alice = await signUp("Alice");
     const key = await alice.request("POST", "/api/keys", { name: "doomed" });
     expect((await call("GET", "/v1/models", { key: key.body.key })).status).toBe(200);
     const me = await alice.request("GET", "/api/me");
+    const spent = await postV1("/chat/completions", { model: MODEL, messages: [{ role: "user", content: "hi" }], max_tokens: 2 }, { key: key.body.key });
+    expect(spent.status).toBe(200);
+    await expect.poll(() => monthTotalRows(me.body.organization.id, key.body.id), { timeout: 15_000 }).toBe(2);
     // Its live session ends with it (Better Auth's own endpoint, not only Settings).
     const session = await call("POST", "/computers", { key: key.body.key, body: {} });
     expect(session.status).toBe(200);
@@ -95,6 +101,7 @@ describe("dashboard API keys", () => {
     const after = await call("GET", "/v1/models", { key: key.body.key });
     expect(after.status).toBe(401);
     expect(after.body.error.code).toBe("invalid_api_key");
+    expect(await monthTotalRows(me.body.organization.id, key.body.id)).toBe(0);
   });
 
   it("refuses a cross-origin mutation", async () => {

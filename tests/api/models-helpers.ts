@@ -46,6 +46,13 @@ export async function usageRow(requestId: string, databaseUrl?: string) {
   return row!;
 }
 
+/** The month-total rows (usage_month_totals) of an organization and of one of its keys. */
+export function monthTotalRows(organizationId: string, apiKeyId: string) {
+  return db().usageMonthTotal.count({
+    where: { OR: [{ scope: "organization", subjectId: organizationId }, { scope: "key", subjectId: apiKeyId }] },
+  });
+}
+
 export async function closeDbs() {
   await Promise.all([...dbs.values()].map((s) => s.client.$disconnect()));
   dbs.clear();
