@@ -4,7 +4,7 @@
 // next request, in every process, because revocations are announced:
 //  - in this process they empty the cache at once;
 //  - with SQLite, other processes (the operator CLI) also append to a marker
-//    file beside the database, and every lookup first stats it (a few µs): a
+//    file beside the database, and every lookup first stats it (a few µs warm): a
 //    change empties the cache before the key is checked;
 //  - with PostgreSQL (several instances, a CLI anywhere) they send NOTIFY;
 //    every server LISTENs and caches nothing while it is not listening.
