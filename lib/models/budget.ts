@@ -173,11 +173,15 @@ export const getBudgetLedger = () => singleton(ledgerKey, () => new BudgetLedger
 /**
  * Drops the month totals of a deleted organization and of its keys. Its usage rows
  * go with it (a cascade); the totals, kept by the usage writes, have no foreign key.
+ * The organization is already gone when this runs: a failure is logged, not thrown,
+ * since leftover totals are never read again.
  */
 export async function forgetSpendOf(organizationId: string, apiKeyIds: string[]): Promise<void> {
-  await getDb().usageMonthTotal.deleteMany({
-    where: { OR: [{ scope: "organization", subjectId: organizationId }, { scope: "key", subjectId: { in: apiKeyIds } }] },
-  });
+  await getDb()
+    .usageMonthTotal.deleteMany({
+      where: { OR: [{ scope: "organization", subjectId: organizationId }, { scope: "key", subjectId: { in: apiKeyIds } }] },
+    })
+    .catch((err: unknown) => getLogger().warn({ err, organizationId }, "could not drop a deleted organization's month totals"));
 }
 
 /** Sets (or clears, with null) a monthly budget; the caller has checked who may. */

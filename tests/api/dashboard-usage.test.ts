@@ -34,8 +34,8 @@ async function addMember(owner: DashboardUser, role: "member" | "admin") {
   return invitee;
 }
 
-
 afterAll(closeDbs);
+
 describe("usage: sessions, ranges, keys, CSV", () => {
   it("counts session minutes, live and peak concurrency of real sessions, per key and in the dashboard row", async () => {
     const { user, key, keyId } = await teamWithKey("Sessions");

@@ -6,8 +6,8 @@ import { call } from "./client";
 import { closeDbs, MODEL, monthTotalRows, postV1 } from "./models-helpers";
 import { signUp } from "./session-client";
 
-
 afterAll(closeDbs);
+
 describe("dashboard API keys", () => {
   it("requires a login", async () => {
     const res = await call("GET", "/api/keys", { key: null });
