@@ -66,7 +66,7 @@ function createAuth() {
         // Settings does (deleteOrganization), so no computer outlives its rows.
         organizationHooks: {
           beforeDeleteOrganization: async ({ organization: org }) => {
-            pendingDeletionCleanups.set(org.id, await prepareOrganizationDeletion(org.id));
+            pendingDeletionCleanups.set(org.id, (await prepareOrganizationDeletion(org.id)).afterDeletion);
           },
           afterDeleteOrganization: async ({ organization: org }) => {
             await forgetDeletedKeys();

@@ -122,14 +122,11 @@ export async function deleteOrganization(member: Member, body: unknown): Promise
   if (confirm_slug.trim() !== org.slug) {
     throw new AppError("invalid_request", `Type the organization's slug '${org.slug}' to confirm`, { param: "confirm_slug" });
   }
-  const stopped = await stopLiveSessions(member.organizationId);
+  const { stopped, afterDeletion } = await prepareOrganizationDeletion(member.organizationId);
   const next = await moveLoginSessions(member.userId, member.organizationId);
-  const stateFiles = await stateFilesOf(member.organizationId);
-  const keyIds = await keyIdsOf(member.organizationId);
   await db.organization.delete({ where: { id: member.organizationId } });
   await forgetDeletedKeys();
-  await removeStateFiles(stateFiles);
-  await forgetSpendOf(member.organizationId, keyIds);
+  await afterDeletion();
   getLogger().info({ organizationId: member.organizationId, stoppedSessions: stopped }, "organization deleted");
   return { ...next, stopped_sessions: stopped };
 }
@@ -140,16 +137,20 @@ async function keyIdsOf(organizationId: string): Promise<string[]> {
 }
 
 /**
- * Better Auth's own `POST /api/auth/organization/delete` (beforeDeleteOrganization):
- * the same stops as deleteOrganization, so no computer outlives its rows. Returns
- * what to run once the rows are gone (the large saved states kept as files, the month totals).
+ * Before an organization's rows are deleted, by Settings (deleteOrganization) or by Better Auth's
+ * own `POST /api/auth/organization/delete` (beforeDeleteOrganization): stops its live sessions, so
+ * no computer outlives its rows. Returns how many, and what to run once the rows are gone (the large
+ * saved states kept as files, the month totals).
  */
-export async function prepareOrganizationDeletion(organizationId: string): Promise<() => Promise<void>> {
-  await stopLiveSessions(organizationId);
+export async function prepareOrganizationDeletion(organizationId: string): Promise<{ stopped: number; afterDeletion: () => Promise<void> }> {
+  const stopped = await stopLiveSessions(organizationId);
   const stateFiles = await stateFilesOf(organizationId);
   const keyIds = await keyIdsOf(organizationId);
-  return async () => {
-    await removeStateFiles(stateFiles);
-    await forgetSpendOf(organizationId, keyIds);
+  return {
+    stopped,
+    afterDeletion: async () => {
+      await removeStateFiles(stateFiles);
+      await forgetSpendOf(organizationId, keyIds);
+    },
   };
 }
