@@ -23,9 +23,14 @@ const frame = (value: unknown) => `data: ${JSON.stringify(value)}\n\n`;
 // The button of the site's /form page spans x 0-200, y 100-160.
 const CLICK = { type: "click", x: 60, y: 130, button: "left" };
 
+// A max_tokens the scripted model cannot finish a call within: it stops mid-arguments with `length`.
+const CUT_AT = 7;
+const CUT_ARGS = '{"type": "drag", "path": [{"x": 1';
+
 /** What the scripted model answers: a call when a tool fits the last user text, else text. */
-function answer(body: Record<string, any>): { call?: { name: string; arguments: string }; text?: string } {
+function answer(body: Record<string, any>): { call?: { name: string; arguments: string }; text?: string; finish?: string } {
   const last = body.messages.at(-1);
+  if (body.max_tokens === CUT_AT) return { call: { name: "computer", arguments: CUT_ARGS }, finish: "length" };
   const names = (body.tools ?? []).map((t: any) => t.function.name);
   const lastIsText = last.role === "user" && typeof last.content === "string";
   if (lastIsText && names.includes("computer")) return { call: { name: "computer", arguments: JSON.stringify(CLICK) } };
@@ -41,7 +46,7 @@ function scripted(body: any, res: ServerResponse) {
   if (!body.stream) {
     const message = toolCall ? { role: "assistant", content: null, tool_calls: [toolCall] } : { role: "assistant", content: a.text };
     res.writeHead(200, { "content-type": "application/json" });
-    return res.end(JSON.stringify({ ...base, object: "chat.completion", choices: [{ index: 0, message, finish_reason: toolCall ? "tool_calls" : "stop" }], usage }));
+    return res.end(JSON.stringify({ ...base, object: "chat.completion", choices: [{ index: 0, message, finish_reason: a.finish ?? (toolCall ? "tool_calls" : "stop") }], usage }));
   }
   const chunk = (delta: unknown, finish: string | null = null) => frame({ ...base, object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finish }] });
   const args = a.call?.arguments ?? "";
@@ -51,7 +56,7 @@ function scripted(body: any, res: ServerResponse) {
         chunk({ tool_calls: [{ index: 0, id: "call_up_1", type: "function", function: { name: a.call.name, arguments: "" } }] }),
         chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(0, 9) } }] }),
         chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(9) } }] }),
-        chunk({}, "tool_calls"),
+        chunk({}, a.finish ?? "tool_calls"),
       ]
     : [chunk({ role: "assistant", content: "" }), chunk({ content: a.text!.slice(0, 6) }), chunk({ content: a.text!.slice(6) }), chunk({}, "stop")];
   res.writeHead(200, { "content-type": "text/event-stream" });
@@ -198,6 +203,18 @@ describe("/v1/responses over a chat upstream", () => {
     expect(completed.response.output).toEqual([(events[3] as Extract<ResponseStreamEvent, { type: "response.output_item.done" }>).item]);
   });
 
+  it("marks the call the output limit cut as incomplete, whole and streamed", async () => {
+    const client = openai(gateway.url, key);
+    const cutCall = { type: "function_call", name: "computer", arguments: CUT_ARGS, status: "incomplete" };
+    const cut = await client.responses.create({ model: "up.agent", input: "Drag it", tools: [computerTool], max_output_tokens: CUT_AT });
+    expect(cut).toMatchObject({ status: "incomplete", incomplete_details: { reason: "max_output_tokens" }, output: [cutCall] });
+    expect((await client.responses.retrieve(cut.id)).output).toEqual(cut.output);
+
+    const events = await collect(await client.responses.create({ model: "up.agent", input: "Drag it", tools: [computerTool], max_output_tokens: CUT_AT, stream: true }));
+    expect(events.map((e) => e.type).slice(-3)).toEqual(["response.output_item.added", "response.output_item.done", "response.incomplete"]);
+    expect((events.at(-2) as Extract<ResponseStreamEvent, { type: "response.output_item.done" }>).item).toMatchObject(cutCall);
+  });
+
   it("refuses bad input naming the parameter", async () => {
     const res = await fetch(`${gateway.url}/v1/responses`, {
       method: "POST",
@@ -217,7 +234,10 @@ describe("/v1/responses on the local placeholder model (the shared server)", () 
 
 
   it("produces a valid computer_call with coordinates on the display", async () => {
-    const res = await openai().responses.create({ model: CUA, input: "Click somewhere", tools: [computerTool], tool_choice: "required", max_output_tokens: 120 });
+    // No output limit but the context: the grammar bounds every call (strings 48 characters, arrays 4 items,
+    // integers 16 digits), so it always ends. A limit of 120 tokens once cut a drag mid-path (CI, 2026-11-27).
+    const res = await openai().responses.create({ model: CUA, input: "Click somewhere", tools: [computerTool], tool_choice: "required" });
+    expect(res.status).toBe("completed");
     const call = res.output.find((item) => item.type === "computer_call");
     expect(call, JSON.stringify(res.output)).toBeDefined();
     const action = (call as { action: Record<string, any> }).action;

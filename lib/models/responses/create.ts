@@ -56,8 +56,8 @@ function responseObject(id: string, createdAt: number, model: string, body: Resp
 
 /** Fills in the finished response: output, status (`length` is incomplete), usage. */
 function complete(response: ResponseObject, assembler: OutputAssembler, generation: Generation, reason: FinishReason) {
-  const output = assembler.finish();
   const incomplete = reason === "length";
+  const output = assembler.finish(incomplete);
   Object.assign(response, {
     status: incomplete ? "incomplete" : "completed",
     incomplete_details: incomplete ? { reason: "max_output_tokens" } : null,

@@ -103,9 +103,14 @@ export class OutputAssembler {
     }
   }
 
-  /** Closes what is open; the finished items, in output order. */
-  finish(): OutputItem[] {
-    for (const open of this.items) this.close(open);
+  /**
+   * Closes what is open; the finished items, in output order. `cutOff` (the output limit stopped the
+   * generation) marks the item still being written `incomplete`, as the reference API does: its text or
+   * arguments end where the limit fell. A computer call whose arguments already form an action is whole.
+   */
+  finish(cutOff = false): OutputItem[] {
+    const cut = cutOff ? this.current : undefined;
+    for (const open of this.items) this.close(open, open === cut);
     return this.items.map((open) => open.item);
   }
 
@@ -123,24 +128,25 @@ export class OutputAssembler {
     return open;
   }
 
-  private close(open: OpenItem) {
+  private close(open: OpenItem, cut = false) {
     if (open.done) return;
     open.done = true;
+    const status = cut ? "incomplete" : "completed";
     if (this.current === open) this.current = undefined;
     const ref = { item_id: open.item.id, output_index: open.outputIndex };
     if (open.kind === "message") {
       const part = { type: "output_text", text: open.text, annotations: [] };
       this.emit({ type: "response.output_text.done", ...ref, content_index: 0, text: open.text, logprobs: [] });
       this.emit({ type: "response.content_part.done", ...ref, content_index: 0, part });
-      Object.assign(open.item, { status: "completed", content: [part] });
+      Object.assign(open.item, { status, content: [part] });
     } else if (open.kind === "function") {
       this.emit({ type: "response.function_call_arguments.done", ...ref, name: open.item.name, arguments: open.args });
-      Object.assign(open.item, { arguments: open.args, status: "completed" });
+      Object.assign(open.item, { arguments: open.args, status });
     } else {
       const action = computerAction(open.args, this.display!);
       if (action) Object.assign(open.item, { action, pending_safety_checks: [], status: "completed" });
       // Arguments that are no action stay visible as what they are: a call of the function `computer`.
-      else Object.assign(open.item, { type: "function_call", id: newItemId("fc"), name: COMPUTER_TOOL_NAME, arguments: open.args, status: "completed" });
+      else Object.assign(open.item, { type: "function_call", id: newItemId("fc"), name: COMPUTER_TOOL_NAME, arguments: open.args, status });
       this.emit({ type: "response.output_item.added", output_index: open.outputIndex, item: { ...open.item } });
     }
     this.emit({ type: "response.output_item.done", output_index: open.outputIndex, item: { ...open.item } });
