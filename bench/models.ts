@@ -106,6 +106,10 @@ async function timeRequest(url: string, key: string | undefined, payload: string
   return first;
 }
 
+const pct = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
+const loadAverage = () => `load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`;
+
 type Latency = Awaited<ReturnType<typeof latency>>[number];
 
 /** Another hop's non-streamed rows (`other`), timed like Cabin's first row (`cabin`), beside Cabin's added figure. */
@@ -118,10 +122,6 @@ function besideCabin(via: string, cabin: Latency, other: Latency) {
     "Cabin's added minus this": fmt(cabin[q][1]! - cabin[q][0]! - (other[q][1]! - other[q][0]!)),
   }));
 }
-
-const pct = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
-const loadAverage = () => `load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`;
 
 /**
  * p50/p99 of each gateway against the upstream called directly: every request through a gateway follows one
