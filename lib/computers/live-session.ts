@@ -1,9 +1,8 @@
 // A session this process runs, as the SessionManager keeps it: its deadlines
-// in memory, its computer once started, and what ends with it (streams, CDP
-// clients, the live view).
+// in memory, its computer once started, and its live view. What ends with it
+// subscribes to the manager's `ends` (SessionEndBus).
 import type { CreateOptions } from "@/lib/computers/create-options";
 import type { ComputerHandle, ComputerKind, ProxyConfig, SavedState } from "@/lib/computers/driver";
-import type { TerminationReason } from "@/lib/computers/lifecycle";
 import type { ScreencastHub } from "@/lib/computers/live/hub";
 
 export interface LiveSession {
@@ -25,8 +24,6 @@ export interface LiveSession {
   nextSaveAt: number;
   saving: Promise<void> | null;
   savedDigest: string | null;
-  /** Told once when the session starts ending (streams, CDP clients), with the termination reason. */
-  endListeners: Set<(reason: TerminationReason) => void>;
   /** The shared live-view capture, made by the first viewer (`ScreencastHub`); ended with the session. */
   liveView?: ScreencastHub;
 }

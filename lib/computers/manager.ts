@@ -13,6 +13,7 @@ import { AppError } from "@/lib/api/errors";
 import { isActionError } from "@/lib/computers/action-error";
 import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
+import { countSessionEnded } from "@/lib/metrics/registry";
 import { HEARTBEAT_EVERY_MS, HostHeartbeat } from "@/lib/computers/host-heartbeat";
 import type { ComputerDriver, ComputerHandle, ComputerKind, SavedState } from "@/lib/computers/driver";
 import { firstLine, scrubSecrets } from "@/lib/computers/failures";
@@ -20,6 +21,7 @@ import { dueReason, initialDeadlines, idleDeadlineAfter, type TerminationReason 
 import { QuotaGate } from "@/lib/computers/quotas";
 import { organizationQuotas } from "@/lib/computers/quotas-store";
 import { sweepScreenshots } from "@/lib/computers/screenshots";
+import { SessionEndBus } from "@/lib/computers/session-end";
 import { SessionEvents } from "@/lib/computers/session-events";
 import { saveState } from "@/lib/computers/state-store";
 import * as store from "@/lib/computers/store";
@@ -38,8 +40,17 @@ export class SessionManager {
   private shuttingDown = false;
   private readonly heartbeat = new HostHeartbeat();
   private readonly quotaGate = new QuotaGate();
-  /** Subscribers of GET /computers/{id}/events; ended once the session is torn down (`terminate`). */
+  /** Subscribers of GET /computers/{id}/events; told first when a session ends (`ends`). */
   readonly events = new SessionEvents();
+  /** The one end-of-session event (`SessionEnded`), published by `terminate` before the tear-down. */
+  readonly ends = new SessionEndBus();
+
+  constructor() {
+    this.ends.subscribe("events", (ended) => this.events.end(ended.sessionId, ended.reason));
+    // Viewers learn the reason; their capture stops before the computer does.
+    this.ends.subscribe("live_view", (ended) => this.sessions.get(ended.sessionId)?.liveView?.end(ended.reason));
+    this.ends.subscribe("usage", (ended) => countSessionEnded(ended.kind, ended.reason));
+  }
 
   get hostId(): string {
     return getEnv().HOST_ID;
@@ -113,7 +124,6 @@ export class SessionManager {
       expiresAt: deadlines.expiresAt, idleExpiresAt: deadlines.idleExpiresAt,
       handle: null, started, ending: null, rowEnded: null,
       nextSaveAt: Date.now() + getEnv().STATE_SAVE_INTERVAL_SECONDS * 1000, saving: null, savedDigest: null,
-      endListeners: new Set(),
     };
     this.sessions.set(id, live);
     let row: store.ComputerRow;
@@ -163,10 +173,7 @@ export class SessionManager {
       const handle = live.started.catch(() => null);
       // No handle: start() failed and records provision_failed itself.
       live.rowEnded = handle.then((h) => (h ? store.markTerminated(live.id, reason) : undefined));
-      live.ending = this.end(live, reason, handle, live.rowEnded).finally(() => {
-        this.sessions.delete(live.id);
-        this.events.end(live.id, reason);
-      });
+      live.ending = this.end(live, reason, handle, live.rowEnded).finally(() => this.sessions.delete(live.id));
       live.ending.catch((err) => getLogger().error({ err, id }, "session tear-down failed"));
     }
     return until === "row" ? live.rowEnded! : live.ending;
@@ -196,16 +203,10 @@ export class SessionManager {
     live: LiveSession, reason: TerminationReason, started: Promise<ComputerHandle | null>, rowEnded: Promise<void>,
   ): Promise<void> {
     const log = getLogger();
-    // Viewers learn the reason first; their capture stops before the computer does.
-    await live.liveView?.end(reason).catch((err) => log.warn({ err, id: live.id }, "ending the live view failed"));
-    for (const listener of live.endListeners) {
-      try {
-        listener(reason);
-      } catch (err) {
-        log.warn({ err, id: live.id }, "a session end listener failed");
-      }
-    }
-    live.endListeners.clear();
+    await this.ends.publish(
+      { sessionId: live.id, organizationId: live.organizationId, kind: live.kind, reason, at: new Date() },
+      (err, stage) => log.warn({ err, id: live.id, stage }, "a session-end subscriber failed"),
+    );
     const handle = await started;
     if (!handle) return;
     // The computer is released even when the row could not be written (the sweep retries that).

@@ -46,6 +46,12 @@ function createMetrics() {
       labelNames: ["kind", "state"] as const,
       registers,
     }),
+    sessionsEnded: new Counter({
+      name: "cabin_sessions_ended_total",
+      help: "Sessions this process ended, by kind and termination reason",
+      labelNames: ["kind", "reason"] as const,
+      registers,
+    }),
     browserPool: new Gauge({
       name: "cabin_browser_pool",
       help: "Browser pool sizes: browsers, contexts, session_contexts, standby_contexts, pages, chromium_processes",
@@ -70,6 +76,11 @@ export const getMetrics = (): CabinMetrics => singleton(metricsKey, createMetric
 /** One action's time; `status` is the ActionResult's, or "failed" when it answered an error. */
 export function observeAction(type: string, status: "success" | "error" | "failed", seconds: number): void {
   getMetrics().actionDuration.observe({ type, status }, seconds);
+}
+
+/** One session's end (the "usage" stage of the session-end event). */
+export function countSessionEnded(kind: string, reason: string): void {
+  getMetrics().sessionsEnded.inc({ kind, reason });
 }
 
 /** One model request, as recordUsage sees it. */

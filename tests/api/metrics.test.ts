@@ -101,5 +101,8 @@ describe("GET /metrics", () => {
       const text = await metricsText();
       return sample(text, "cabin_sessions", { kind: "browser", state: "live" }) + sample(text, "cabin_sessions", { kind: "browser", state: "ending" });
     }, { until: (n) => n === 0, message: "the session to leave the cabin_sessions gauge" });
+    // The "usage" stage of the session-end event counts it by reason.
+    const ended = { kind: "browser", reason: "deleted" };
+    expect(sample(await metricsText(), "cabin_sessions_ended_total", ended)).toBe(sample(before, "cabin_sessions_ended_total", ended) + 1);
   });
 });

@@ -5,8 +5,9 @@
 // Puppeteer's browserURL fetch it and then connect to webSocketDebuggerUrl).
 //
 // Each client gets its own DevTools connection to the pool browser, filtered
-// by CdpRelay to the session's context. The SessionManager ends the relays
-// with the session (close code CLOSE_SESSION_ENDED, reason "session ended: …").
+// by CdpRelay to the session's context. The relays end with the session: the
+// gateway subscribes to the manager's session-end event at its "cdp" stage
+// (SessionEndBus) and closes them with CLOSE_SESSION_ENDED, "session ended: …".
 // A client's traffic is activity, recorded at most once a second.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
@@ -20,12 +21,35 @@ import { cdpUrl } from "@/lib/computers/browser/cdp-url";
 import { getSessionManager } from "@/lib/computers/registry";
 import { getLogger } from "@/lib/logger";
 import { httpHandlersKey, upgradeHandlersKey, type HttpHandler, type UpgradeHandler } from "@/lib/process-handles";
-import { singleton } from "@/lib/singleton";
+import { singleton, singletonKey } from "@/lib/singleton";
 
 const CDP_PATH = /^\/computers\/([A-Za-z0-9_-]{1,64})\/cdp\/?$/;
 const DISCOVERY_PATH = /^\/computers\/([A-Za-z0-9_-]{1,64})\/cdp\/json\/version\/?$/;
 const ACTIVITY_EVERY_MS = 1_000;
 const UPSTREAM_CONNECT_TIMEOUT_MS = 10_000;
+
+/** Open relays by session id, closed when the session ends (`closeRelaysOnEnd`). */
+const relays = singleton(singletonKey<Map<string, Set<CdpRelay>>>("cdpGatewayRelays"), () => new Map());
+const END_SUBSCRIPTION = singletonKey<() => void>("cdpGatewayEndSubscription");
+
+function closeRelaysOnEnd(): void {
+  singleton(END_SUBSCRIPTION, () =>
+    getSessionManager().ends.subscribe("cdp", ({ sessionId, reason }) => {
+      for (const relay of relays.get(sessionId) ?? []) relay.close(CLOSE_SESSION_ENDED, `session ended: ${reason}`);
+      relays.delete(sessionId);
+    }),
+  );
+}
+
+function track(sessionId: string, relay: CdpRelay): () => void {
+  let set = relays.get(sessionId);
+  if (!set) relays.set(sessionId, (set = new Set()));
+  set.add(relay);
+  return () => {
+    set.delete(relay);
+    if (set.size === 0 && relays.get(sessionId) === set) relays.delete(sessionId);
+  };
+}
 
 const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 256 * 1024 * 1024 });
 
@@ -46,10 +70,12 @@ async function accept(req: IncomingMessage, socket: Duplex, head: Buffer, sessio
     upstream = await openUpstream(target.browserUrl);
     if (socket.destroyed) return upstream.terminate();
     const manager = getSessionManager();
+    closeRelaysOnEnd();
     void manager.touch(live).catch(() => {});
     const opened = upstream;
     wss.handleUpgrade(req, socket, head, (client) => {
       let lastTouch = Date.now();
+      let untrack = () => {};
       const relay: CdpRelay = new CdpRelay(client, opened, target.contextId, {
         onActivity() {
           if (Date.now() - lastTouch < ACTIVITY_EVERY_MS) return;
@@ -57,11 +83,10 @@ async function accept(req: IncomingMessage, socket: Duplex, head: Buffer, sessio
           void manager.touch(live).catch(() => {});
         },
         onClosed() {
-          live.endListeners.delete(onEnd);
+          untrack();
         },
       });
-      const onEnd = (reason: string) => relay.close(CLOSE_SESSION_ENDED, `session ended: ${reason}`);
-      live.endListeners.add(onEnd);
+      untrack = track(sessionId, relay);
       // The session may have begun ending while the socket was being accepted.
       if (manager.isEnding(live)) relay.close(CLOSE_SESSION_ENDED, "session ended");
     });

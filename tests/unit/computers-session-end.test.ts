@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { SessionEndBus, type SessionEnded } from "@/lib/computers/session-end";
+
+const ended: SessionEnded = { sessionId: "comp_1", organizationId: "org", kind: "browser", reason: "deleted", at: new Date(0) };
+
+describe("SessionEndBus", () => {
+  it("calls subscribers in stage order, whatever order they subscribed in", async () => {
+    const bus = new SessionEndBus();
+    const heard: string[] = [];
+    bus.subscribe("tasks", () => void heard.push("tasks"));
+    bus.subscribe("cdp", () => void heard.push("cdp"));
+    bus.subscribe("events", () => void heard.push("events"));
+    bus.subscribe("live_view", () => void heard.push("live_view"));
+    bus.subscribe("cdp", () => void heard.push("cdp-2"));
+    bus.subscribe("usage", () => void heard.push("usage"));
+    await bus.publish(ended, () => {});
+    expect(heard).toEqual(["events", "live_view", "cdp", "cdp-2", "usage", "tasks"]);
+  });
+
+  it("tells every subscriber before waiting for any, and waits for the slow ones", async () => {
+    const bus = new SessionEndBus();
+    const heard: string[] = [];
+    let release!: () => void;
+    bus.subscribe("live_view", () => new Promise<void>((resolve) => (heard.push("live_view"), (release = resolve))));
+    bus.subscribe("cdp", () => void heard.push("cdp"));
+    let done = false;
+    const publishing = bus.publish(ended, () => {}).then(() => (done = true));
+    expect(heard).toEqual(["live_view", "cdp"]);
+    await Promise.resolve();
+    expect(done).toBe(false);
+    release();
+    await publishing;
+    expect(done).toBe(true);
+  });
+
+  it("reports a failing subscriber and still tells the rest", async () => {
+    const bus = new SessionEndBus();
+    const errors: string[] = [];
+    const heard: string[] = [];
+    bus.subscribe("events", () => {
+      throw new Error("boom");
+    });
+    bus.subscribe("live_view", () => Promise.reject(new Error("late boom")));
+    bus.subscribe("usage", () => void heard.push("usage"));
+    await bus.publish(ended, (err, stage) => errors.push(`${stage}: ${(err as Error).message}`));
+    expect(heard).toEqual(["usage"]);
+    expect(errors).toEqual(["events: boom", "live_view: late boom"]);
+  });
+
+  it("unsubscribes", async () => {
+    const bus = new SessionEndBus();
+    const heard: string[] = [];
+    const off = bus.subscribe("events", () => void heard.push("events"));
+    off();
+    await bus.publish(ended, () => {});
+    expect(heard).toEqual([]);
+    expect(bus.size).toBe(0);
+  });
+});
