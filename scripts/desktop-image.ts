@@ -3,11 +3,17 @@
 // or says it is up to date. Prints progress; exit code 1 with the reason on failure.
 import { parseArgs } from "node:util";
 import { buildImage } from "../lib/computers/desktop/image-build";
-import { imagesDir, imageVersion } from "../lib/computers/desktop/image";
+import { findImage, imageBuildInProgress, imagesDir, imageVersion } from "../lib/computers/desktop/image";
 
-const { values } = parseArgs({ options: { force: { type: "boolean" }, "print-version": { type: "boolean" } } });
+const { values } = parseArgs({ options: { force: { type: "boolean" }, "print-version": { type: "boolean" }, status: { type: "boolean" } } });
 if (values["print-version"]) {
   console.log(imageVersion());
+  process.exit(0);
+}
+// `--status`: "ready <version>", "building <version> (pid …: step)" or "missing <version>", for the set-up.
+if (values.status) {
+  const building = imageBuildInProgress();
+  console.log(findImage() ? `ready ${imageVersion()}` : building ? `building ${imageVersion()} (pid ${building.pid}: ${building.step})` : `missing ${imageVersion()}`);
   process.exit(0);
 }
 try {

@@ -4,8 +4,8 @@
 // Only where desktops can run (Linux, root); elsewhere the step says why it skipped.
 //   import { ensureDesktopImage } from "./setup/desktop-image.mjs";
 //   await ensureDesktopImage();                 // prints "✓ desktop base image — built … (312.4 s)"
-import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync, openSync } from "node:fs";
 import path from "node:path";
 import { runTsx, step } from "./steps.mjs";
 
@@ -43,5 +43,29 @@ export async function ensureDesktopImage({ required = false } = {}) {
     ensureHostPackages();
     const out = await runTsx("scripts/desktop-image.ts", [], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
     return out.includes("up to date") ? "up to date" : `built ${out.trim().split("\n").at(-1)?.replace(/^built desktop image /, "") ?? ""}`;
+  });
+}
+
+/**
+ * `npm start` on a fresh machine: the image builds in a detached process (its log in
+ * data/desktop-image.log) while the server starts and serves browser sessions; desktop
+ * creates answer 503 with retry-after and /api/health says how far the build is
+ * (lib/computers/desktop/host.ts `availability`). A build already running is joined.
+ */
+export async function startDesktopImageInBackground() {
+  return step("desktop base image", async () => {
+    const why = desktopsPossible();
+    if (why) return `skipped: desktop sessions need Linux and root (${why})`;
+    const version = (await runTsx("scripts/desktop-image.ts", ["--status"], { cwd: root, quiet: true })).trim();
+    if (version.startsWith("ready")) return "up to date";
+    if (version.startsWith("building")) return `being built by another process (${version})`;
+    mkdirSync(path.join(root, "data"), { recursive: true });
+    const log = path.join(root, "data", "desktop-image.log");
+    const out = openSync(log, "a");
+    const child = spawn(process.execPath, [path.join(root, "scripts", "setup", "desktop-image-build.mjs")], {
+      cwd: root, detached: true, stdio: ["ignore", out, out],
+    });
+    child.unref();
+    return `building in the background (pid ${child.pid}, log: data/desktop-image.log); desktops are available when it is done`;
   });
 }

@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { ensureDesktopImage } from "./desktop-image.mjs";
+import { ensureDesktopImage, startDesktopImageInBackground } from "./desktop-image.mjs";
 import { run, runTsx, step } from "./steps.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -50,11 +50,6 @@ async function ensureChromium() {
   return step("Chromium for browser sessions", () => runTsx("scripts/setup/chromium.ts", [], { cwd: root }));
 }
 
-async function ensureDatabase() {
-  await step("database client", () => runTsx("scripts/db/generate-client.ts", [], { cwd: root }));
-  await step("database migrations", () => runTsx("scripts/db/cli.ts", ["deploy"], { cwd: root }));
-}
-
 async function ensureBuild() {
   return step("production build", async () => {
     const wanted = hashTree(BUILD_INPUTS);
@@ -69,21 +64,36 @@ async function ensureBuild() {
 }
 
 /**
- * `desktops: "required"` fails when the desktop base image cannot be built
- * (the test suite needs it); "optional" (npm start) warns and serves without.
+ * After npm's install, the steps that do not depend on each other run side by side:
+ * Chromium (apt), the database (client, then migrations) and the production build
+ * (after the client it imports). The desktop base image needs apt too, so it starts
+ * when Chromium's apt-get is done. `desktops`:
+ *   "required"   (npm test) waits for the image and fails without it;
+ *   "background" (npm start) builds it in a detached process and serves meanwhile:
+ *                desktop creates answer 503 with retry-after until it is ready;
+ *   "optional"   waits for it, warns and goes on without it when it cannot be built.
+ * Prints each step's time, and the total.
  */
 export async function prepare({ build = true, migrate = true, desktops = "optional" } = {}) {
   const [major, minor] = process.versions.node.split(".").map(Number);
   if (major < 20 || (major === 20 && minor < 9)) throw new Error(`Node ${process.versions.node} is too old: Cabin needs Node 20.9 or newer`);
+  const started = Date.now();
   await ensureDependencies();
-  await ensureChromium();
+  const chromium = ensureChromium();
+  const image = chromium.then(() => desktopImage(desktops));
+  const client = step("database client", () => runTsx("scripts/db/generate-client.ts", [], { cwd: root }));
+  const migrations = migrate ? client.then(() => step("database migrations", () => runTsx("scripts/db/cli.ts", ["deploy"], { cwd: root }))) : client;
+  const built = build ? client.then(ensureBuild) : client;
+  await Promise.all([chromium, migrations, built, image]);
+  console.log(`✓ ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+async function desktopImage(desktops) {
+  if (desktops === "background") return startDesktopImageInBackground();
   try {
     await ensureDesktopImage({ required: desktops === "required" });
   } catch (err) {
     if (desktops === "required") throw err;
     console.warn(`  WARNING: desktop sessions are unavailable: ${err.message.split("\n")[0]}`);
   }
-  if (migrate) await ensureDatabase();
-  else await step("database client", () => runTsx("scripts/db/generate-client.ts", [], { cwd: root }));
-  if (build) await ensureBuild();
 }

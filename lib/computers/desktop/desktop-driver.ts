@@ -1,12 +1,13 @@
 // The desktop implementation of ComputerDriver. Its state
 // (the live desktops) is a process-wide singleton: one owner per process, even when
 // Next loads this module from more than one bundle.
+import { AppError } from "@/lib/api/errors";
 import { ActionError } from "@/lib/computers/action-error";
 import type { ComputerDriver, ComputerEvents, ComputerHandle, StartSpec } from "@/lib/computers/driver";
 import { DesktopComputer } from "@/lib/computers/desktop/desktop-computer";
 import { DesktopRunner } from "@/lib/computers/desktop/desktop-runner";
-import { availability, cleanOrphans, markedProcesses, sessionDirCount, sessionsRoot } from "@/lib/computers/desktop/host";
-import { imageVersion } from "@/lib/computers/desktop/image";
+import { availability, type Availability, cleanOrphans, markedProcesses, sessionDirCount, sessionsRoot } from "@/lib/computers/desktop/host";
+import { imageBuildInProgress, imageVersion } from "@/lib/computers/desktop/image";
 import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
 import { singleton, singletonKey } from "@/lib/singleton";
@@ -38,9 +39,17 @@ function assertRestorable(spec: Pick<StartSpec, "restore">, version: string) {
   }
 }
 
-/** This host cannot run desktops: a 400 naming `kind` with the reason. */
-function unavailable(reason: string): ActionError {
-  return new ActionError("invalid", `desktop sessions are not available on this server: ${reason}`, { param: "kind" });
+/**
+ * This host cannot run desktops: a 400 naming `kind` with the reason — or, while the
+ * base image is being built (first start), a 503 with retry-after: waiting is enough.
+ */
+function unavailable(available: Extract<Availability, { ok: false }>): Error {
+  if (available.retryAfterSeconds) {
+    return new AppError("unavailable", `Desktop sessions are not ready yet: ${available.reason}`, {
+      headers: { "retry-after": String(available.retryAfterSeconds) },
+    });
+  }
+  return new ActionError("invalid", `desktop sessions are not available on this server: ${available.reason}`, { param: "kind" });
 }
 
 export const desktopDriver: ComputerDriver = {
@@ -48,13 +57,13 @@ export const desktopDriver: ComputerDriver = {
 
   validate(spec) {
     const available = availability();
-    if (!available.ok) throw unavailable(available.reason);
+    if (!available.ok) throw unavailable(available);
     assertRestorable(spec, available.image.version);
   },
 
   async start(spec: StartSpec, events: ComputerEvents): Promise<ComputerHandle> {
     const available = availability();
-    if (!available.ok) throw unavailable(available.reason);
+    if (!available.ok) throw unavailable(available);
     const { image } = available;
     const env = getEnv();
     if (state.live.size + state.starting >= env.DESKTOP_MAX_SESSIONS) {
@@ -111,6 +120,7 @@ export const desktopDriver: ComputerDriver = {
     return {
       ok: available.ok,
       ...(available.ok ? {} : { message: available.reason }),
+      ...(!available.ok && available.retryAfterSeconds ? { image_build: imageBuildInProgress() } : {}),
       ...(state.lastStartError ? { last_start_error: state.lastStartError } : {}),
       image_version: imageVersion(),
       live_desktops: state.live.size,

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { dataDir, getEnv } from "@/lib/env";
-import { findImage, imageVersion, type DesktopImage } from "@/lib/computers/desktop/image";
+import { findImage, imageBuildInProgress, imageVersion, type DesktopImage } from "@/lib/computers/desktop/image";
 import { MARKER_VAR, markerPrefix } from "@/lib/computers/desktop/marker";
 import { supportedArch, waitGone } from "@/lib/computers/desktop/sandbox";
 
@@ -25,7 +25,8 @@ function missingTools(): string[] {
   return toolsChecked;
 }
 
-export type Availability = { ok: true; image: DesktopImage } | { ok: false; reason: string };
+/** `retryAfterSeconds`: desktops will come without anyone doing anything (the image is being built). */
+export type Availability = { ok: true; image: DesktopImage } | { ok: false; reason: string; retryAfterSeconds?: number };
 
 /** Whether desktops can start on this host now, and if not, a sentence saying why. */
 export function availability(): Availability {
@@ -41,6 +42,14 @@ export function availability(): Availability {
   if (missing.length) return { ok: false, reason: `Desktop sessions need ${missing.join(", ")} on the host (apt-get install ${missing.map((tool) => (tool === "nft" ? "nftables" : tool)).join(" ")})` };
   const image = findImage();
   if (!image) {
+    const building = imageBuildInProgress();
+    if (building) {
+      const elapsed = Math.round((Date.now() - Date.parse(building.started_at)) / 1000);
+      return {
+        ok: false, retryAfterSeconds: 30,
+        reason: `The desktop base image ${building.version} is being built (${elapsed} s so far; now: ${building.step}); desktop sessions start when it is done, usually within a few minutes`,
+      };
+    }
     return { ok: false, reason: `The desktop base image ${imageVersion()} is not built on this server; run \`npm run desktop:image\` (a few minutes, once)` };
   }
   return { ok: true, image };

@@ -3,13 +3,13 @@
 // the desktop user, then every file's owner shifted by SUBID_BASE (see `SUBID_BASE`),
 // a manifest written last, and one rename into DESKTOP_IMAGES_DIR/<version>.
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { chmod, lchown, lstat, mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { getEnv } from "@/lib/env";
 import {
-  DESKTOP_HOME, DESKTOP_HOSTNAME, DESKTOP_UID, DESKTOP_USER, DPKG_EXCLUDES, DPKG_INCLUDES, findImage,
-  IMAGE_PACKAGES, IMAGE_SUITE, imagesDir, imageVersion, SUBID_BASE, type DesktopImage, type ImageManifest,
+  DESKTOP_HOME, DESKTOP_HOSTNAME, DESKTOP_UID, DESKTOP_USER, DPKG_EXCLUDES, DPKG_INCLUDES, findImage, imageBuildInProgress,
+  IMAGE_PACKAGES, IMAGE_SUITE, imagesDir, imageVersion, PROGRESS_FILE, SUBID_BASE, type DesktopImage, type ImageManifest,
 } from "@/lib/computers/desktop/image";
 
 type Log = (line: string) => void;
@@ -96,12 +96,21 @@ async function removeAbandonedBuilds(root: string) {
 }
 
 export async function buildImage(options: { log?: Log; force?: boolean } = {}): Promise<DesktopImage & { built: boolean }> {
-  const log = options.log ?? ((line) => console.log(line));
+  const print = options.log ?? ((line) => console.log(line));
   if (process.platform !== "linux") throw new Error("Desktop images are built on Linux only");
   if (process.getuid?.() !== 0) throw new Error("Building the desktop image needs root (mmdebstrap, chroot, chown)");
   const version = imageVersion();
   const existing = findImage(version);
   if (existing && !options.force) return { ...existing, built: false };
+  // `npm start` builds in the background; an `npm test` or a second start meanwhile waits for that build.
+  const running = imageBuildInProgress(version);
+  if (running && !options.force) {
+    print(`waiting for the build of ${version} already running (pid ${running.pid}: ${running.step})`);
+    while (imageBuildInProgress(version)) await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const built = findImage(version);
+    if (built) return { ...built, built: false };
+    throw new Error(`the other build of desktop image ${version} (pid ${running.pid}) ended without an image`);
+  }
 
   const started = Date.now();
   const root = imagesDir();
@@ -112,6 +121,18 @@ export async function buildImage(options: { log?: Log; force?: boolean } = {}): 
   await removeAbandonedBuilds(root);
   await rm(/* turbopackIgnore: true */ work, { recursive: true, force: true });
   await mkdir(/* turbopackIgnore: true */ work, { mode: 0o755 });
+  // Each progress line is also the build's state for a server that is already serving (imageBuildInProgress).
+  const progress = { version, pid: process.pid, started_at: new Date(started).toISOString(), step: "starting" };
+  const log: Log = (line) => {
+    print(line);
+    progress.step = line.trim();
+    try {
+      writeFileSync(/* turbopackIgnore: true */ path.join(work, PROGRESS_FILE), JSON.stringify(progress));
+    } catch {
+      // the work directory is being renamed or removed: the build is ending
+    }
+  };
+  log("starting");
   try {
     await ensureHostTools(log, started);
     const mirror = getEnv().DESKTOP_IMAGE_MIRROR.replace(/\/$/, "");

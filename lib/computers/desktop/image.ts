@@ -3,7 +3,7 @@
 // everything that shapes it (package list, build recipe, uid shift), so a change to
 // any of them builds a new image beside the old one, and snapshots record it.
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { getEnv } from "@/lib/env";
@@ -86,4 +86,40 @@ export function findImage(version = imageVersion()): DesktopImage | null {
   } catch {
     return null;
   }
+}
+
+/** What a running build of the image reports (`progress.json` in its work directory, see buildImage). */
+export interface ImageBuildProgress {
+  version: string;
+  pid: number;
+  started_at: string;
+  /** The build's latest progress line. */
+  step: string;
+}
+
+export const PROGRESS_FILE = "progress.json";
+
+/**
+ * The build of `version` running now (a `.build-<version>-<pid>` directory whose process
+ * is alive), or null. Lets a server started before its image is ready say so (503 with
+ * retry-after, health) instead of "not built".
+ */
+export function imageBuildInProgress(version = imageVersion()): ImageBuildProgress | null {
+  const root = imagesDir();
+  let names: string[];
+  try {
+    names = readdirSync(/* turbopackIgnore: true */ root);
+  } catch {
+    return null;
+  }
+  for (const name of names) {
+    const pid = new RegExp(`^\\.build-${version}-(\\d+)$`).exec(name)?.[1];
+    if (!pid || !existsSync(/* turbopackIgnore: true */ `/proc/${pid}`)) continue;
+    try {
+      return JSON.parse(readFileSync(/* turbopackIgnore: true */ path.join(root, name, PROGRESS_FILE), "utf8")) as ImageBuildProgress;
+    } catch {
+      return { version, pid: Number(pid), started_at: new Date().toISOString(), step: "starting" };
+    }
+  }
+  return null;
 }
