@@ -13,6 +13,7 @@ import type { ChatHistoryItem, ChatModelFunctionCall, ChatModelFunctions, GbnfJs
 import { AppError } from "@/lib/api/errors";
 import type { PushGeneration } from "@/lib/models/generation";
 import { JSON_OBJECT_GBNF, toGrammarSchema } from "@/lib/models/local/json-schema-grammar";
+import { callInstructions } from "@/lib/models/local/tool-prompt";
 import type { LoadedModel } from "@/lib/models/local/runtime";
 import type { ChatOptions, FunctionTool } from "@/lib/models/tools";
 import type { ChatMessage } from "@/lib/models/types";
@@ -103,6 +104,8 @@ export function prepareLocalChat(loaded: LoadedModel, messages: ChatMessage[], c
     chat.toolChoice === "auto" && tools.length
       ? Object.fromEntries(tools.map((t, i) => [t.function.name, { description: t.function.description ?? undefined, params: grammars[i] }]))
       : undefined;
+  // Names are ASCII (`TOOL_NAME`): at most one token per character, plus two quotes and the grammar's four closing newlines.
+  const longestName = Math.max(0, ...candidates.map((name) => name.length)) + 6;
   const instructions = forced ? callInstructions(tools.filter((t) => candidates.includes(t.function.name))) : undefined;
   const history = toHistory(messages, instructions);
   const promptTokens = loaded.chatWrapper
@@ -117,9 +120,13 @@ export function prepareLocalChat(loaded: LoadedModel, messages: ChatMessage[], c
       let name = candidates[0]!;
       if (candidates.length > 1) {
         const grammar = await grammarFor(loaded, { enum: candidates });
-        const picked = await llamaChat.generateResponse(history, { ...counting, grammar, maxTokens: Math.min(options.maxTokens, 64) });
+        const picked = await llamaChat.generateResponse(history, { ...counting, grammar, maxTokens: Math.min(options.maxTokens, longestName) });
         if (picked.metadata.stopReason === "abort") return "abort";
-        name = JSON.parse(picked.response) as string;
+        // The grammar ends a value with four newlines, which the limit may cut: the name is whatever
+        // parsed. A name the limit cut (`"co`) is no name: the answer ends there, as `length`.
+        const chosen = parseOr(picked.response.trim());
+        if (typeof chosen !== "string" || !candidates.includes(chosen)) return "maxTokens";
+        name = chosen;
       }
       const index = tools.findIndex((t) => t.function.name === name);
       generation.pushToolCalls([{ index: 0, id: newToolCallId(), type: "function", function: { name, arguments: "" } }]);
@@ -158,10 +165,4 @@ export function prepareLocalChat(loaded: LoadedModel, messages: ChatMessage[], c
     return result.metadata.stopReason;
   }
   return { promptTokens, start };
-}
-
-/** What a real model is told when it must call: the tools it may call and that it answers with their arguments only. */
-function callInstructions(tools: FunctionTool[]): string {
-  const lines = tools.map((t) => `- ${t.function.name}${t.function.description ? `: ${t.function.description}` : ""} (arguments: ${JSON.stringify(t.function.parameters ?? {})})`);
-  return `You must call one of these functions, answering with its arguments as a JSON object:\n${lines.join("\n")}`;
 }
