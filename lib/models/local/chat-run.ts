@@ -69,15 +69,25 @@ export function toHistory(messages: ChatMessage[], instructions?: string): ChatH
 /**
  * node-llama-cpp's number rule allows exponents up to 16 digits ("5E907"),
  * which JSON.parse reads as Infinity and no schema accepts: the rule is
- * rebuilt without them (plain decimals cover every finite value an agent needs).
+ * rebuilt without them (plain decimals cover every finite value an agent needs),
+ * and with at most 15 integer digits, so every number is a safe integer's size
+ * and the safe-integer bounds zod writes hold (`GRAMMAR_NUMBER_LIMIT`).
  */
 const NUMBER_EXPONENT = ' ([eE] [-+]? ("0" | [1-9] [0-9]{0,15}))?';
+const INTEGER_DIGITS = '("0" | [1-9] [0-9]{0,15})';
+const SAFE_INTEGER_DIGITS = '("0" | [1-9] [0-9]{0,14})';
+
+/** node-llama-cpp's grammar text for `schema`, with numbers as described above. */
+export function rewriteNumbers(grammar: string): string {
+  return grammar.split(NUMBER_EXPONENT).join("").split(INTEGER_DIGITS).join(SAFE_INTEGER_DIGITS);
+}
 
 async function grammarFor(loaded: LoadedModel, schema: GbnfJsonSchema) {
   const { llama } = loaded.model;
   // The generic type of createGrammarForJsonSchema is built for literal schemas; ours are built at run time.
   const json = await llama.createGrammarForJsonSchema(schema as { type: "object" });
-  return json.grammar.includes(NUMBER_EXPONENT) ? llama.createGrammar({ grammar: json.grammar.split(NUMBER_EXPONENT).join("") }) : json;
+  const grammar = rewriteNumbers(json.grammar);
+  return grammar === json.grammar ? json : llama.createGrammar({ grammar });
 }
 
 const paramsOf = (tool: FunctionTool, i: number): GbnfJsonSchema =>
