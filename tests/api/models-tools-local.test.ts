@@ -7,6 +7,7 @@ import { generateText, stepCountIs, tool } from "ai";
 import type OpenAI from "openai";
 import type { ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
 import { describe, expect, inject, it } from "vitest";
+import { zodFunction, zodResponseFormat } from "openai/helpers/zod";
 import { z } from "zod";
 import { MODEL, openai, postV1 } from "./models-helpers";
 
@@ -140,6 +141,17 @@ describe("local model: structured output, images, parameters", () => {
     }
     const obj = await openai().chat.completions.create({ model: MODEL, messages: question, response_format: { type: "json_object" } });
     expect(typeof JSON.parse(obj.choices[0]!.message.content!)).toBe("object");
+  });
+
+  it("takes zod 4's .int() schemas (safe-integer bounds) from the openai client's helpers, in response_format and tools", async () => {
+    const Point = z.object({ x: z.number().int(), y: z.number().int() });
+    const client = openai();
+    const parsed = await client.chat.completions.parse({ model: MODEL, messages: question, response_format: zodResponseFormat(Point, "point"), temperature: 0 });
+    const point = parsed.choices[0]!.message.parsed!;
+    expect(Number.isSafeInteger(point.x) && Number.isSafeInteger(point.y)).toBe(true);
+    const called = await client.chat.completions.create({ model: MODEL, messages: question, tools: [zodFunction({ name: "aim", parameters: Point })], tool_choice: "required", temperature: 0 });
+    const call = called.choices[0]!.message.tool_calls![0]!;
+    expect(call.type === "function" && Point.safeParse(JSON.parse(call.function.arguments)).success).toBe(true);
   });
 
   it("a text-only local model accepts an image part and leaves it out of the prompt (image_inputs 'ignored')", async () => {
