@@ -9,6 +9,8 @@ import type { FunctionTool } from "@/lib/models/tools";
 type Json = Record<string, unknown>;
 
 const MAX_DEPTH = 6;
+/** A longer enum shows its first values and an ellipsis: the grammar holds the model to the whole list. */
+const ENUM_SHOWN = 8;
 
 /** `schema` as a signature, e.g. `{type: "click", x: int, y: int, button?: "left"|"right"} | {type: "wait"}`. */
 export function signatureOf(schema: unknown, depth = 0): string {
@@ -16,7 +18,10 @@ export function signatureOf(schema: unknown, depth = 0): string {
   if (depth > MAX_DEPTH) return "…";
   const s = schema as Json;
   if (s.const !== undefined) return JSON.stringify(s.const);
-  if (Array.isArray(s.enum)) return s.enum.map((v) => JSON.stringify(v)).join("|");
+  if (Array.isArray(s.enum)) {
+    const shown = s.enum.slice(0, ENUM_SHOWN).map((v) => JSON.stringify(v));
+    return (s.enum.length > ENUM_SHOWN ? [...shown, "…"] : shown).join("|");
+  }
   if (typeof s.$ref === "string") return s.$ref.split("/").at(-1) ?? "any";
   const alternatives = (s.anyOf ?? s.oneOf) as unknown[] | undefined;
   if (Array.isArray(alternatives)) return alternatives.map((a) => signatureOf(a, depth + 1)).join(" | ");

@@ -15,6 +15,16 @@ type ChatTool = NonNullable<ChatCompletionRequest["tools"]>[number];
 const point = { x: { type: "integer" }, y: { type: "integer" } };
 
 /**
+ * The keys a keypress may name: real key names every session kind presses (a free string let the
+ * placeholder model write words no keyboard has, which /execute then refused).
+ */
+export const KEY_NAMES = [
+  "Enter", "Tab", "Escape", "Backspace", "Delete", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight",
+  "Home", "End", "PageUp", "PageDown", "Control", "Shift", "Alt",
+  ..."abcdefghijklmnopqrstuvwxyz0123456789",
+];
+
+/**
  * The action union as JSON Schema. No minimum/maximum: a grammar cannot
  * enforce them (the local backend refuses such schemas), so the bounds are in
  * the description (`describeActionSpace`: 0-1000 for `computer_use`, pixels for
@@ -38,7 +48,7 @@ export function computerFunctionTool(spec: ComputerToolSpec): ChatTool {
           action("double_click", point),
           // The same bounds as the action the answer is checked against (`actionSchema`): a call that breaks them is no computer_call.
           action("drag", { path: { type: "array", minItems: 2, items: { type: "object", properties: point, required: ["x", "y"], additionalProperties: false } } }),
-          action("keypress", { keys: { type: "array", minItems: 1, items: { type: "string", minLength: 1 } } }),
+          action("keypress", { keys: { type: "array", minItems: 1, items: { enum: KEY_NAMES } } }),
           action("move", point),
           action("screenshot"),
           action("scroll", { ...point, scroll_x: { type: "integer" }, scroll_y: { type: "integer" } }),
