@@ -147,7 +147,19 @@ const schema = z.object({
   // CPU threads per local model (1 is fastest on small shared machines).
   MODEL_THREADS: z.coerce.number().int().min(1).max(256).default(1),
   // Context size (tokens) of local models unless MODELS sets one.
-  MODEL_CONTEXT_SIZE: z.coerce.number().int().min(128).default(2048),
+  MODEL_CONTEXT_SIZE: z.coerce
+    .number()
+    .int()
+    .min(128)
+    .default(8192)
+    .describe("Context size in tokens of local models unless MODELS sets one (capped at the model's own). Default 8192: the computer tool plus 20 steps of history fit."),
+  MODEL_ALIASES: z
+    .string()
+    .optional()
+    .describe(
+      'JSON map of extra model ids to configured ones, e.g. {"tzafon.northstar-cua-fast": "svc.cua-fast"}, so clients keep their model ids. ' +
+        'Default: tzafon.northstar-cua-fast -> <MODEL_PREFIX>.cua-fast when that model exists. "{}" turns aliases off.',
+    ),
   // Requests a local model runs at once (llama.cpp sequences).
   MODEL_PARALLEL: z.coerce.number().int().min(1).max(64).default(1),
   // Requests that may wait per local model before new ones get 429.

@@ -11,6 +11,12 @@ export interface Capabilities {
   tools: boolean;
   json_schema: boolean;
   embeddings: boolean;
+  /**
+   * What an image part meets: "seen" (vision), "ignored" (accepted and left out of the prompt:
+   * a text-only local model, so a computer-use loop still runs on it) or "refused" (a 400 naming
+   * the part: an upstream configured without vision, which would otherwise be sent the image).
+   */
+  image_inputs: "seen" | "ignored" | "refused";
 }
 
 export const capabilitiesConfigSchema = z.strictObject({
@@ -26,9 +32,16 @@ export const capabilitiesConfigSchema = z.strictObject({
  * otherwise, since it answers for itself (a refusal comes back as its 400).
  */
 export const DEFAULT_CAPABILITIES: Record<"local" | "openai-compatible", Capabilities> = {
-  local: { vision: false, tools: true, json_schema: true, embeddings: true },
-  "openai-compatible": { vision: true, tools: true, json_schema: true, embeddings: true },
+  local: { vision: false, tools: true, json_schema: true, embeddings: true, image_inputs: "ignored" },
+  "openai-compatible": { vision: true, tools: true, json_schema: true, embeddings: true, image_inputs: "seen" },
 };
+
+/** A model's capabilities: its first backend's defaults, the configured ones, and what follows for images. */
+export function resolveCapabilities(backend: "local" | "openai-compatible", configured: z.infer<typeof capabilitiesConfigSchema> = {}): Capabilities {
+  const merged = { ...DEFAULT_CAPABILITIES[backend], ...configured };
+  const image_inputs = merged.vision ? "seen" : backend === "local" ? "ignored" : "refused";
+  return { ...merged, image_inputs };
+}
 
 function refuse(modelId: string, what: string, param: string): AppError {
   return new AppError("invalid_request", `The model '${modelId}' does not support ${what}.`, { param, detail: "unsupported_capability" });
@@ -36,7 +49,7 @@ function refuse(modelId: string, what: string, param: string): AppError {
 
 /** Throws a 400 naming the first part of the request the model cannot take. */
 export function checkChatCapabilities(modelId: string, caps: Capabilities, body: ChatCompletionRequest): void {
-  if (!caps.vision) {
+  if (caps.image_inputs === "refused") {
     for (const [i, m] of body.messages.entries()) {
       if (m.role !== "user" || typeof m.content === "string") continue;
       const j = m.content.findIndex((p) => p.type === "image_url");

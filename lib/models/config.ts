@@ -2,7 +2,7 @@
 // id -> settings; unset, the two default ids run locally on the generated
 // placeholder model. Pure: lib/env.ts hands over the raw values.
 import { z } from "zod";
-import { capabilitiesConfigSchema, DEFAULT_CAPABILITIES, type Capabilities } from "@/lib/models/capabilities";
+import { capabilitiesConfigSchema, resolveCapabilities, type Capabilities } from "@/lib/models/capabilities";
 import type { Prices } from "@/lib/models/types";
 
 export interface ModelDefaults {
@@ -176,7 +176,7 @@ export function parseModelsConfig(raw: string | undefined, defaults: ModelDefaul
       id,
       backends: [backendConfig(id, 0, { backend: "local" }, defaults)],
       prices: listPrice(id, defaults.prefix),
-      capabilities: DEFAULT_CAPABILITIES.local,
+      capabilities: resolveCapabilities("local"),
     }));
   }
   let json: unknown;
@@ -199,7 +199,7 @@ export function parseModelsConfig(raw: string | undefined, defaults: ModelDefaul
       backends,
       prices: entry.prices ?? listPrice(id, defaults.prefix),
       // A chain's defaults are its first backend's: the one that answers when all is well.
-      capabilities: { ...DEFAULT_CAPABILITIES[backends[0]!.backend], ...entry.capabilities },
+      capabilities: resolveCapabilities(backends[0]!.backend, entry.capabilities),
       ownedBy: entry.ownedBy,
     };
   });

@@ -4,6 +4,7 @@ import path from "node:path";
 import { AppError } from "@/lib/api/errors";
 import { dataDir, getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
+import { parseModelAliases } from "@/lib/models/aliases";
 import { localModelKey, parseModelsConfig, type BackendConfig, type ModelConfig } from "@/lib/models/config";
 import { LocalBackend } from "@/lib/models/local/backend";
 import { ensureEmbeddedModel, PLACEHOLDER_NOTICE } from "@/lib/models/local/embedded-model";
@@ -14,6 +15,8 @@ import { coolingBackends } from "@/lib/models/fallback";
 
 interface Registry {
   byId: Map<string, ResolvedModel>;
+  /** Alias -> configured model id (`parseModelAliases`). */
+  aliases: Map<string, string>;
 }
 
 const registryKey = singletonKey<Registry>("models.registry");
@@ -77,6 +80,7 @@ function buildRegistry(): Registry {
   const created = Math.floor(Date.now() / 1000);
   const labels = new Map<string, string>();
   const byId = new Map(configs.map((c) => [c.id, resolve(c, created, labels)] as const));
+  const aliases = parseModelAliases(env.MODEL_ALIASES, [...byId.keys()], env.MODEL_PREFIX);
   const log = getLogger();
   const placeholders = [...byId.values()].filter((m) => m.info.metadata.placeholder).map((m) => m.id);
   if (placeholders.length) log.warn({ part: "models", models: placeholders }, `Placeholder model in use. ${PLACEHOLDER_NOTICE}`);
@@ -84,7 +88,8 @@ function buildRegistry(): Registry {
     { part: "models", models: [...byId.values()].map((m) => ({ id: m.id, backend: m.backend.kind })) },
     "model registry ready",
   );
-  return { byId };
+  if (aliases.size) log.info({ part: "models", aliases: Object.fromEntries(aliases) }, "model aliases");
+  return { byId, aliases };
 }
 
 /** Built on first use, once per process (MODELS is read once). */
@@ -92,13 +97,32 @@ function registry(): Registry {
   return singleton(registryKey, buildRegistry);
 }
 
+/** The configured models (aliases not included: the dashboard shows and meters models). */
 export function listModels(): ModelInfo[] {
   return [...registry().byId.values()].map((m) => m.info);
 }
 
-/** The model behind an id, or a 404 `model_not_found` in the OpenAI envelope. */
+/** GET /v1/models: each model, then each alias as a model of its own id naming the model that answers it (`metadata.alias_of`). */
+export function listModelsAndAliases(): ModelInfo[] {
+  const { byId, aliases } = registry();
+  return [...listModels(), ...[...aliases].map(([alias, target]) => aliasInfo(alias, byId.get(target)!))];
+}
+
+function aliasInfo(alias: string, target: ResolvedModel): ModelInfo {
+  return { ...target.info, id: alias, metadata: { ...target.info.metadata, alias_of: target.id } };
+}
+
+/** GET /v1/models/{id}: a model or an alias. */
+export function modelInfo(id: string): ModelInfo {
+  const { aliases } = registry();
+  const target = aliases.get(id);
+  return target ? aliasInfo(id, getModel(target)) : getModel(id).info;
+}
+
+/** The model behind an id or alias, or a 404 `model_not_found` in the OpenAI envelope. */
 export function getModel(id: string): ResolvedModel {
-  const model = registry().byId.get(id);
+  const { byId, aliases } = registry();
+  const model = byId.get(id) ?? byId.get(aliases.get(id) ?? "");
   if (!model) {
     throw new AppError("not_found", `The model '${id}' does not exist. GET /v1/models lists the models of this server.`, {
       param: "model",

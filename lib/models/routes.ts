@@ -2,15 +2,15 @@
 // Which path and method reach each is the route table's business (`resolveModelRoute`).
 import { jsonReply, readModelBody, withModelApi, type ModelContext, type ModelRequest } from "@/lib/models/http";
 import { createChatCompletion, createCompletion, createEmbeddings } from "@/lib/models/inference";
-import { getModel, listModels } from "@/lib/models/registry";
+import { listModelsAndAliases, modelInfo } from "@/lib/models/registry";
 import { chatCompletionSchema, completionSchema, embeddingSchema } from "@/lib/models/schemas";
 import { acceptSimpleChatBody } from "@/lib/models/simple-chat-body";
 
 const inferenceRequest = ({ req, principal }: ModelContext): ModelRequest => ({ principal, requestId: req.requestId, signal: req.signal });
 
-export const listModelsRoute = withModelApi("read", () => jsonReply({ object: "list", data: listModels() }));
+export const listModelsRoute = withModelApi("read", () => jsonReply({ object: "list", data: listModelsAndAliases() }));
 
-export const getModelRoute = withModelApi("read", ({ params }) => jsonReply(getModel(params.id!).info));
+export const getModelRoute = withModelApi("read", ({ params }) => jsonReply(modelInfo(params.id!)));
 
 export const chatCompletionsRoute = withModelApi("inference", async (ctx) =>
   createChatCompletion(inferenceRequest(ctx), await readModelBody(ctx.req, chatCompletionSchema, acceptSimpleChatBody)),

@@ -60,7 +60,7 @@ describe("model API errors", () => {
   });
 
   it("400 context_length_exceeded when the prompt fills the context", async () => {
-    const res = await call("POST", "/v1/completions", { body: { model: MODEL, prompt: "water ".repeat(2100), max_tokens: 4 } });
+    const res = await call("POST", "/v1/completions", { body: { model: MODEL, prompt: "water ".repeat(8300), max_tokens: 4 } });
     expect(res.status).toBe(400);
     expect(res.body).toEqual(envelope("invalid_request_error", "context_length_exceeded", "prompt"));
   });

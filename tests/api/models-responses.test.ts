@@ -227,9 +227,13 @@ describe("/v1/responses over a chat upstream", () => {
 });
 
 describe("/v1/responses on the local placeholder model (the shared server)", () => {
-  it("refuses an image for a model without vision, naming the input part", async () => {
+  it("accepts an image it cannot see (capabilities.image_inputs 'ignored'): a computer-use loop runs on a fresh install", async () => {
     const input = [{ role: "user" as const, content: [{ type: "input_text" as const, text: "see" }, { type: "input_image" as const, image_url: "data:image/png;base64,AAAA", detail: "auto" as const }] }];
-    await expect(openai().responses.create({ model: CUA, input })).rejects.toMatchObject({ status: 400, param: "input[0].content[1]" });
+    const res = await openai().responses.create({ model: CUA, input, max_output_tokens: 4 });
+    expect(res.status).toBe("incomplete");
+    expect(res.usage!.output_tokens).toBe(4);
+    const info = await openai().models.retrieve(CUA);
+    expect(info).toMatchObject({ capabilities: { vision: false, image_inputs: "ignored" } });
   });
 
 

@@ -7,6 +7,7 @@ import { generateText, stepCountIs, tool } from "ai";
 import type OpenAI from "openai";
 import type { ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
 import { describe, expect, inject, it } from "vitest";
+import { zodFunction, zodResponseFormat } from "openai/helpers/zod";
 import { z } from "zod";
 import { MODEL, openai, postV1 } from "./models-helpers";
 
@@ -142,22 +143,31 @@ describe("local model: structured output, images, parameters", () => {
     expect(typeof JSON.parse(obj.choices[0]!.message.content!)).toBe("object");
   });
 
-  it("a model without vision refuses an image part, naming the model and messages[i].content[j]", async () => {
-    const res = await postV1("/chat/completions", {
-      model: MODEL,
-      messages: [{ role: "system", content: "x" }, { role: "user", content: [{ type: "text", text: "what is this?" }, { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=", detail: "low" } }] }],
-    });
-    expect(res.status).toBe(400);
-    const { error } = await res.json();
-    expect(error).toMatchObject({ type: "invalid_request_error", param: "messages[1].content[1]", code: "unsupported_capability" });
-    expect(error.message).toContain(MODEL);
+  it("takes zod 4's .int() schemas (safe-integer bounds) from the openai client's helpers, in response_format and tools", async () => {
+    const Point = z.object({ x: z.number().int(), y: z.number().int() });
+    const client = openai();
+    const parsed = await client.chat.completions.parse({ model: MODEL, messages: question, response_format: zodResponseFormat(Point, "point"), temperature: 0 });
+    const point = parsed.choices[0]!.message.parsed!;
+    expect(Number.isSafeInteger(point.x) && Number.isSafeInteger(point.y)).toBe(true);
+    const called = await client.chat.completions.create({ model: MODEL, messages: question, tools: [zodFunction({ name: "aim", parameters: Point })], tool_choice: "required", temperature: 0 });
+    const call = called.choices[0]!.message.tool_calls![0]!;
+    expect(call.type === "function" && Point.safeParse(JSON.parse(call.function.arguments)).success).toBe(true);
+  });
+
+  it("a text-only local model accepts an image part and leaves it out of the prompt (image_inputs 'ignored')", async () => {
+    const text = [{ role: "system" as const, content: "x" }, { role: "user" as const, content: "what is this?" }];
+    const withImage = [text[0], { role: "user", content: [{ type: "text", text: "what is this?" }, { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=", detail: "low" } }] }];
+    const seen = await (await postV1("/chat/completions", { model: MODEL, messages: withImage, max_tokens: 6, temperature: 0 })).json();
+    const plain = await (await postV1("/chat/completions", { model: MODEL, messages: text, max_tokens: 6, temperature: 0 })).json();
+    expect(seen.choices[0].message.content).toBe(plain.choices[0].message.content);
+    expect(seen.usage.prompt_tokens).toBe(plain.usage.prompt_tokens);
   });
 
   it("shows capabilities on GET /v1/models/{id}, keeping the OpenAI fields", async () => {
     const res = await fetch(`${inject("baseUrl")}/v1/models/${MODEL}`, { headers: { authorization: `Bearer ${inject("apiKey")}` } });
     expect(await res.json()).toMatchObject({
       id: MODEL, object: "model", created: expect.any(Number), owned_by: expect.any(String),
-      capabilities: { vision: false, tools: true, json_schema: true, embeddings: true },
+      capabilities: { vision: false, tools: true, json_schema: true, embeddings: true, image_inputs: "ignored" },
     });
   });
 

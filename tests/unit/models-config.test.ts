@@ -47,8 +47,8 @@ describe("MODELS configuration", () => {
     );
     expect(model!.backends.map((b) => [b.name, b.backend])).toEqual([["primary", "openai-compatible"], ["svc.cua-fast#2", "openai-compatible"], ["svc.cua-fast#3", "local"]]);
     expect(model!.backends[0]).toMatchObject({ responses: "native", upstreamModel: "svc.cua-fast" });
-    // Capability defaults are the first backend's (an upstream: all true), then the entry's own.
-    expect(model!.capabilities).toEqual({ vision: false, tools: true, json_schema: true, embeddings: true });
+    // Capability defaults are the first backend's (an upstream: all true), then the entry's own; an upstream that cannot see refuses images.
+    expect(model!.capabilities).toEqual({ vision: false, tools: true, json_schema: true, embeddings: true, image_inputs: "refused" });
     expect(model!.prices).toEqual({ input: 0.3, output: 1.0 });
   });
 

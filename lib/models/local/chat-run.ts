@@ -13,6 +13,7 @@ import type { ChatHistoryItem, ChatModelFunctionCall, ChatModelFunctions, GbnfJs
 import { AppError } from "@/lib/api/errors";
 import type { PushGeneration } from "@/lib/models/generation";
 import { JSON_OBJECT_GBNF, toGrammarSchema } from "@/lib/models/local/json-schema-grammar";
+import { callInstructions } from "@/lib/models/local/tool-prompt";
 import type { LoadedModel } from "@/lib/models/local/runtime";
 import type { ChatOptions, FunctionTool } from "@/lib/models/tools";
 import type { ChatMessage } from "@/lib/models/types";
@@ -68,15 +69,25 @@ export function toHistory(messages: ChatMessage[], instructions?: string): ChatH
 /**
  * node-llama-cpp's number rule allows exponents up to 16 digits ("5E907"),
  * which JSON.parse reads as Infinity and no schema accepts: the rule is
- * rebuilt without them (plain decimals cover every finite value an agent needs).
+ * rebuilt without them (plain decimals cover every finite value an agent needs),
+ * and with at most 15 integer digits, so every number is a safe integer's size
+ * and the safe-integer bounds zod writes hold (`GRAMMAR_NUMBER_LIMIT`).
  */
 const NUMBER_EXPONENT = ' ([eE] [-+]? ("0" | [1-9] [0-9]{0,15}))?';
+const INTEGER_DIGITS = '("0" | [1-9] [0-9]{0,15})';
+const SAFE_INTEGER_DIGITS = '("0" | [1-9] [0-9]{0,14})';
+
+/** node-llama-cpp's grammar text for `schema`, with numbers as described above. */
+export function rewriteNumbers(grammar: string): string {
+  return grammar.split(NUMBER_EXPONENT).join("").split(INTEGER_DIGITS).join(SAFE_INTEGER_DIGITS);
+}
 
 async function grammarFor(loaded: LoadedModel, schema: GbnfJsonSchema) {
   const { llama } = loaded.model;
   // The generic type of createGrammarForJsonSchema is built for literal schemas; ours are built at run time.
   const json = await llama.createGrammarForJsonSchema(schema as { type: "object" });
-  return json.grammar.includes(NUMBER_EXPONENT) ? llama.createGrammar({ grammar: json.grammar.split(NUMBER_EXPONENT).join("") }) : json;
+  const grammar = rewriteNumbers(json.grammar);
+  return grammar === json.grammar ? json : llama.createGrammar({ grammar });
 }
 
 const paramsOf = (tool: FunctionTool, i: number): GbnfJsonSchema =>
@@ -103,6 +114,8 @@ export function prepareLocalChat(loaded: LoadedModel, messages: ChatMessage[], c
     chat.toolChoice === "auto" && tools.length
       ? Object.fromEntries(tools.map((t, i) => [t.function.name, { description: t.function.description ?? undefined, params: grammars[i] }]))
       : undefined;
+  // Names are ASCII (`TOOL_NAME`): at most one token per character, plus two quotes and the grammar's four closing newlines.
+  const longestName = Math.max(0, ...candidates.map((name) => name.length)) + 6;
   const instructions = forced ? callInstructions(tools.filter((t) => candidates.includes(t.function.name))) : undefined;
   const history = toHistory(messages, instructions);
   const promptTokens = loaded.chatWrapper
@@ -117,9 +130,13 @@ export function prepareLocalChat(loaded: LoadedModel, messages: ChatMessage[], c
       let name = candidates[0]!;
       if (candidates.length > 1) {
         const grammar = await grammarFor(loaded, { enum: candidates });
-        const picked = await llamaChat.generateResponse(history, { ...counting, grammar, maxTokens: Math.min(options.maxTokens, 64) });
+        const picked = await llamaChat.generateResponse(history, { ...counting, grammar, maxTokens: Math.min(options.maxTokens, longestName) });
         if (picked.metadata.stopReason === "abort") return "abort";
-        name = JSON.parse(picked.response) as string;
+        // The grammar ends a value with four newlines, which the limit may cut: the name is whatever
+        // parsed. A name the limit cut (`"co`) is no name: the answer ends there, as `length`.
+        const chosen = parseOr(picked.response.trim());
+        if (typeof chosen !== "string" || !candidates.includes(chosen)) return "maxTokens";
+        name = chosen;
       }
       const index = tools.findIndex((t) => t.function.name === name);
       generation.pushToolCalls([{ index: 0, id: newToolCallId(), type: "function", function: { name, arguments: "" } }]);
@@ -158,10 +175,4 @@ export function prepareLocalChat(loaded: LoadedModel, messages: ChatMessage[], c
     return result.metadata.stopReason;
   }
   return { promptTokens, start };
-}
-
-/** What a real model is told when it must call: the tools it may call and that it answers with their arguments only. */
-function callInstructions(tools: FunctionTool[]): string {
-  const lines = tools.map((t) => `- ${t.function.name}${t.function.description ? `: ${t.function.description}` : ""} (arguments: ${JSON.stringify(t.function.parameters ?? {})})`);
-  return `You must call one of these functions, answering with its arguments as a JSON object:\n${lines.join("\n")}`;
 }

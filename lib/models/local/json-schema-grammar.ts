@@ -7,14 +7,22 @@
 // - strings and arrays get an upper bound (the placeholder
 //   model would otherwise ramble inside a string until max_tokens, and the
 //   JSON would never close).
-// Keywords a grammar cannot enforce (pattern, minimum, ...) are refused with a
-// 400 naming where they are, rather than producing output that fails them.
+// Keywords a grammar cannot enforce (pattern, a tight minimum, ...) are refused
+// with a 400 naming where they are, rather than producing output that fails
+// them. Numeric bounds the grammar's numbers always keep (`GRAMMAR_NUMBER_LIMIT`)
+// are accepted: zod 4's `.int()` writes the safe-integer bounds on every integer.
 import type { GbnfJsonSchema } from "node-llama-cpp";
 import { AppError } from "@/lib/api/errors";
 
 export const MAX_STRING_LENGTH = 48;
 export const MAX_ARRAY_ITEMS = 4;
 export const MAX_MAP_ENTRIES = 4;
+/**
+ * Every number the grammar produces has at most 15 integer digits (`grammarFor` trims node-llama-cpp's
+ * 16), so its absolute value is below 10^15, inside the safe integers (2^53 - 1 = 9007199254740991).
+ */
+export const GRAMMAR_NUMBER_LIMIT = 1e15;
+const NUMERIC_BOUNDS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"];
 
 type Json = Record<string, unknown>;
 
@@ -62,7 +70,8 @@ export function toGrammarSchema(schema: unknown, where: string): GbnfJsonSchema 
   if (typeof schema !== "object" || schema === null || Array.isArray(schema)) throw unsupported(where, "a schema that is not an object");
   const s = schema as Json;
   for (const key of Object.keys(s)) {
-    if (!ANNOTATIONS.has(key) && !HANDLED.has(key)) throw unsupported(`${where}.${key}`, `the keyword '${key}'`);
+    if (NUMERIC_BOUNDS.includes(key)) checkNumericBound(key, s[key], `${where}.${key}`);
+    else if (!ANNOTATIONS.has(key) && !HANDLED.has(key)) throw unsupported(`${where}.${key}`, `the keyword '${key}'`);
   }
   const defs = (s.$defs ?? s.definitions) as Json | undefined;
   const withDefs = (value: GbnfJsonSchema): GbnfJsonSchema =>
@@ -110,6 +119,13 @@ export function toGrammarSchema(schema: unknown, where: string): GbnfJsonSchema 
   }
   if (!SCALARS.has(type)) throw unsupported(`${where}.type`, `the type '${type}'`);
   return { type: type as "number" };
+}
+
+/** A bound no grammar number can break (e.g. `maximum: 9007199254740991`) is kept as a no-op; a tighter one is refused. */
+function checkNumericBound(key: string, value: unknown, where: string) {
+  const lower = key === "minimum" || key === "exclusiveMinimum";
+  const loose = typeof value === "number" && (lower ? value <= -GRAMMAR_NUMBER_LIMIT : value >= GRAMMAR_NUMBER_LIMIT);
+  if (!loose) throw unsupported(where, `the keyword '${key}' (only bounds at or beyond ${lower ? "-" : ""}10^15 hold for every number the grammar writes)`);
 }
 
 function objectSchema(s: Json, where: string): GbnfJsonSchema {

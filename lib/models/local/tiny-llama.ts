@@ -7,13 +7,14 @@ import { writeGguf, type GgufTensor } from "@/lib/models/local/gguf-writer";
 
 export const TINY_LLAMA_NAME = "cabin-tiny-random";
 /** sha256 of buildTinyLlama(); a change means the generator drifted. */
-export const TINY_LLAMA_SHA256 = "c719ce8ccd419879c1f38beb83d05430a7c8daa887350c6bef9d23c310a92711";
+export const TINY_LLAMA_SHA256 = "b8fc40abe1b0c300ab8de4f3e303ccc0c69c73505f327e5404e84c580fb60628";
 
 const DIM = 64;
 const LAYERS = 2;
 const HEADS = 4;
 const FFN = 128;
-const CONTEXT = 2048;
+// Room for the computer tool and 20 steps of history (docs/computer-use.md); the KV cache stays small (2 layers of 64).
+const CONTEXT = 8192;
 const SEED = 0x0cab1;
 
 const WORDS = (

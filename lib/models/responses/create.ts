@@ -13,7 +13,8 @@ import { CLIENT_CLOSED, drain, meter, statusOf, withCost } from "@/lib/models/in
 import { withFallback } from "@/lib/models/fallback";
 import { getModel } from "@/lib/models/registry";
 import { forwardResponse, nativeReply, type NativeCall, type NativeTurn } from "@/lib/models/responses/passthrough";
-import { newItemId, OutputAssembler, type Display, type ResponseEvent } from "@/lib/models/responses/output";
+import { actionSpaceOf, type ActionSpace } from "@/lib/models/responses/action-space";
+import { newItemId, OutputAssembler, type ResponseEvent } from "@/lib/models/responses/output";
 import type { InputItem, ResponsesCreateRequest } from "@/lib/models/responses/schema";
 import { chainedInput, saveResponse } from "@/lib/models/responses/store";
 import { toChatRequest } from "@/lib/models/responses/to-chat";
@@ -80,7 +81,7 @@ function complete(response: ResponseObject, assembler: OutputAssembler, generati
 function checkResponseCapabilities(model: ResolvedModel, body: ResponsesCreateRequest) {
   const refuse = (what: string, param: string) =>
     new AppError("invalid_request", `The model '${model.id}' does not support ${what}.`, { param, detail: "unsupported_capability" });
-  if (!model.capabilities.vision && Array.isArray(body.input)) {
+  if (model.capabilities.image_inputs === "refused" && Array.isArray(body.input)) {
     for (const [i, item] of body.input.entries()) {
       if (item.type === "computer_call_output") throw refuse("image inputs", `input[${i}].output`);
       if (item.type !== "message" || typeof item.content === "string") continue;
@@ -109,7 +110,7 @@ export async function createResponse(ctx: ModelRequest, body: ResponsesCreateReq
   };
   if (model.backends.some((entry) => entry.responses === "translate")) chatForm();
   const computer = body.tools?.find((tool) => tool.type !== "function");
-  const display: Display | undefined = computer && "display_width" in computer ? { width: computer.display_width, height: computer.display_height } : undefined;
+  const space: ActionSpace | undefined = computer && "display_width" in computer ? actionSpaceOf(computer) : undefined;
   const store = body.store !== false;
   const stream = body.stream === true;
 
@@ -139,7 +140,7 @@ export async function createResponse(ctx: ModelRequest, body: ResponsesCreateReq
   };
 
   if (!stream) {
-    const assembler = new OutputAssembler(() => {}, display);
+    const assembler = new OutputAssembler(() => {}, space);
     const drained = await drain(generation, settle, ctx.signal, (delta) =>
       typeof delta === "string" ? assembler.text(delta) : assembler.toolCalls(delta.toolCalls),
     );
@@ -147,14 +148,14 @@ export async function createResponse(ctx: ModelRequest, body: ResponsesCreateReq
     const cost = await finishAndStore(assembler, drained.finishReason); // completes `response` before it is serialized
     return withCost(jsonReply(response), cost);
   }
-  return { status: 200, headers: { ...SSE_HEADERS }, body: eventStream(ctx, generation, response, display, finishAndStore, settle) };
+  return { status: 200, headers: { ...SSE_HEADERS }, body: eventStream(ctx, generation, response, space, finishAndStore, settle) };
 }
 
 function eventStream(
   ctx: ModelRequest,
   generation: Generation,
   response: ResponseObject,
-  display: Display | undefined,
+  space: ActionSpace | undefined,
   finishAndStore: (assembler: OutputAssembler, reason: FinishReason) => Promise<unknown>,
   settle: ReturnType<typeof meter>,
 ): ReadableStream<Uint8Array> {
@@ -163,7 +164,7 @@ function eventStream(
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   const emit = (event: ResponseEvent) =>
     controller.enqueue(encoder.encode(`event: ${event.type}\ndata: ${JSON.stringify({ ...event, sequence_number: sequence++ })}\n\n`));
-  const assembler = new OutputAssembler(emit, display);
+  const assembler = new OutputAssembler(emit, space);
   const deltas = generation[Symbol.asyncIterator]();
   return new ReadableStream<Uint8Array>({
     start(c) {

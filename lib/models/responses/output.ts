@@ -4,6 +4,7 @@
 // Calls of the function `computer` become computer_call items when the
 // request declared the computer-use tool.
 import { z } from "zod";
+import type { ActionSpace } from "@/lib/models/responses/action-space";
 import { COMPUTER_TOOL_NAME } from "@/lib/models/responses/to-chat";
 import type { ToolCallDelta } from "@/lib/models/tools";
 import { randomHex } from "@/lib/random-id";
@@ -27,13 +28,8 @@ const actionSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("wait") }),
 ]);
 
-export interface Display {
-  width: number;
-  height: number;
-}
-
-/** The action a `computer` call's arguments describe, with coordinates clamped to the display; null when they are not an action. */
-export function computerAction(args: string, display: Display): Record<string, unknown> | null {
+/** The action a `computer` call's arguments describe, with coordinates clamped to the tool's space; null when they are not an action. */
+export function computerAction(args: string, space: ActionSpace): Record<string, unknown> | null {
   let parsed: unknown;
   try {
     parsed = JSON.parse(args);
@@ -42,8 +38,8 @@ export function computerAction(args: string, display: Display): Record<string, u
   }
   const result = actionSchema.safeParse(parsed);
   if (!result.success) return null;
-  const clamp = (v: number, size: number) => Math.min(size - 1, Math.max(0, Math.round(v)));
-  const fit = <T extends { x: number; y: number }>(p: T): T => ({ ...p, x: clamp(p.x, display.width), y: clamp(p.y, display.height) });
+  const clamp = (v: number, max: number) => Math.min(max, Math.max(0, Math.round(v)));
+  const fit = <T extends { x: number; y: number }>(p: T): T => ({ ...p, x: clamp(p.x, space.maxX), y: clamp(p.y, space.maxY) });
   const action = result.data;
   if (action.type === "drag") return { ...action, path: action.path.map(fit) };
   return "x" in action ? fit(action) : action;
@@ -66,7 +62,7 @@ export class OutputAssembler {
   constructor(
     private readonly emit: (event: ResponseEvent) => void,
     /** Set when the request declared the computer-use tool. */
-    private readonly display: Display | undefined,
+    private readonly space: ActionSpace | undefined,
   ) {}
 
   text(delta: string) {
@@ -87,7 +83,7 @@ export class OutputAssembler {
         const name = d.function.name ?? "";
         const callId = d.id || newItemId("call");
         call =
-          name === COMPUTER_TOOL_NAME && this.display
+          name === COMPUTER_TOOL_NAME && this.space
             ? this.open("computer", { type: "computer_call", id: newItemId("cu"), call_id: callId, status: "in_progress" }, false)
             : this.open("function", { type: "function_call", id: newItemId("fc"), call_id: callId, name, arguments: "", status: "in_progress" });
         this.calls.set(d.index, call);
@@ -143,7 +139,7 @@ export class OutputAssembler {
       this.emit({ type: "response.function_call_arguments.done", ...ref, name: open.item.name, arguments: open.args });
       Object.assign(open.item, { arguments: open.args, status });
     } else {
-      const action = computerAction(open.args, this.display!);
+      const action = computerAction(open.args, this.space!);
       if (action) Object.assign(open.item, { action, pending_safety_checks: [], status: "completed" });
       // Arguments that are no action stay visible as what they are: a call of the function `computer`.
       else Object.assign(open.item, { type: "function_call", id: newItemId("fc"), name: COMPUTER_TOOL_NAME, arguments: open.args, status });

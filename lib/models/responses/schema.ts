@@ -25,10 +25,13 @@ const messageItem = z.looseObject({
   content: z.union([z.string(), z.array(contentPart)], { error: "content must be a string or an array of content parts" }),
 });
 
-/** What a computer_call's action may be (the computer-use tool's action union). */
+/** What a computer_call's action may be: OpenAI's computer-use action union. */
 export const COMPUTER_ACTIONS = ["click", "double_click", "drag", "keypress", "move", "screenshot", "scroll", "type", "wait"] as const;
+/** The Lightcone SDK's further action types, which its models emit and its clients replay as input. */
+const LIGHTCONE_ACTIONS = ["point_and_type", "mouse_down", "mouse_up", "key_down", "key_up"] as const;
+const REPLAYED_ACTIONS = [...COMPUTER_ACTIONS, ...LIGHTCONE_ACTIONS];
 
-const computerAction = z.looseObject({ type: z.enum(COMPUTER_ACTIONS, { error: `action.type must be one of ${COMPUTER_ACTIONS.join(", ")}` }) });
+const computerAction = z.looseObject({ type: z.enum(REPLAYED_ACTIONS, { error: `action.type must be one of ${REPLAYED_ACTIONS.join(", ")}` }) });
 
 const callId = z.string({ error: "call_id is required" }).min(1, "call_id is required");
 
@@ -42,8 +45,9 @@ const computerCallItem = z.looseObject({ type: z.literal("computer_call"), call_
 const computerCallOutputItem = z.looseObject({
   type: z.literal("computer_call_output"),
   call_id: callId,
+  // OpenAI's clients send computer_screenshot; the Lightcone examples send the screenshot as an input_image part.
   output: z.looseObject({
-    type: z.literal("computer_screenshot", { error: "output.type must be computer_screenshot" }),
+    type: z.enum(["computer_screenshot", "input_image"], { error: "output.type must be computer_screenshot or input_image" }),
     image_url: z.string({ error: "output.image_url is required" }).regex(/^(data:|https?:\/\/)/i, "output.image_url must be a data: or http(s) URL"),
   }),
 });
@@ -66,15 +70,22 @@ export const functionToolSpec = z.looseObject({
 
 const displaySize = (name: string) => z.number({ error: `${name} is required` }).int(`${name} must be an integer`).min(1, `${name} must be at least 1`).max(10_000, `${name} must be at most 10000`);
 
+/** Every `environment` the public SDKs send; it only names the screen to the model (docs/computer-use.md). */
+export const COMPUTER_ENVIRONMENTS = ["browser", "desktop", "linux", "ubuntu", "mac", "windows"] as const;
+
+/**
+ * `computer_use` (Lightcone) answers coordinates in a 0-1000 space on both axes; `computer_use_preview`
+ * (OpenAI) in pixels of display_width x display_height (`actionSpaceOf`).
+ */
 export const computerToolSpec = z.looseObject({
   type: z.enum(["computer_use_preview", "computer_use"]),
   display_width: displaySize("display_width"),
   display_height: displaySize("display_height"),
-  environment: z.enum(["browser", "linux", "mac", "windows", "ubuntu"], { error: "environment must be browser or linux" }).nullish(),
+  environment: z.enum(COMPUTER_ENVIRONMENTS, { error: `environment must be one of ${COMPUTER_ENVIRONMENTS.join(", ")}` }).nullish(),
 });
 
 const toolSpec = z.discriminatedUnion("type", [functionToolSpec, computerToolSpec], {
-  error: "tools are {type: 'function', name, parameters} or {type: 'computer_use_preview', display_width, display_height, environment}",
+  error: "tools are {type: 'function', name, parameters} or {type: 'computer_use' | 'computer_use_preview', display_width, display_height, environment}",
 });
 
 const toolChoice = z.union(
@@ -83,7 +94,7 @@ const toolChoice = z.union(
     z.looseObject({ type: z.literal("function"), name: z.string().regex(NAME) }),
     z.looseObject({ type: z.enum(["computer_use_preview", "computer_use"]) }),
   ],
-  { error: "tool_choice must be none, auto, required, {type: 'function', name} or {type: 'computer_use_preview'}" },
+  { error: "tool_choice must be none, auto, required, {type: 'function', name}, {type: 'computer_use'} or {type: 'computer_use_preview'}" },
 );
 
 const textFormat = z.discriminatedUnion(

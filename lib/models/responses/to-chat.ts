@@ -2,6 +2,7 @@
 // backend (local model, openai-compatible upstream) can answer it. The
 // computer-use tool becomes a function tool `computer` whose arguments are the
 // action union; its calls come back as computer_call items (`toOutputItems`).
+import { actionSpaceOf, describeActionSpace } from "@/lib/models/responses/action-space";
 import type { ChatCompletionRequest } from "@/lib/models/schemas";
 import type { ComputerToolSpec, InputItem, ResponsesCreateRequest } from "@/lib/models/responses/schema";
 
@@ -14,13 +15,22 @@ type ChatTool = NonNullable<ChatCompletionRequest["tools"]>[number];
 const point = { x: { type: "integer" }, y: { type: "integer" } };
 
 /**
+ * The keys a keypress may name: real key names every session kind presses (a free string let the
+ * placeholder model write words no keyboard has, which /execute then refused).
+ */
+export const KEY_NAMES = [
+  "Enter", "Tab", "Escape", "Backspace", "Delete", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight",
+  "Home", "End", "PageUp", "PageDown", "Control", "Shift", "Alt",
+  ..."abcdefghijklmnopqrstuvwxyz0123456789",
+];
+
+/**
  * The action union as JSON Schema. No minimum/maximum: a grammar cannot
  * enforce them (the local backend refuses such schemas), so the bounds are in
- * the description and coordinates are clamped to the display on the way out.
+ * the description (`describeActionSpace`: 0-1000 for `computer_use`, pixels for
+ * `computer_use_preview`) and coordinates are clamped to that space on the way out.
  */
 export function computerFunctionTool(spec: ComputerToolSpec): ChatTool {
-  const w = spec.display_width;
-  const h = spec.display_height;
   const action = (type: string, properties: Record<string, unknown> = {}) => ({
     type: "object",
     properties: { type: { const: type }, ...properties },
@@ -31,16 +41,14 @@ export function computerFunctionTool(spec: ComputerToolSpec): ChatTool {
     type: "function",
     function: {
       name: COMPUTER_TOOL_NAME,
-      description:
-        `Act on a ${spec.environment ?? "browser"} screen of ${w}x${h} pixels. Coordinates are screenshot pixels: x in [0, ${w - 1}], y in [0, ${h - 1}]. ` +
-        "Take a screenshot to see the screen.",
+      description: describeActionSpace(actionSpaceOf(spec), spec.environment ?? "browser"),
       parameters: {
         anyOf: [
           action("click", { ...point, button: { enum: ["left", "right", "wheel", "back", "forward"] } }),
           action("double_click", point),
           // The same bounds as the action the answer is checked against (`actionSchema`): a call that breaks them is no computer_call.
           action("drag", { path: { type: "array", minItems: 2, items: { type: "object", properties: point, required: ["x", "y"], additionalProperties: false } } }),
-          action("keypress", { keys: { type: "array", minItems: 1, items: { type: "string", minLength: 1 } } }),
+          action("keypress", { keys: { type: "array", minItems: 1, items: { enum: KEY_NAMES } } }),
           action("move", point),
           action("screenshot"),
           action("scroll", { ...point, scroll_x: { type: "integer" }, scroll_y: { type: "integer" } }),
