@@ -47,8 +47,8 @@ export interface DesktopChromiumLaunch {
 
 /**
  * Starts Chromium in the desktop and resolves with its (only, persistent) context once
- * its first tab exists. Chromium's own sandbox is used: the desktop's user namespace
- * lets it create the nested namespaces it needs.
+ * its first tab exists. No --no-sandbox: Chromium refuses to start without a usable
+ * sandbox, and its namespace sandbox works inside the desktop's user namespace.
  */
 export async function launchDesktopChromium(input: DesktopChromiumLaunch): Promise<BrowserContext> {
   const [nsenter, ...args] = enterArgv(input.pid1, ["chromium", ...CHROMIUM_FLAGS, "about:blank"]);
