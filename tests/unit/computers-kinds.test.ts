@@ -5,7 +5,9 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { AppError } from "@/lib/api/errors";
 
 const driverFor = vi.fn();
-vi.mock("@/lib/computers/registry", () => ({ getSessionManager: () => ({ driverFor }) }));
+vi.mock("@/lib/computers/registry", () => ({
+  getSessionManager: () => ({ driverFor, events: { publish: () => {}, watched: () => false } }),
+}));
 vi.mock("@/lib/computers/access", async (original) => ({
   ...(await original<typeof import("@/lib/computers/access")>()),
   reachSession: vi.fn(async (_p: unknown, id: string) => ({
