@@ -109,9 +109,11 @@ describe.skipIf(!canRunDesktops)("desktops browse in their own Chromium", () => 
     // A normal window on the desktop's screen: the page's colour fills its lower part.
     await waitFor(async () => pixelAt(await screenshot(s.a, a), 640, 600), { until: (rgb) => rgb.join() === "255,0,0", timeoutMs: 20_000, message: "the red page on the screen" });
     // The QA flow: exec beside the browser, in the same session; Chromium runs as the desktop user.
-    const ps = await exec(s.a, a, "ps -o user=,args= -C chromium | head -1");
+    const ps = await exec(s.a, a, "ps -o user=,args= -C chromium | head -1; test -d ~/.config/chromium/Default && echo profile-in-home");
     expect(ps.exit_code).toBe(0);
     expect(ps.stdout).toMatch(/^user\s+\S*chromium/);
+    // Its profile is a file of the desktop (a persistent desktop's snapshot keeps it).
+    expect(ps.stdout).toContain("profile-in-home");
     // A later navigate reuses the same browser (still one window, one tab).
     expect((await act({ type: "go_to_url", url: pageUrl("/green") })).status).toBe("success");
     const tabs = (await api("GET", `/computers/${a}/tabs`, undefined, s.a)).body.result.tabs;
