@@ -10,7 +10,9 @@ import { createServer } from "node:http";
 import { inflateSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "./computers-fixtures";
-import { canRunDesktops, createDesktop, desktopHealth, exec, screenshot, useDesktopServer, waitTerminated } from "./desktop-fixtures";
+import {
+  canRunDesktops, createDesktop, desktopHealth, exec, screenshot, startDesktopServer, waitTerminated, type DesktopServer,
+} from "./desktop-fixtures";
 import { listenOnLoopback, type LoopbackServer } from "./loopback";
 import { waitFor } from "./wait-for";
 
@@ -88,7 +90,14 @@ function tcpListeners(table: string): Set<string> {
 }
 
 describe.skipIf(!canRunDesktops)("desktops browse in their own Chromium", () => {
-  const s = useDesktopServer({ SESSION_EGRESS: "public-only", SESSION_EGRESS_ALLOW: "127.0.0.0/8" });
+  // useDesktopServer's start, with room for a machine whose other suites keep both cores busy.
+  const s = {} as DesktopServer;
+  beforeAll(async () => {
+    Object.assign(s, await startDesktopServer({ SESSION_EGRESS: "public-only", SESSION_EGRESS_ALLOW: "127.0.0.0/8" }));
+  }, 600_000);
+  afterAll(async () => {
+    await s.server?.destroy();
+  }, 120_000);
   let a = "";
   let b = "";
   const act = async (action: Record<string, unknown>) => (await api("POST", `/computers/${a}/execute`, { action }, s.a)).body;
