@@ -7,7 +7,7 @@ import { AppError } from "@/lib/api/errors";
 import { parseWith } from "@/lib/api/request";
 import type { ApiPrincipal } from "@/lib/auth/api-keys";
 import { reachSession, type Reached } from "@/lib/computers/access";
-import { parseAction, TAB_ACTIONS, type Action, type ActionOf } from "@/lib/computers/actions";
+import { parseAction, type Action, type ActionOf } from "@/lib/computers/actions";
 import type { ActionOutcome } from "@/lib/computers/driver";
 import { withActionEvents } from "@/lib/computers/events-service";
 import { asActionResult, asAppError, type ActionResult } from "@/lib/computers/failures";
@@ -36,21 +36,12 @@ function success(call: ActionCall, outcome: ActionOutcome): ActionResult {
   };
 }
 
-function assertKindAllows(reached: Reached, action: Action) {
-  if (TAB_ACTIONS.has(action.type) && reached.row.kind !== "browser") {
-    throw new AppError("invalid_request", `Tabs are for browser sessions; '${reached.row.id}' is a ${reached.row.kind} session`, {
-      detail: "tabs_browser_only",
-    });
-  }
-}
-
 /**
  * Runs one parsed action on a reached session; failed actions become status "error".
  * `wait` and `screenshot` are the same for every kind, so they are done here: a wait
  * is a pause between this request's actions, and a screenshot is the handle's.
  */
 async function perform(call: ActionCall, reached: Reached, action: Action): Promise<ActionResult> {
-  assertKindAllows(reached, action);
   const announce = { sessionId: reached.live.id, requestId: call.requestId, action };
   return timeAction(action.type, () => withActionEvents(getSessionManager().events, announce, () => runAction(call, reached, action)));
 }
@@ -139,8 +130,8 @@ async function tabAction<K extends "list_tabs" | "new_tab" | "switch_tab" | "clo
   call: ActionCall,
   action: ActionOf<K>,
 ): Promise<Record<string, unknown>> {
+  // Both kinds have tabs: a desktop's are those of its own Chromium (docs/desktop-browsing.md).
   const reached = await reachSession(call.principal, call.id);
-  assertKindAllows(reached, action);
   const announce = { sessionId: reached.live.id, requestId: call.requestId, action };
   return timeAction((action as Action).type, () => withActionEvents(getSessionManager().events, announce, async () => {
     try {

@@ -146,7 +146,7 @@ export const ACTION_TYPES = Object.keys(SCHEMAS) as ActionType[];
 export type Action = { [K in ActionType]: z.output<(typeof SCHEMAS)[K]> }[ActionType];
 export type ActionOf<K extends ActionType> = Extract<Action, { type: K }>;
 
-/** Tab actions exist only for browser sessions. */
+/** The tab actions; both kinds have tabs (a desktop's are those of its own Chromium). */
 export const TAB_ACTIONS: ReadonlySet<ActionType> = new Set(["list_tabs", "new_tab", "switch_tab", "close_tab"]);
 
 function isActionType(value: unknown): value is ActionType {

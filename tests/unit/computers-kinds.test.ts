@@ -1,10 +1,13 @@
 // Kind rules that need a missing driver or a desktop row, with the registry and
-// session access mocked: desktop without a driver → 501; tabs on a desktop → 400.
+// session access mocked: desktop without a driver → 501; tabs on a desktop reach its handle
+// (its own Chromium, docs/desktop-browsing.md) with the browser sessions' shapes.
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { AppError } from "@/lib/api/errors";
 
 const driverFor = vi.fn();
-vi.mock("@/lib/computers/registry", () => ({ getSessionManager: () => ({ driverFor }) }));
+vi.mock("@/lib/computers/registry", () => ({
+  getSessionManager: () => ({ driverFor, events: { publish: () => {}, watched: () => false } }),
+}));
 vi.mock("@/lib/computers/access", async (original) => ({
   ...(await original<typeof import("@/lib/computers/access")>()),
   reachSession: vi.fn(async (_p: unknown, id: string) => ({
@@ -39,14 +42,11 @@ describe("kinds", () => {
     expect(err.message).toMatch(/desktop sessions are not available on this server yet/);
   });
 
-  it("refuses tab calls on desktop sessions with 400", async () => {
-    for (const p of [
-      listTabs(call), createTab({ ...call, body: {} }), switchTab({ ...call, tabId: "tab_main" }), closeTab({ ...call, tabId: "tab_main" }),
-      executeAction({ ...call, body: { action: { type: "list_tabs" } } }),
-    ]) {
-      const err = await error(p);
-      expect(err.status).toBe(400);
-      expect(err.message).toMatch(/Tabs are for browser sessions/);
-    }
+  it("hands tab calls on desktop sessions to the handle, with the browser sessions' shapes", async () => {
+    expect(await listTabs(call)).toMatchObject({ status: "success", result: { tabs: [] }, request_id: "req_1" });
+    expect(await switchTab({ ...call, tabId: "tab_main" })).toMatchObject({ status: "success", active_tab: "tab_main" });
+    expect(await closeTab({ ...call, tabId: "tab_main" })).toMatchObject({ status: "success", closed_tab: "tab_main" });
+    expect(await createTab({ ...call, body: {} })).toMatchObject({ status: "success" });
+    expect(await executeAction({ ...call, body: { action: { type: "list_tabs" } } })).toMatchObject({ status: "success", result: { tabs: [] } });
   });
 });

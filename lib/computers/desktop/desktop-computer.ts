@@ -1,7 +1,8 @@
 // One desktop session as a ComputerHandle (lib/computers/driver.ts): input through
 // xdotool inside the desktop, screenshots of the root window, exec as the desktop
-// user (its `exec` capability), and snapshots of the overlay's upper layer. Input
-// and screenshots go through one ActionQueue; exec runs beside them.
+// user (its `exec` capability), browser actions in the desktop's own Chromium
+// (DesktopBrowser), and snapshots of the overlay's upper layer. Input, browser
+// actions and screenshots go through one ActionQueue; exec runs beside them.
 import { ActionError } from "@/lib/computers/action-error";
 import { ActionQueue } from "@/lib/computers/action-queue";
 import type {
@@ -10,6 +11,7 @@ import type {
 } from "@/lib/computers/driver";
 import type { RunResult } from "@/lib/computers/desktop/enter";
 import type { DesktopRunner } from "@/lib/computers/desktop/desktop-runner";
+import { DesktopBrowser, isDesktopBrowserAction } from "@/lib/computers/desktop/desktop-browser";
 import { DesktopLiveInput } from "@/lib/computers/desktop/live-input";
 import { HostDisplay } from "@/lib/computers/desktop/host-display";
 import { ffmpegPath, x11vncPath } from "@/lib/computers/desktop/live-tools";
@@ -50,6 +52,8 @@ export class DesktopComputer implements ComputerHandle {
     },
   };
   private readonly input: DesktopLiveInput;
+  /** go_to_url, get_html_content and tabs: the desktop's own Chromium, started by the first of them. */
+  private readonly browser: DesktopBrowser;
   private readonly queue = new ActionQueue(getEnv().ACTION_TIMEOUT_SECONDS * 1000);
   private stopping: Promise<SavedState | null> | null = null;
   private lastSnapshot: { fingerprint: string; state: SavedState } | null = null;
@@ -63,6 +67,7 @@ export class DesktopComputer implements ComputerHandle {
   ) {
     this.hostDisplay = new HostDisplay(runner.pid1, runner.dir);
     this.input = new DesktopLiveInput((args) => this.xdotool(args), this.hostDisplay);
+    this.browser = new DesktopBrowser(runner.pid1, runner.dir, () => this.screenContext());
     const ffmpeg = ffmpegPath();
     this.screencast = ffmpeg ? desktopScreencast({
       ffmpeg, display: this.hostDisplay, marker: runner.dir, size: () => this.viewport,
@@ -88,6 +93,12 @@ export class DesktopComputer implements ComputerHandle {
   }
 
   act(action: DriverAction): Promise<ActionOutcome> {
+    if (isDesktopBrowserAction(action)) {
+      return this.queue.run(() => {
+        this.assertRunning();
+        return this.browser.act(action);
+      });
+    }
     const args = xdotoolArgs(action); // throws not_supported / wrong_kind / invalid before queueing
     return this.queue.run(async () => {
       this.assertRunning();
@@ -163,6 +174,8 @@ export class DesktopComputer implements ComputerHandle {
     try {
       this.vnc?.stop();
       await this.screencast?.stopAll();
+      // Chromium closed through its DevTools pipe writes its profile (cookies) first, like closing its window.
+      if (saveState) await this.browser.close(CLOSE_APPS_MS);
       // Closing windows first lets apps (Chromium's cookies, editors) write their files.
       if (saveState) await this.runner.closeApps(CLOSE_APPS_MS);
       await this.runner.kill();
@@ -172,6 +185,7 @@ export class DesktopComputer implements ComputerHandle {
     } finally {
       this.vnc?.stop();
       this.input.close();
+      await this.browser.close(0);
       await this.hostDisplay.close();
       await this.runner.kill().catch(() => {});
       await this.runner.removeFiles().catch((err) => getLogger().warn({ err, id: this.id }, "could not remove desktop files"));
@@ -180,6 +194,6 @@ export class DesktopComputer implements ComputerHandle {
   }
 
   resources(): Record<string, number> {
-    return { ...this.runner.resources(), screencasts: this.screencast?.active ?? 0, vnc: this.vnc?.running ?? 0, width: this.viewport.width, height: this.viewport.height };
+    return { ...this.runner.resources(), browser_tabs: this.browser.openTabs, screencasts: this.screencast?.active ?? 0, vnc: this.vnc?.running ?? 0, width: this.viewport.width, height: this.viewport.height };
   }
 }
