@@ -20,8 +20,9 @@ CREATE TABLE "agent_tasks" (
     "terminateOnCompletion" BOOLEAN NOT NULL DEFAULT true,
     "options" TEXT NOT NULL DEFAULT '{}',
     "result" TEXT,
-    "failureCode" TEXT,
-    "failureMessage" TEXT,
+    "endReason" TEXT,
+    "errorMessage" TEXT,
+    "idempotencyKey" TEXT,
     "stepCount" INTEGER NOT NULL DEFAULT 0,
     "inputTokens" INTEGER NOT NULL DEFAULT 0,
     "outputTokens" INTEGER NOT NULL DEFAULT 0,
@@ -59,6 +60,9 @@ CREATE INDEX "agent_tasks_organizationId_createdAt_idx" ON "agent_tasks"("organi
 
 -- CreateIndex
 CREATE INDEX "agent_tasks_hostId_status_idx" ON "agent_tasks"("hostId", "status");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "agent_tasks_organizationId_idempotencyKey_key" ON "agent_tasks"("organizationId", "idempotencyKey");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "agent_task_steps_taskId_index_key" ON "agent_task_steps"("taskId", "index");
