@@ -74,14 +74,16 @@ export async function startAgentWorld(env: Record<string, string> = {}): Promise
     },
   });
   const [key, keyB] = await Promise.all([createOrgKey(server, "Agent Org"), createOrgKey(server, "Other Org")]);
-  return {
+  const world: AgentWorld = {
     server, upstream, page, key, keyB,
     async close() {
-      await server.destroy();
+      // world.server: a test may have restarted it (a new TestServer on the same data).
+      await world.server.destroy();
       await upstream.close();
       await page.close();
     },
   };
+  return world;
 }
 
 export async function agentCall(world: Pick<AgentWorld, "server">, key: string, method: string, path: string, body?: unknown) {
