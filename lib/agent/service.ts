@@ -18,7 +18,8 @@ import { getModel, listModels } from "@/lib/models/registry";
 
 export interface TaskCaller extends SessionCaller {}
 
-function defaultModel(): string {
+/** The model a task uses when its start names none (AGENT_DEFAULT_MODEL, else <prefix>.cua-fast, else the first). */
+export function defaultModel(): string {
   const env = getEnv();
   if (env.AGENT_DEFAULT_MODEL) return env.AGENT_DEFAULT_MODEL;
   const models = listModels();
@@ -172,4 +173,15 @@ export async function stopTask(input: { caller: TaskCaller; id: string }) {
   running.control.interrupt("stopped", "Stopped on request");
   const end = await running.finished;
   return { status: end.status, task_id: input.id };
+}
+
+/** The dashboard's controls by name (one route for the four): pause, resume, stop, messages. */
+export function controlTask(input: { caller: TaskCaller; id: string; action: string; body: unknown }) {
+  switch (input.action) {
+    case "pause": return pauseTask(input);
+    case "resume": return resumeTask(input);
+    case "stop": return stopTask(input);
+    case "messages": return injectMessage(input);
+    default: throw new AppError("not_found", `No such task control: ${input.action} (use pause, resume, stop or messages)`);
+  }
 }
