@@ -89,8 +89,13 @@ export async function modelTurn(turn: TurnRequest): Promise<TurnOutcome> {
   const response = JSON.parse(reply.body) as { output: InputItem[]; output_text?: string; usage?: { input_tokens: number; output_tokens: number } };
   let computerCall: TurnOutcome["computerCall"] = null;
   let done: TurnOutcome["done"] = null;
+  // `output_text` is a convenience some upstreams leave out: the message items are the source.
+  let text = "";
   for (const item of response.output) {
     const entry = item as Record<string, unknown>;
+    if (entry.type === "message" && Array.isArray(entry.content)) {
+      for (const part of entry.content as { type?: string; text?: string }[]) if (part.type === "output_text" && part.text) text += part.text;
+    }
     if (entry.type === "computer_call" && !computerCall) {
       computerCall = { call_id: String(entry.call_id), action: entry.action as Record<string, unknown> };
     } else if (entry.type === "function_call" && entry.name === "done" && !done) {
@@ -101,7 +106,7 @@ export async function modelTurn(turn: TurnRequest): Promise<TurnOutcome> {
     output: response.output,
     computerCall,
     done,
-    text: response.output_text ?? "",
+    text: text || response.output_text || "",
     inputTokens: response.usage?.input_tokens ?? 0,
     outputTokens: response.usage?.output_tokens ?? 0,
     costUsd: Number(reply.headers["x-cabin-cost-usd"] ?? 0),
