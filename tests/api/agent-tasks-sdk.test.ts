@@ -27,9 +27,9 @@ function sdkHeaders(extra: Record<string, string> = {}): Record<string, string> 
   return {
     accept: "application/json",
     authorization: `Bearer ${world.key}`,
-    "user-agent": "Lightcone/JS 0.1.0",
+    "user-agent": "Lightcone/JS 0.19.1",
     "x-stainless-lang": "js",
-    "x-stainless-package-version": "0.1.0",
+    "x-stainless-package-version": "0.19.1",
     "x-stainless-os": "Linux",
     "x-stainless-arch": "x64",
     "x-stainless-runtime": "node",
