@@ -14,5 +14,5 @@ export function proxy(request: NextRequest) {
 
 export const config = {
   // Pages only: not the APIs, Next's own assets or files with an extension.
-  matcher: ["/((?!api/|computers|v1|_next/|.*\\..*).*)"],
+  matcher: ["/((?!api/|computers|v1|agent/|mcp|_next/|.*\\..*).*)"],
 };

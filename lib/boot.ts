@@ -50,6 +50,8 @@ const starters: Starter[] = [
   ["computers", () => import("@/lib/computers/start").then((m) => m.startComputers())],
   ["live view", () => import("@/lib/computers/live/start").then((m) => m.startLiveView())],
   ["models", () => import("@/lib/models/start").then((m) => m.start())],
+  // After computers and models (its loops use both); so its stop hook runs before theirs.
+  ["agent tasks", () => import("@/lib/agent/start").then((m) => m.startAgentTasks())],
   ["first-run notice", () => import("@/lib/auth/first-run").then((m) => m.announceFirstRun()).then(() => null)],
 ];
 

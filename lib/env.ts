@@ -90,6 +90,14 @@ const schema = z.object({
   // Sessions (both kinds) one organization may create per minute; 0 turns the limit off.
   ORG_SESSION_CREATES_PER_MINUTE: z.coerce.number().int().min(0).default(600),
 
+  // ---- agent tasks (docs/agent-tasks.md) ----
+  AGENT_ORG_MAX_RUNNING_TASKS: z.coerce.number().int().min(1).default(4)
+    .describe("Agent tasks one organization may run (or hold paused) at once; a start past it is a 429. Default 4."),
+  AGENT_DEFAULT_MODEL: z.string().min(1).optional()
+    .describe("Model id an agent task uses when the start request names none. Default: the configured <MODEL_PREFIX>.cua-fast model, else the first model."),
+  AGENT_MAX_STEPS_LIMIT: z.coerce.number().int().min(1).max(10_000).default(200)
+    .describe("Largest max_steps an agent task may ask for (a start above it is a 400). Default 200."),
+
   // ---- browser sessions ----
   // Path to a Chromium/Chrome binary; otherwise Playwright's install, then the system chromium.
   CHROMIUM_PATH: z.string().optional(),

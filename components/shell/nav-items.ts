@@ -1,5 +1,6 @@
 export const NAV_ITEMS = [
   { href: "/sessions", label: "Sessions" },
+  { href: "/tasks", label: "Tasks" },
   { href: "/playground", label: "Playground" },
   { href: "/keys", label: "API keys" },
   { href: "/usage", label: "Usage" },

@@ -1,0 +1,21 @@
+import { NewTaskForm } from "@/components/tasks/new-task-form";
+import { TaskList } from "@/components/tasks/task-list";
+import { Card, PageHeader } from "@/components/ui/card";
+import { taskFormOptions } from "@/lib/agent/form-options";
+
+export const metadata = { title: "Tasks" };
+export const dynamic = "force-dynamic";
+
+export default function TasksPage() {
+  return (
+    <div className="space-y-6">
+      <PageHeader title="Tasks" description="Agent tasks: Cabin runs the loop (screenshot, model, action) on a session of its own. Model calls count toward your organization's usage and budget." />
+      <Card title="Start a task">
+        <NewTaskForm options={taskFormOptions()} />
+      </Card>
+      <Card title="Tasks">
+        <TaskList />
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,13 @@
+// POST /agent/tasks/{id}/messages {message} (the SDK's agent.tasks.injectMessage): joins the next model call.
+import { methodNotAllowed, withApiKey } from "@/lib/api/handlers";
+import { readJson } from "@/lib/api/request";
+import { injectMessage } from "@/lib/agent/service";
+
+export const dynamic = "force-dynamic";
+
+export const POST = withApiKey("api", async ({ req, principal, params }) =>
+  Response.json(await injectMessage({ caller: principal, id: params.id!, body: await readJson(req) })),
+);
+
+const wrongMethod = methodNotAllowed(["POST"]);
+export { wrongMethod as GET, wrongMethod as PUT, wrongMethod as PATCH, wrongMethod as DELETE };

@@ -1,0 +1,10 @@
+// POST /agent/tasks/{id}/pause (agent.tasks.pause).
+import { methodNotAllowed, withApiKey } from "@/lib/api/handlers";
+import { pauseTask } from "@/lib/agent/service";
+
+export const dynamic = "force-dynamic";
+
+export const POST = withApiKey("api", async ({ principal, params }) => Response.json(await pauseTask({ caller: principal, id: params.id! })));
+
+const wrongMethod = methodNotAllowed(["POST"]);
+export { wrongMethod as GET, wrongMethod as PUT, wrongMethod as PATCH, wrongMethod as DELETE };

@@ -1,0 +1,18 @@
+// POST /agent/tasks (start; the SDK's agent.tasks.start) and GET /agent/tasks (list, newest first).
+import { methodNotAllowed, withApiKey } from "@/lib/api/handlers";
+import { publicOrigin } from "@/lib/api/public-url";
+import { readJson } from "@/lib/api/request";
+import { listTasks, startTask } from "@/lib/agent/service";
+
+export const dynamic = "force-dynamic";
+
+export const POST = withApiKey("api", async ({ req, principal }) =>
+  Response.json(await startTask({ caller: principal, body: await readJson(req), origin: publicOrigin(req.headers) }), { status: 201 }),
+);
+
+export const GET = withApiKey("api", async ({ req, principal }) =>
+  Response.json(await listTasks({ caller: principal, limit: Number(new URL(req.url).searchParams.get("limit") ?? 50) || 50 })),
+);
+
+const wrongMethod = methodNotAllowed(["GET", "POST"]);
+export { wrongMethod as PUT, wrongMethod as PATCH, wrongMethod as DELETE };

@@ -1,0 +1,15 @@
+// The dashboard's agent tasks: GET the organization's list, POST to start one for the team (billed with no API key).
+import { publicOrigin } from "@/lib/api/public-url";
+import { readJson } from "@/lib/api/request";
+import { withMember } from "@/lib/api/with-member";
+import { listTasks, startTask } from "@/lib/agent/service";
+
+export const dynamic = "force-dynamic";
+
+const teamCaller = (organizationId: string) => ({ organizationId, apiKeyId: null });
+
+export const GET = withMember(async ({ member }) => Response.json(await listTasks({ caller: teamCaller(member.organizationId) })));
+
+export const POST = withMember(async ({ req, member }) =>
+  Response.json(await startTask({ caller: teamCaller(member.organizationId), body: await readJson(req), origin: publicOrigin(req.headers) }), { status: 201 }),
+);

@@ -1,0 +1,95 @@
+// The task's computer, reached through the session domain (lib/computers
+// service and action service), exactly as /computers requests are: the
+// loop's actions count as activity, appear on the session's events, and are
+// refused the same way. The model answers Lightcone's `computer_use` tool in
+// a 0–1000 space (docs/computer-use.md); `toPixels` rescales its calls to the
+// screenshot's pixels before they run.
+import { isAppError } from "@/lib/api/errors";
+import { executeAction } from "@/lib/computers/action-service";
+import type { ActionResult } from "@/lib/computers/failures";
+import { createComputer, deleteComputer, type SessionCaller } from "@/lib/computers/service";
+import { findComputer } from "@/lib/computers/store";
+import { randomHex } from "@/lib/random-id";
+
+export interface ComputerRef {
+  caller: SessionCaller;
+  computerId: string;
+  /** Origin for screenshot links (the request that started the task). */
+  origin: string;
+  display: { width: number; height: number };
+}
+
+/** Model action types that end the task instead of acting (Lightcone's models answer with these as well as the `done` function). */
+export const ENDING_ACTIONS = new Set(["terminate", "done", "answer"]);
+
+const scale = (value: unknown, size: number) => (typeof value === "number" ? Math.round((value / 1000) * size) : value);
+
+/** A model action in 0–1000 space → the same action in pixels; other fields as sent. */
+export function toPixels(action: Record<string, unknown>, display: { width: number; height: number }): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...action };
+  for (const key of ["x", "end_x", "start_x"]) if (key in out) out[key] = scale(out[key], display.width);
+  for (const key of ["y", "end_y", "start_y"]) if (key in out) out[key] = scale(out[key], display.height);
+  if (Array.isArray(out.path)) {
+    out.path = out.path.map((point: unknown) => {
+      const p = point as { x?: unknown; y?: unknown };
+      return { ...p, x: scale(p.x, display.width), y: scale(p.y, display.height) };
+    });
+  }
+  // The Lightcone example harness says `navigate`; /execute names it go_to_url.
+  if (out.type === "navigate") out.type = "go_to_url";
+  return out;
+}
+
+const requestId = () => `req_agent_${randomHex(8)}`;
+
+/** Runs one action (already in pixels); a failed action is an ActionResult with status "error", a gone session throws. */
+export function runAction(ref: ComputerRef, action: Record<string, unknown>): Promise<ActionResult> {
+  return executeAction({ principal: ref.caller, id: ref.computerId, requestId: requestId(), baseUrl: ref.origin, body: { action } });
+}
+
+/** A screenshot stored for the session: its capability URL and the stored file's name. */
+export async function takeScreenshot(ref: ComputerRef): Promise<{ url: string; name: string }> {
+  const result = await runAction(ref, { type: "screenshot" });
+  const url = (result.result as { screenshot_url?: string } | undefined)?.screenshot_url;
+  if (result.status !== "success" || !url) throw new Error(`screenshot failed: ${result.error_message ?? "no screenshot_url"}`);
+  const name = decodeURIComponent(new URL(url).pathname.split("/").at(-1)!);
+  return { url, name };
+}
+
+/** A new session for the task; its errors (bad kind, environment_id, quota) are the start request's. */
+export async function openComputer(input: {
+  caller: SessionCaller;
+  origin: string;
+  kind: "browser" | "desktop";
+  viewport: { width: number; height: number };
+  persistent: boolean;
+  environmentId: string | null;
+}): Promise<ComputerRef> {
+  const session = await createComputer({
+    principal: input.caller,
+    origin: input.origin,
+    body: {
+      kind: input.kind,
+      display: input.viewport,
+      persistent: input.persistent,
+      ...(input.environmentId ? { environment_id: input.environmentId } : {}),
+    },
+  });
+  return { caller: input.caller, computerId: session.id, origin: input.origin, display: input.viewport };
+}
+
+/** An existing live session of the organization (computer_id), or null; its display is what the model sees. */
+export async function reuseComputer(input: { caller: SessionCaller; origin: string; computerId: string }): Promise<ComputerRef | null> {
+  const row = await findComputer({ id: input.computerId, organizationId: input.caller.organizationId });
+  if (!row || row.status === "terminated") return null;
+  return { caller: input.caller, computerId: row.id, origin: input.origin, display: { width: row.displayWidth, height: row.displayHeight } };
+}
+
+/** Ends the task's session (saving its state when persistent); a session already gone is fine. */
+export async function closeComputer(ref: Pick<ComputerRef, "caller" | "computerId">): Promise<void> {
+  try {
+    await deleteComputer({ principal: ref.caller, id: ref.computerId });
+  } catch (err) {
+    if (!(isAppError(err) && err.code === "not_found")) throw err;
+  }
+}

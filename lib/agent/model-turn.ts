@@ -1,0 +1,114 @@
+// One model call of a task's loop, through the model API's own function
+// (`createResponse`, the code path of POST /v1/responses): same model
+// registry, backends, metering and usage rows, billed to the task's
+// organization, under its budget and rate limit (checked here as /v1 checks
+// them). The request is what the public examples send: Lightcone's
+// `computer_use` tool plus a `done` function, `tool_choice: "required"`.
+import { AppError } from "@/lib/api/errors";
+import { parseWith } from "@/lib/api/request";
+import { getBudgetLedger } from "@/lib/models/budget";
+import { getRateLimiter, type ModelPrincipal } from "@/lib/models/http";
+import { createResponse } from "@/lib/models/responses/create";
+import { responsesCreateSchema, type InputItem } from "@/lib/models/responses/schema";
+import { randomHex } from "@/lib/random-id";
+
+export const DONE_TOOL = {
+  type: "function",
+  name: "done",
+  description: "Call this when the task is finished (or cannot be done), with the result or answer for the user.",
+  parameters: {
+    type: "object",
+    properties: { result: { type: "string", description: "The outcome or answer, in a sentence or two." } },
+    required: ["result"],
+    additionalProperties: false,
+  },
+} as const;
+
+const SYSTEM_PROMPT =
+  "You operate a computer to carry out the user's task. Each turn you see a screenshot; answer with one computer action " +
+  "(coordinates in a 0-1000 space on both axes) or call done with the result once the task is finished.";
+
+export interface TurnRequest {
+  principal: ModelPrincipal;
+  model: string;
+  input: InputItem[];
+  display: { width: number; height: number };
+  environment: "browser" | "desktop";
+  temperature: number | null;
+  systemPrompt: string | null;
+  signal: AbortSignal;
+}
+
+export interface TurnOutcome {
+  /** Items to append to the conversation as they came (the next call carries the whole history). */
+  output: InputItem[];
+  computerCall: { call_id: string; action: Record<string, unknown> } | null;
+  done: { result: string } | null;
+  text: string;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+}
+
+/** The organization's budget and request rate, as /v1 admits an inference request (`insufficient_quota` is a 429 AppError). */
+async function admit(principal: ModelPrincipal): Promise<void> {
+  await getBudgetLedger().check(principal);
+  const pending = getRateLimiter().reserve(principal.organizationId);
+  const refusal = pending instanceof Promise ? await pending : pending;
+  if (refusal) throw refusal;
+}
+
+function parseDone(args: string): { result: string } {
+  try {
+    const value = JSON.parse(args) as { result?: unknown };
+    return { result: typeof value.result === "string" ? value.result : JSON.stringify(value.result ?? null) };
+  } catch {
+    return { result: args };
+  }
+}
+
+export async function modelTurn(turn: TurnRequest): Promise<TurnOutcome> {
+  await admit(turn.principal);
+  const body = parseWith(responsesCreateSchema, {
+    model: turn.model,
+    instructions: turn.systemPrompt ? `${SYSTEM_PROMPT}\n\n${turn.systemPrompt}` : SYSTEM_PROMPT,
+    input: turn.input,
+    tools: [
+      { type: "computer_use", display_width: turn.display.width, display_height: turn.display.height, environment: turn.environment },
+      DONE_TOOL,
+    ],
+    tool_choice: "required",
+    parallel_tool_calls: false,
+    store: false,
+    ...(turn.temperature === null ? {} : { temperature: turn.temperature }),
+  });
+  const reply = await createResponse({ principal: turn.principal, requestId: `req_agent_${randomHex(8)}`, signal: turn.signal }, body);
+  if (reply.status !== 200 || typeof reply.body !== "string") {
+    throw new AppError("upstream_error", `The model call ended with status ${reply.status}`);
+  }
+  const response = JSON.parse(reply.body) as { output: InputItem[]; output_text?: string; usage?: { input_tokens: number; output_tokens: number } };
+  let computerCall: TurnOutcome["computerCall"] = null;
+  let done: TurnOutcome["done"] = null;
+  // `output_text` is a convenience some upstreams leave out: the message items are the source.
+  let text = "";
+  for (const item of response.output) {
+    const entry = item as Record<string, unknown>;
+    if (entry.type === "message" && Array.isArray(entry.content)) {
+      for (const part of entry.content as { type?: string; text?: string }[]) if (part.type === "output_text" && part.text) text += part.text;
+    }
+    if (entry.type === "computer_call" && !computerCall) {
+      computerCall = { call_id: String(entry.call_id), action: entry.action as Record<string, unknown> };
+    } else if (entry.type === "function_call" && entry.name === "done" && !done) {
+      done = parseDone(String(entry.arguments ?? ""));
+    }
+  }
+  return {
+    output: response.output,
+    computerCall,
+    done,
+    text: text || response.output_text || "",
+    inputTokens: response.usage?.input_tokens ?? 0,
+    outputTokens: response.usage?.output_tokens ?? 0,
+    costUsd: Number(reply.headers["x-cabin-cost-usd"] ?? 0),
+  };
+}

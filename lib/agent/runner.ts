@@ -1,0 +1,78 @@
+// The one owner of running task loops in this process (a singleton): each
+// task's TaskControl, its watch on the session's end and its deadline, and the
+// clean-up when it ends (the final event, the session closed when the task
+// made it). Shutdown interrupts every loop and waits for their ends to be
+// stored, so a stopped server leaves each task with a clear status.
+import { closeComputer, type ComputerRef } from "@/lib/agent/computer";
+import { TaskControl, type TaskEvent } from "@/lib/agent/control";
+import { runLoop, type TaskEnd } from "@/lib/agent/loop";
+import type { TaskPlan } from "@/lib/agent/schema";
+import { getSessionManager } from "@/lib/computers/registry";
+import { getLogger } from "@/lib/logger";
+import { singleton, singletonKey } from "@/lib/singleton";
+
+interface RunningTask {
+  organizationId: string;
+  control: TaskControl;
+  finished: Promise<TaskEnd>;
+}
+
+export class TaskRunner {
+  private readonly tasks = new Map<string, RunningTask>();
+  private closing = false;
+
+  get(taskId: string, organizationId: string): RunningTask | undefined {
+    const task = this.tasks.get(taskId);
+    return task && task.organizationId === organizationId ? task : undefined;
+  }
+
+  get size(): number {
+    return this.tasks.size;
+  }
+
+  /**
+   * Starts a loop in the background. `onEvent` (a stream's listener) is subscribed before
+   * the first event, so a stream started with the task misses nothing.
+   */
+  start(input: { taskId: string; plan: TaskPlan; computer: ComputerRef; ownsComputer: boolean; onEvent?: (event: TaskEvent) => void }): RunningTask {
+    const control = new TaskControl();
+    if (input.onEvent) control.subscribe(input.onEvent);
+    if (this.closing) control.interrupt("server_shutdown", "The server is shutting down");
+    const { taskId, plan, computer } = input;
+    const unwatch = getSessionManager().events.subscribe(computer.computerId, (event) => {
+      if (event.event === "ended") control.interrupt("session_ended", `The task's session ${computer.computerId} ended (${event.data.reason})`);
+    });
+    const deadline = plan.maxDurationSeconds
+      ? setTimeout(() => control.interrupt("max_duration", `The task ran past max_duration_seconds (${plan.maxDurationSeconds} s)`), plan.maxDurationSeconds * 1000)
+      : null;
+    deadline?.unref();
+    control.emit({ event: "started", data: { task_id: taskId, computer_id: computer.computerId, status: "running" } });
+    const finished = (async () => {
+      const end = await runLoop({ taskId, plan, computer, control });
+      unwatch();
+      if (deadline) clearTimeout(deadline);
+      if (input.ownsComputer && plan.terminateOnCompletion) {
+        await closeComputer(computer).catch((err) => getLogger().error({ err, taskId }, "agent task session not ended"));
+      }
+      this.tasks.delete(taskId);
+      const data = { task_id: taskId, status: end.status, end_reason: end.endReason, result: end.result, ...(end.errorMessage ? { error: { code: end.endReason, message: end.errorMessage } } : {}) };
+      control.emit({ event: end.status === "completed" ? "completed" : end.status === "stopped" ? "stopped" : "failed", data });
+      return end;
+    })();
+    const running = { organizationId: computer.caller.organizationId, control, finished };
+    this.tasks.set(taskId, running);
+    return running;
+  }
+
+  /** Shutdown: every loop is interrupted and its end stored before the sessions go. */
+  async stopAll(): Promise<void> {
+    this.closing = true;
+    const running = [...this.tasks.values()];
+    for (const task of running) task.control.interrupt("server_shutdown", "The server shut down while the task ran");
+    await Promise.allSettled(running.map((task) => task.finished));
+  }
+}
+
+const RUNNER = singletonKey<TaskRunner>("agentTaskRunner");
+
+export const getTaskRunner = () => singleton(RUNNER, () => new TaskRunner());

@@ -1,0 +1,187 @@
+// The agent task API (docs/agent-tasks.md): start (answered at once, or as an
+// SSE stream), status, list, pause, resume, inject a message, stop. One
+// function per route, each scoped to the caller's organization; the API
+// routes, the dashboard and the MCP server all call these. A start settles
+// everything that can be refused (body, model, limits, the session) before
+// answering, so a refused start leaves no task and no session behind.
+import { AppError, notFound } from "@/lib/api/errors";
+import { parseWith } from "@/lib/api/request";
+import { closeComputer, openComputer, reuseComputer, runAction, type ComputerRef } from "@/lib/agent/computer";
+import type { TaskEvent } from "@/lib/agent/control";
+import { toTaskObject, toTaskSummary } from "@/lib/agent/present";
+import { getTaskRunner } from "@/lib/agent/runner";
+import { injectMessageSchema, taskStartSchema, type TaskPlan, type TaskStartBody } from "@/lib/agent/schema";
+import * as store from "@/lib/agent/store";
+import type { SessionCaller } from "@/lib/computers/service";
+import { getEnv } from "@/lib/env";
+import { getModel, listModels } from "@/lib/models/registry";
+
+export interface TaskCaller extends SessionCaller {}
+
+/** The model a task uses when its start names none (AGENT_DEFAULT_MODEL, else <prefix>.cua-fast, else the first). */
+export function defaultModel(): string {
+  const env = getEnv();
+  if (env.AGENT_DEFAULT_MODEL) return env.AGENT_DEFAULT_MODEL;
+  const models = listModels();
+  return (models.find((m) => m.id === `${env.MODEL_PREFIX}.cua-fast`) ?? models[0])!.id;
+}
+
+function planOf(body: TaskStartBody): TaskPlan {
+  const model = body.model ?? defaultModel();
+  getModel(model); // 404 model_not_found (param "model") before anything is made
+  return {
+    instruction: body.instruction,
+    kind: body.kind ?? (body.start_url ? "browser" : "desktop"),
+    model,
+    maxSteps: body.max_steps ?? Math.min(50, getEnv().AGENT_MAX_STEPS_LIMIT),
+    maxDurationSeconds: body.max_duration_seconds ?? null,
+    temperature: body.temperature ?? null,
+    screenshotMode: body.screenshot_mode ?? "url",
+    viewport: { width: body.viewport_width ?? 1280, height: body.viewport_height ?? 720 },
+    persistent: body.persistent ?? body.save_session ?? false,
+    environmentId: body.environment_id ?? null,
+    computerId: body.computer_id ?? null,
+    onMissingComputer: body.on_missing_computer ?? "restore",
+    terminateOnCompletion: body.keep_alive ? false : (body.terminate_on_completion ?? true),
+    startUrl: body.start_url ?? null,
+    systemPrompt: body.system_prompt ?? null,
+    context: body.context ?? [],
+    metadata: body.metadata ?? {},
+    idempotencyKey: body.idempotency_key ?? null,
+  };
+}
+
+/** The task's computer: a live one named by computer_id, a restore of a saved one, or a new one. */
+async function computerFor(caller: TaskCaller, plan: TaskPlan, origin: string): Promise<{ ref: ComputerRef; owns: boolean }> {
+  if (plan.computerId) {
+    const live = await reuseComputer({ caller, origin, computerId: plan.computerId });
+    if (live) return { ref: live, owns: false };
+    if (plan.onMissingComputer === "fail") {
+      throw new AppError("not_found", `computer_id '${plan.computerId}' is not a live session of your organization`, { param: "computer_id" });
+    }
+    try {
+      return { ref: await openComputer({ caller, origin, kind: plan.kind, viewport: plan.viewport, persistent: plan.persistent, environmentId: plan.computerId }), owns: true };
+    } catch (err) {
+      if (plan.onMissingComputer !== "create_new") throw err;
+    }
+  }
+  return { ref: await openComputer({ caller, origin, kind: plan.kind, viewport: plan.viewport, persistent: plan.persistent, environmentId: plan.environmentId }), owns: true };
+}
+
+async function assertRoomFor(organizationId: string): Promise<void> {
+  const limit = getEnv().AGENT_ORG_MAX_RUNNING_TASKS;
+  if ((await store.countLiveTasks(organizationId)) >= limit) {
+    throw new AppError("rate_limited", `Your organization already runs ${limit} agent tasks (AGENT_ORG_MAX_RUNNING_TASKS); stop one or wait for one to end`, {
+      detail: "too_many_tasks",
+    });
+  }
+}
+
+export interface StartedTask {
+  task_id: string;
+  status: string;
+  computer_id: string | null;
+  idempotency_key?: string;
+  reused: boolean;
+}
+
+/** POST /agent/tasks: the task is running (or was already started with this idempotency_key) when this answers. */
+export async function startTask(input: { caller: TaskCaller; body: unknown; origin: string; onEvent?: (event: TaskEvent) => void }): Promise<StartedTask> {
+  const plan = planOf(parseWith(taskStartSchema(), input.body));
+  const { organizationId } = input.caller;
+  const keyEcho = plan.idempotencyKey ? { idempotency_key: plan.idempotencyKey } : {};
+  if (plan.idempotencyKey) {
+    const earlier = await store.findTaskByIdempotencyKey({ organizationId, idempotencyKey: plan.idempotencyKey });
+    if (earlier) return { task_id: earlier.id, status: earlier.status, computer_id: earlier.computerId, ...keyEcho, reused: true };
+  }
+  await assertRoomFor(organizationId);
+  const { ref, owns } = await computerFor(input.caller, plan, input.origin);
+  const taskId = store.newTaskId();
+  try {
+    if (plan.startUrl) {
+      const opened = await runAction(ref, { type: "go_to_url", url: plan.startUrl });
+      if (opened.status === "error") throw new AppError("invalid_request", `start_url could not be opened: ${opened.error_message}`, { param: "start_url" });
+    }
+    await store.insertTask({
+      id: taskId, organizationId, apiKeyId: input.caller.apiKeyId, hostId: getEnv().HOST_ID,
+      instruction: plan.instruction, kind: plan.kind, model: plan.model, maxSteps: plan.maxSteps, temperature: plan.temperature,
+      screenshotMode: plan.screenshotMode, viewportWidth: ref.display.width, viewportHeight: ref.display.height,
+      persistent: plan.persistent, environmentId: plan.environmentId, computerId: ref.computerId, ownsComputer: owns,
+      terminateOnCompletion: plan.terminateOnCompletion,
+      options: JSON.stringify({ metadata: plan.metadata, system_prompt: plan.systemPrompt, context: plan.context, start_url: plan.startUrl }),
+      idempotencyKey: plan.idempotencyKey,
+    });
+  } catch (err) {
+    if (owns) await closeComputer(ref).catch(() => {});
+    throw err;
+  }
+  getTaskRunner().start({ taskId, plan: { ...plan, viewport: ref.display }, computer: ref, ownsComputer: owns, onEvent: input.onEvent });
+  return { task_id: taskId, status: "running", computer_id: ref.computerId, ...keyEcho, reused: false };
+}
+
+async function ownedTask(caller: TaskCaller, id: string) {
+  const task = await store.findTask({ id, organizationId: caller.organizationId });
+  if (!task) throw notFound(`Agent task '${id}'`);
+  return task;
+}
+
+/** GET /agent/tasks/{id}: the SDK's {status, task_id, exit_code?} and the whole task beside them. */
+export async function getTask(input: { caller: TaskCaller; id: string; origin: string }) {
+  return toTaskObject(await ownedTask(input.caller, input.id), input.origin);
+}
+
+export async function listTasks(input: { caller: TaskCaller; limit?: number }) {
+  const rows = await store.listTasks({ organizationId: input.caller.organizationId, limit: Math.min(Math.max(input.limit ?? 50, 1), 100) });
+  return { object: "list", data: rows.map(toTaskSummary) };
+}
+
+/** The loop of a live task of the caller's; a task that already ended is a 409 naming its status. */
+async function runningTask(caller: TaskCaller, id: string) {
+  const task = await ownedTask(caller, id);
+  const running = getTaskRunner().get(id, caller.organizationId);
+  if (!running || !store.LIVE_TASK_STATUSES.includes(task.status as (typeof store.LIVE_TASK_STATUSES)[number])) {
+    throw new AppError("conflict", `Agent task '${id}' is ${task.status}; only a running or paused task can be changed`, { detail: "task_not_running" });
+  }
+  return running;
+}
+
+export async function pauseTask(input: { caller: TaskCaller; id: string }) {
+  const running = await runningTask(input.caller, input.id);
+  running.control.pause();
+  await store.setTaskStatus(input.id, "paused");
+  return { status: "paused", task_id: input.id };
+}
+
+export async function resumeTask(input: { caller: TaskCaller; id: string }) {
+  const running = await runningTask(input.caller, input.id);
+  await store.setTaskStatus(input.id, "running");
+  running.control.resume();
+  return { status: "running", task_id: input.id };
+}
+
+/** POST /agent/tasks/{id}/messages: joins the next model call (a paused task gets it once resumed). */
+export async function injectMessage(input: { caller: TaskCaller; id: string; body: unknown }) {
+  const { message } = parseWith(injectMessageSchema, input.body);
+  const running = await runningTask(input.caller, input.id);
+  const queued = running.control.inject(message);
+  return { status: "queued", task_id: input.id, queued_messages: queued };
+}
+
+/** POST /agent/tasks/{id}/stop: ends the loop now (status stopped) and, when the task made its session, the session. */
+export async function stopTask(input: { caller: TaskCaller; id: string }) {
+  const running = await runningTask(input.caller, input.id);
+  running.control.interrupt("stopped", "Stopped on request");
+  const end = await running.finished;
+  return { status: end.status, task_id: input.id };
+}
+
+/** The dashboard's controls by name (one route for the four): pause, resume, stop, messages. */
+export function controlTask(input: { caller: TaskCaller; id: string; action: string; body: unknown }) {
+  switch (input.action) {
+    case "pause": return pauseTask(input);
+    case "resume": return resumeTask(input);
+    case "stop": return stopTask(input);
+    case "messages": return injectMessage(input);
+    default: throw new AppError("not_found", `No such task control: ${input.action} (use pause, resume, stop or messages)`);
+  }
+}

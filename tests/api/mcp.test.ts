@@ -1,0 +1,117 @@
+// The MCP server through the SDK's own client over Streamable HTTP, against a
+// running server with a real Chromium: it lists the tools, creates a session,
+// navigates, gets a screenshot as an image, runs an agent task (with progress
+// notifications) on the scripted upstream; a bad key is refused, another
+// organization's session is not found, bad tool input is a tool error.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLICK_TYPE_ENTER, SCRIPTED_MODEL, startAgentWorld, type AgentWorld } from "./agent-fixtures";
+
+let world: AgentWorld;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  world = await startAgentWorld();
+}, 120_000);
+
+afterAll(async () => {
+  for (const client of clients) await client.close().catch(() => {});
+  await world?.close();
+});
+
+async function connect(key: string): Promise<Client> {
+  const client = new Client({ name: "cabin-test", version: "1.0.0" });
+  const transport = new StreamableHTTPClientTransport(new URL(`${world.server.url}/mcp`), {
+    requestInit: { headers: { authorization: `Bearer ${key}` } },
+  });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+const textOf = (result: any) => (result.content as Array<{ type: string; text?: string }>).map((c) => c.text ?? "").join("");
+
+describe("MCP server", () => {
+  it("lists the tools, creates a session, navigates, returns a screenshot image, ends the session", async () => {
+    const client = await connect(world.key);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(
+      ["click", "create_session", "end_session", "exec", "key_press", "list_sessions", "navigate", "run_agent_task", "screenshot", "scroll", "tabs", "type_text"],
+    );
+    expect(tools.find((t) => t.name === "navigate")!.inputSchema.required).toEqual(["session_id", "url"]);
+
+    const created = await client.callTool({ name: "create_session", arguments: { kind: "browser" } });
+    expect(created.isError).toBeFalsy();
+    const session = JSON.parse(textOf(created));
+    expect(session).toMatchObject({ kind: "browser", status: "ready" });
+
+    const navigated = await client.callTool({ name: "navigate", arguments: { session_id: session.id, url: `${world.page.url}/` } });
+    expect(navigated.isError).toBeFalsy();
+    expect(JSON.parse(textOf(navigated)).page_context.title).toBe("Agent target");
+
+    const shot = await client.callTool({ name: "screenshot", arguments: { session_id: session.id } });
+    const image = (shot.content as any[])[0];
+    expect(image.type).toBe("image");
+    expect(image.mimeType).toMatch(/^image\/(png|jpeg)$/);
+    const bytes = Buffer.from(image.data, "base64");
+    expect(bytes.length).toBeGreaterThan(1000);
+
+    const clicked = await client.callTool({ name: "click", arguments: { session_id: session.id, x: 650, y: 325 } });
+    expect(clicked.isError).toBeFalsy();
+    expect(world.page.records.at(-1)).toEqual({ type: "click", x: 650, y: 325 });
+
+    const listed = JSON.parse(textOf(await client.callTool({ name: "list_sessions", arguments: {} })));
+    expect(listed.map((s: any) => s.id)).toContain(session.id);
+    const tabs = JSON.parse(textOf(await client.callTool({ name: "tabs", arguments: { session_id: session.id, action: "list" } })));
+    expect(tabs.result.tabs[0]).toMatchObject({ tab_id: "tab_main", is_main: true });
+
+    // Another organization's client: the session is not found, as on /computers.
+    const other = await connect(world.keyB);
+    const foreign = await other.callTool({ name: "screenshot", arguments: { session_id: session.id } });
+    expect(foreign.isError).toBe(true);
+    expect(textOf(foreign)).toMatch(/not_found/);
+
+    const ended = await client.callTool({ name: "end_session", arguments: { session_id: session.id } });
+    expect(JSON.parse(textOf(ended))).toEqual({ session_id: session.id, status: "terminated" });
+  }, 60_000);
+
+  it("runs an agent task with progress notifications and answers its result", async () => {
+    world.upstream.setScript(CLICK_TYPE_ENTER);
+    const before = world.page.records.length;
+    const client = await connect(world.key);
+    const progress: Array<{ progress: number; message?: string }> = [];
+    const result = await client.callTool(
+      { name: "run_agent_task", arguments: { instruction: "Click Go, type and submit", kind: "browser", model: SCRIPTED_MODEL, start_url: `${world.page.url}/`, max_steps: 6 } },
+      undefined,
+      { onprogress: (p) => progress.push(p), timeout: 60_000 },
+    );
+    expect(result.isError).toBeFalsy();
+    const task = JSON.parse(textOf(result));
+    expect(task).toMatchObject({ status: "completed", end_reason: "done", result: "typed hello agent", step_count: 4 });
+    expect(progress.map((p) => p.progress)).toEqual([1, 2, 3, 4]);
+    expect(progress[0]!.message).toMatch(/click/);
+    expect(world.page.records.slice(before)).toEqual([{ type: "click", x: 650, y: 325 }, { type: "submit", text: "hello agent" }]);
+  }, 60_000);
+
+  it("bad tool input and unknown sessions are tool errors, not crashes", async () => {
+    const client = await connect(world.key);
+    const bad = await client.callTool({ name: "click", arguments: { session_id: "comp_x", x: "left" } });
+    expect(bad.isError).toBe(true);
+    expect(textOf(bad)).toMatch(/x/);
+    const missing = await client.callTool({ name: "navigate", arguments: { session_id: "comp_000000000000000000000000", url: "http://127.0.0.1:9/" } });
+    expect(missing.isError).toBe(true);
+    expect(textOf(missing)).toMatch(/not_found/);
+  });
+
+  it("refuses a bad key with a 401 before any MCP message", async () => {
+    const res = await fetch(`${world.server.url}/mcp`, {
+      method: "POST",
+      headers: { authorization: "Bearer sk-not-a-key", "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } } }),
+    });
+    expect(res.status).toBe(401);
+    expect((await res.json()).error.code).toBeDefined();
+    await expect(connect("sk-not-a-key")).rejects.toThrow();
+  });
+});
