@@ -40,9 +40,10 @@ export function TimelineItem({ entry, now, command }: { entry: TimelineEntry; no
       );
     }
     case "exec": {
+      const ran = command ?? entry.command;
       const exit = entry.exitCode === undefined ? "running…" : `exit ${entry.exitCode}`;
       return (
-        <Row dot={DOT.exec} title={command ? <>exec <code className="break-all font-mono font-normal">{command}</code></> : "exec"} at={entry.at} now={now} testId="timeline-exec" requestId={entry.requestId}
+        <Row dot={DOT.exec} title={ran ? <>exec <code className="break-all font-mono font-normal">{ran}</code></> : "exec"} at={entry.at} now={now} testId="timeline-exec" requestId={entry.requestId}
           meta={<>{exit} · {entry.bytes ? `${entry.bytes} characters of output` : "no output"}{entry.stderrChunks ? ", with stderr" : ""} · {idOf(entry.requestId)}</>}>
           {entry.output && (
             <details className="mt-1">
