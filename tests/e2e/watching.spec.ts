@@ -73,7 +73,7 @@ test("the screen fills its column, fullscreen fills the window, and a refused na
       return document.querySelector('[data-testid="live-canvas"]')!.getBoundingClientRect().width / column;
     });
   await expect.poll(drawnShare).toBeGreaterThanOrEqual(0.9);
-  await saveScreenshot(page, testInfo, "session-1280");
+  await saveScreenshot(page, testInfo, "session-live-1280");
 
   // Taking control keeps the screen where it was: the banner takes the status line's place.
   const before = (await canvas.boundingBox())!;
@@ -115,7 +115,7 @@ test("the screen fills its column, fullscreen fills the window, and a refused na
 
   await page.setViewportSize(PHONE);
   await expect.poll(drawnShare).toBeGreaterThanOrEqual(0.9);
-  await saveScreenshot(page, testInfo, "session-390");
+  await saveScreenshot(page, testInfo, "session-live-390");
   await context.close();
 });
 
