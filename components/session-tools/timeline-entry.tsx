@@ -1,3 +1,4 @@
+import { endLabel } from "@/components/sessions/end-reason";
 import { formatDuration, relativeTime, type TimelineEntry } from "@/components/session-tools/timeline-model";
 
 const DOT: Record<string, string> = {
@@ -55,7 +56,7 @@ export function TimelineItem({ entry, now, command }: { entry: TimelineEntry; no
       );
     }
     case "ended":
-      return <Row dot={DOT.ended} title={`Session ended: ${entry.reason}`} meta="The stream ends with the session." at={entry.at} now={now} testId="timeline-ended" />;
+      return <Row dot={DOT.ended} title={`Session ended: ${endLabel(entry.reason)}`} meta="The stream ends with the session." at={entry.at} now={now} testId="timeline-ended" />;
     case "error":
       return <Row dot={DOT.error} title="The event stream stopped" meta={entry.message} at={entry.at} now={now} testId="timeline-error" />;
   }
