@@ -72,7 +72,7 @@ test("create from the form, countdowns, keep-alive, stop; a key's session shows 
 
   // Stop: the row stays, ended, with why.
   await row.getByRole("button", { name: "Stop" }).click();
-  await page.getByTestId("confirm-dialog").getByRole("button", { name: "Stop session" }).click();
+  await page.getByRole("dialog", { name: "Stop this session?" }).getByRole("button", { name: "Stop session" }).click();
   await expect(row.getByTestId("session-status")).toHaveText("ended: stopped");
   await expect(row.getByRole("button", { name: "Keep alive" })).toHaveCount(0);
   await page.getByRole("button", { name: "Ended", exact: true }).click();

@@ -38,7 +38,7 @@ test("sign up, create and revoke a key, invite a teammate who joins the same org
   await expect(row).toContainText(key.slice(0, 12));
   expect(await page.content()).not.toContain(key);
   await row.getByRole("button", { name: "Revoke" }).click();
-  await page.getByTestId("confirm-dialog").getByRole("button", { name: "Revoke key" }).click();
+  await page.getByRole("dialog", { name: "Revoke this key?" }).getByRole("button", { name: "Revoke key" }).click();
   await expect(row).toContainText("Revoked");
   expect((await page.request.get("/v1/models", { headers: { authorization: `Bearer ${key}` } })).status()).toBe(401);
 

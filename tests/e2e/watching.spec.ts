@@ -76,10 +76,12 @@ test("the screen fills its column, fullscreen fills the window, and a refused na
   await saveScreenshot(page, testInfo, "session-live-1280");
 
   // Taking control keeps the screen where it was: the banner takes the status line's place.
-  const before = (await canvas.boundingBox())!;
+  // (Measured in the page, not the window: taking control focuses the screen, which may scroll it into view.)
+  const canvasTop = () => canvas.evaluate((c) => c.getBoundingClientRect().top + window.scrollY);
+  const before = await canvasTop();
   await page.getByRole("button", { name: "Take control" }).click();
   await expect(page.getByTestId("control-banner")).toBeVisible();
-  expect((await canvas.boundingBox())!.y).toBeCloseTo(before.y, 0);
+  expect(await canvasTop()).toBeCloseTo(before, 0);
   await page.getByRole("button", { name: "Release" }).click();
 
   await page.getByRole("button", { name: "Fullscreen" }).click();
@@ -139,7 +141,8 @@ test("the list comes first at both sizes, and a double-click on Stop ends no ses
 
   const row = page.getByTestId("session-row").filter({ hasText: "list-a" });
   await row.getByRole("button", { name: "Stop" }).dblclick();
-  const dialog = page.getByTestId("confirm-dialog");
+  // Each row holds its own (closed, hidden) dialog: the open one is the only visible dialog.
+  const dialog = page.getByRole("dialog", { name: "Stop this session?" });
   await expect(dialog).toBeVisible();
   await saveScreenshot(page, testInfo, "sessions-confirm-1280");
   expect((await statusOf(page.request, key, first)).status).not.toBe("terminated");
@@ -150,9 +153,9 @@ test("the list comes first at both sizes, and a double-click on Stop ends no ses
 
   // New session opens a dialog with the form.
   await page.getByRole("button", { name: "New session" }).click();
-  await expect(page.getByTestId("new-session-dialog").getByLabel("Idle timeout (seconds)")).toBeVisible();
+  await expect(page.getByRole("dialog", { name: "New session" }).getByLabel("Idle timeout (seconds)")).toBeVisible();
   await page.keyboard.press("Escape");
-  await expect(page.getByTestId("new-session-dialog")).toBeHidden();
+  await expect(page.getByRole("dialog", { name: "New session" })).toBeHidden();
   await context.close();
 });
 
@@ -201,6 +204,7 @@ test("a member is not offered Revoke on the owner's key", async ({ browser }) =>
 });
 
 test("the Playground's Stop stays in view while 1,000 tokens stream, and View code opens beside the chat", async ({ browser }) => {
+  test.setTimeout(150_000);
   const context = await browser.newContext({ baseURL: base(), viewport: LAPTOP });
   const page = await context.newPage();
   await signUpNewTeam(page, "Streamer");
