@@ -56,6 +56,8 @@ test("a watched session with a 20 s idle timeout outlives 40 s; an unwatched one
 });
 
 test("the screen fills its column, fullscreen fills the window, and a refused navigation says why", async ({ browser }, testInfo) => {
+  // Sign-up, a browser session, live frames and two tab openings: over a minute on a busy machine.
+  test.setTimeout(150_000);
   const context = await browser.newContext({ baseURL: base(), viewport: LAPTOP });
   const page = await context.newPage();
   await signUpNewTeam(page, "Screen");
@@ -122,6 +124,7 @@ test("the screen fills its column, fullscreen fills the window, and a refused na
 });
 
 test("the list comes first at both sizes, and a double-click on Stop ends no session", async ({ browser }, testInfo) => {
+  test.setTimeout(120_000);
   const context = await browser.newContext({ baseURL: base(), viewport: LAPTOP });
   const page = await context.newPage();
   await signUpNewTeam(page, "Lister");
