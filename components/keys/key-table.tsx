@@ -1,24 +1,29 @@
 "use client";
 
+import { useState } from "react";
 import { BudgetField } from "@/components/keys/budget-field";
 import { useApiKeys, useRevokeKey, type ApiKeyRow } from "@/components/keys/use-keys";
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
+import { ConfirmDialog } from "@/components/ui/dialog";
 import { formatTime } from "@/components/ui/format";
+import { useMe, type Me } from "@/components/shell/use-me";
+
+/** The server's rule (revokeKeyAs): owners and admins revoke any key, a member only the keys they created. */
+export function canRevoke(me: Pick<Me, "role" | "user"> | undefined, key: Pick<ApiKeyRow, "created_by">): boolean {
+  if (!me) return false;
+  return me.role !== "member" || key.created_by?.id === me.user.id;
+}
 
 export function KeyTable() {
   const keys = useApiKeys();
   const revoke = useRevokeKey();
+  const me = useMe();
+  const [asking, setAsking] = useState<ApiKeyRow | null>(null);
 
   if (keys.isPending) return <p className="text-sm text-slate-500">Loading keys…</p>;
   if (keys.error) return <Alert>{keys.error.message}</Alert>;
   if (keys.data.length === 0) return <p className="text-sm text-slate-600">No API keys yet. Create one above.</p>;
-
-  function confirmRevoke(key: ApiKeyRow) {
-    if (window.confirm(`Revoke “${key.name}” (${key.prefix}…)? Clients using it stop working at once.`)) {
-      revoke.mutate(key.id);
-    }
-  }
 
   return (
     // relative: the sr-only header cell is absolutely positioned and must be clipped by this scroller, not widen the page.
@@ -27,7 +32,16 @@ export function KeyTable() {
         <span className="font-medium text-slate-700">Organization monthly budget (USD, all keys together)</span>
         <BudgetField keyId={null} />
       </div>
-      {revoke.error && <Alert>{revoke.error.message}</Alert>}
+      <ConfirmDialog
+        open={asking !== null}
+        title="Revoke this key?"
+        message={asking && <>Revoke “{asking.name}” ({asking.prefix}…)? Clients using it stop working at once.</>}
+        confirmLabel="Revoke key"
+        pending={revoke.isPending}
+        error={revoke.error?.message}
+        onCancel={() => setAsking(null)}
+        onConfirm={() => asking && revoke.mutate(asking.id, { onSuccess: () => setAsking(null) })}
+      />
       <table className="w-full min-w-[760px] text-left text-sm">
         <thead className="text-xs uppercase tracking-wide text-slate-500">
           <tr>
@@ -54,11 +68,11 @@ export function KeyTable() {
               <td className="py-2 text-right">
                 {key.revoked_at ? (
                   <span className="rounded bg-slate-100 px-2 py-1 text-xs text-slate-600">Revoked</span>
-                ) : (
-                  <Button variant="danger" onClick={() => confirmRevoke(key)} disabled={revoke.isPending}>
+                ) : canRevoke(me.data, key) ? (
+                  <Button variant="danger" onClick={() => setAsking(key)} disabled={revoke.isPending}>
                     Revoke
                   </Button>
-                )}
+                ) : null}
               </td>
             </tr>
           ))}

@@ -18,6 +18,8 @@ export function InviteForm({ roles }: { roles: readonly string[] }) {
 
   const submit = formSubmit(async (data) => {
     const email = String(data.get("email"));
+    // A new attempt replaces the last one's message: an error never shows beside an older success.
+    setSentTo(null);
     await invite.mutateAsync({ email, role: data.get("role") as "admin" | "member" | "owner" });
     setSentTo(email);
   });
@@ -30,7 +32,7 @@ export function InviteForm({ roles }: { roles: readonly string[] }) {
         <SubmitButton pending={invite.isPending} label="Invite" pendingLabel="Inviting…" />
       </form>
       {invite.error && <Alert>{invite.error.message}</Alert>}
-      {sentTo && (
+      {sentTo && !invite.error && (
         <Alert tone="success">
           Invitation created for {sentTo}. Copy its link from the pending invitations below and send it to them.
         </Alert>

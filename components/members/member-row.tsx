@@ -1,8 +1,10 @@
 "use client";
 
+import { useState } from "react";
 import { useRemoveMember, useUpdateRole, type OrgMember } from "@/components/members/use-organization";
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
+import { ConfirmDialog } from "@/components/ui/dialog";
 import { memberControls, type MemberRef } from "@/lib/auth/member-permissions";
 import type { Role } from "@/lib/auth/organizations";
 
@@ -14,7 +16,8 @@ export function MemberRow({ member, viewer, ownerCount }: { member: OrgMember; v
   const remove = useRemoveMember();
   const controls = memberControls({ viewer, target: member, ownerCount });
   const isViewer = member.userId === viewer.userId;
-  const failure = updateRole.error ?? remove.error;
+  const failure = updateRole.error;
+  const [confirming, setConfirming] = useState(false);
 
   return (
     <li className="flex flex-wrap items-center gap-3 py-2" data-testid="member-row">
@@ -46,11 +49,21 @@ export function MemberRow({ member, viewer, ownerCount }: { member: OrgMember; v
         <Button
           variant="danger"
           disabled={remove.isPending}
-          onClick={() => window.confirm(`Remove ${member.user.email} from this organization?`) && remove.mutate(member.id)}
+          onClick={() => setConfirming(true)}
         >
           Remove
         </Button>
       )}
+      <ConfirmDialog
+        open={confirming}
+        title="Remove this member?"
+        message={<>Remove {member.user.email} from this organization? They lose access at once.</>}
+        confirmLabel="Remove member"
+        pending={remove.isPending}
+        error={remove.error?.message}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => remove.mutate(member.id, { onSuccess: () => setConfirming(false) })}
+      />
       {failure && (
         <div className="basis-full">
           <Alert>{failure.message}</Alert>

@@ -7,6 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import type { CodeCall } from "@/components/playground/code-snippets";
 import { ChatFailed, ChatMessages, ChatWaiting, EmptyChat, plainError, textOf, type PlaygroundMessage } from "@/components/playground/chat-messages";
+import { ChatScroller } from "@/components/playground/chat-scroller";
 import { Composer } from "@/components/playground/composer";
 import { PRESETS } from "@/components/playground/presets";
 import { SettingsPanel, type PlaygroundSettings } from "@/components/playground/settings-panel";
@@ -83,9 +84,13 @@ export function Playground({ models, origin }: { models: PlaygroundModel[]; orig
           }
         >
           <div className="space-y-4" data-testid="playground-chat" data-status={chat.status}>
-            {chat.messages.length === 0 && !chat.error ? <EmptyChat onPick={send} /> : <ChatMessages messages={chat.messages} streamingId={streamingId} failedId={chat.error && last?.role === "assistant" ? last.id : undefined} />}
-            {chat.status === "submitted" && <ChatWaiting />}
-            {chat.error && <ChatFailed message={plainError(chat.error)} onRetry={retry} />}
+            <ChatScroller follow={last ? `${last.id}:${textOf(last).length}:${chat.status}` : chat.status}>
+              <div className="space-y-4">
+                {chat.messages.length === 0 && !chat.error ? <EmptyChat onPick={send} /> : <ChatMessages messages={chat.messages} streamingId={streamingId} failedId={chat.error && last?.role === "assistant" ? last.id : undefined} />}
+                {chat.status === "submitted" && <ChatWaiting />}
+                {chat.error && <ChatFailed message={plainError(chat.error)} onRetry={retry} />}
+              </div>
+            </ChatScroller>
             <Composer value={draft} onChange={setDraft} onSend={() => send(draft.trim())} onStop={() => void chat.stop()} busy={busy} />
           </div>
         </Card>

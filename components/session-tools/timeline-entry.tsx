@@ -1,3 +1,4 @@
+import { endLabel } from "@/components/sessions/end-reason";
 import { formatDuration, relativeTime, type TimelineEntry } from "@/components/session-tools/timeline-model";
 
 const DOT: Record<string, string> = {
@@ -40,9 +41,10 @@ export function TimelineItem({ entry, now, command }: { entry: TimelineEntry; no
       );
     }
     case "exec": {
+      const ran = command ?? entry.command;
       const exit = entry.exitCode === undefined ? "running…" : `exit ${entry.exitCode}`;
       return (
-        <Row dot={DOT.exec} title={command ? <>exec <code className="break-all font-mono font-normal">{command}</code></> : "exec"} at={entry.at} now={now} testId="timeline-exec" requestId={entry.requestId}
+        <Row dot={DOT.exec} title={ran ? <>exec <code className="break-all font-mono font-normal">{ran}</code></> : "exec"} at={entry.at} now={now} testId="timeline-exec" requestId={entry.requestId}
           meta={<>{exit} · {entry.bytes ? `${entry.bytes} characters of output` : "no output"}{entry.stderrChunks ? ", with stderr" : ""} · {idOf(entry.requestId)}</>}>
           {entry.output && (
             <details className="mt-1">
@@ -54,7 +56,7 @@ export function TimelineItem({ entry, now, command }: { entry: TimelineEntry; no
       );
     }
     case "ended":
-      return <Row dot={DOT.ended} title={`Session ended: ${entry.reason}`} meta="The stream ends with the session." at={entry.at} now={now} testId="timeline-ended" />;
+      return <Row dot={DOT.ended} title={`Session ended: ${endLabel(entry.reason)}`} meta="The stream ends with the session." at={entry.at} now={now} testId="timeline-ended" />;
     case "error":
       return <Row dot={DOT.error} title="The event stream stopped" meta={entry.message} at={entry.at} now={now} testId="timeline-error" />;
   }

@@ -19,7 +19,7 @@ export type TimelineEntry =
       errorMessage?: string;
       durationMs?: number;
     }
-  | { kind: "exec"; key: string; requestId: string; at: number; output: string; stderrChunks: number; bytes: number; exitCode?: number }
+  | { kind: "exec"; key: string; requestId: string; at: number; output: string; stderrChunks: number; bytes: number; exitCode?: number; command?: string }
   | { kind: "ended"; key: string; at: number; reason: string }
   | { kind: "error"; key: string; at: number; message: string };
 
@@ -108,9 +108,11 @@ export function applyTimelineEvent(entries: TimelineEntry[], { event, data }: Ti
     }
     case "exec_exit": {
       const exitCode = typeof data.exit_code === "number" ? data.exit_code : -1;
+      // The exit names its command (the output chunks do not), so a replayed or stopped exec still says what ran.
+      const command = str(data.command) || undefined;
       const index = entries.findIndex((e) => e.kind === "exec" && e.requestId === requestId);
-      if (index < 0) return bounded([{ kind: "exec", key: nextKey(), requestId, at: now, output: "", stderrChunks: 0, bytes: 0, exitCode }, ...entries]);
-      return replace(entries, index, { ...(entries[index] as Extract<TimelineEntry, { kind: "exec" }>), exitCode });
+      if (index < 0) return bounded([{ kind: "exec", key: nextKey(), requestId, at: now, output: "", stderrChunks: 0, bytes: 0, exitCode, command }, ...entries]);
+      return replace(entries, index, { ...(entries[index] as Extract<TimelineEntry, { kind: "exec" }>), exitCode, command });
     }
     case "ended":
       return bounded([{ kind: "ended", key: nextKey(), at: now, reason: str(data.reason) || "ended" }, ...entries]);

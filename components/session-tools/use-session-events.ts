@@ -28,7 +28,9 @@ export function useSessionEvents(sessionId: string, enabled: boolean, onEnded: (
       return;
     }
     setState("connecting");
-    const source = new EventSource(`/api/sessions/${encodeURIComponent(sessionId)}/events`);
+    // since=0: the server's kept events first (the timeline has history); on a reconnect
+    // EventSource sends Last-Event-ID, which wins, so nothing is shown twice.
+    const source = new EventSource(`/api/sessions/${encodeURIComponent(sessionId)}/events?since=0`);
     source.onopen = () => setState("open");
     source.onerror = () => {
       // EventSource retries a dropped connection by itself; a refused one (4xx) is CLOSED.

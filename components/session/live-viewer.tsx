@@ -3,7 +3,14 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from "react";
 import { buttonName, keyMessage, toFramePoint, wheelPixels } from "@/components/session/live-input";
 import { useLiveView, type ConnectionState } from "@/components/session/use-live-view";
+import { canvasSize, useElementSize, useFullscreen, type ScreenMode } from "@/components/session/screen-fit";
 import { Button } from "@/components/ui/button";
+import { ToggleGroup } from "@/components/ui/toggle-group";
+
+const MODES: { value: ScreenMode; label: string }[] = [
+  { value: "fit", label: "Fit" },
+  { value: "actual", label: "1:1" },
+];
 
 const STATE_LABELS: Record<ConnectionState, { text: string; tone: string }> = {
   connecting: { text: "Connecting…", tone: "bg-slate-100 text-slate-700 ring-slate-200" },
@@ -23,7 +30,8 @@ function ConnectionBadge({ state }: { state: ConnectionState }) {
 }
 
 /**
- * The session's screen over /ws, scaled to the page's width. Read-only until
+ * The session's screen over /ws, as wide as its column (Fit, never taller than
+ * the window), 1:1 with scrolling, or fullscreen (docs/watching-sessions.md). Read-only until
  * "Take control"; then pointer, wheel and keys on the canvas go to the session
  * (coordinates mapped back to frame pixels) until "Release" or Esc.
  */
@@ -33,6 +41,24 @@ export function LiveViewer({ wsUrl, viewport, onEnded }: { wsUrl: string | undef
   const [controlling, setControlling] = useState(false);
   const frame = frameSize ?? viewport;
   const control = controlling && state === "live";
+  const wrapper = useRef<HTMLDivElement>(null);
+  const stage = useRef<HTMLDivElement>(null);
+  const stageSize = useElementSize(stage);
+  const { fullscreen, toggle: toggleFullscreen } = useFullscreen(wrapper);
+  const [mode, setMode] = useState<ScreenMode>("fit");
+  const [windowHeight, setWindowHeight] = useState(0);
+  const [dpr, setDpr] = useState(1);
+  useEffect(() => {
+    const read = () => {
+      setWindowHeight(window.innerHeight);
+      setDpr(window.devicePixelRatio || 1);
+    };
+    read();
+    window.addEventListener("resize", read);
+    return () => window.removeEventListener("resize", read);
+  }, []);
+  // Fit never draws taller than the window (minus a margin), so the whole screen can be in view at once.
+  const drawn = canvasSize(fullscreen ? "fit" : mode, frame, stageSize, dpr, fullscreen ? stageSize.height : windowHeight - 16);
 
   // The wheel listener must be non-passive to keep the page from scrolling while in control.
   useEffect(() => {
@@ -95,9 +121,21 @@ export function LiveViewer({ wsUrl, viewport, onEnded }: { wsUrl: string | undef
   }
 
   return (
-    <div className="space-y-2">
-      <div className="flex flex-wrap items-center justify-between gap-2">
+    <div ref={wrapper} data-testid="live-viewer" className={fullscreen ? "flex h-full w-full flex-col gap-2 bg-slate-950 p-2" : "space-y-2"}>
+      <div className="flex flex-wrap items-center gap-2">
         <ConnectionBadge state={state} />
+        {/* One line either way, so taking control never pushes the screen down. */}
+        {control ? (
+          <p role="status" data-testid="control-banner" className="min-w-0 flex-1 truncate rounded bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900" title="Clicks, scrolling and typing on the screen go to the session; press Esc or Release to stop.">
+            You are in control: clicks, scrolling and typing go to the session. Esc or Release stops.
+          </p>
+        ) : (
+          <p className={`min-w-0 flex-1 truncate text-xs ${fullscreen ? "text-slate-300" : "text-slate-500"}`}>Watching (read-only). Take control to click, scroll and type.</p>
+        )}
+        <ToggleGroup label="Screen size" options={MODES} value={mode} onChange={setMode} />
+        <Button variant="secondary" onClick={() => void toggleFullscreen()} aria-pressed={fullscreen}>
+          {fullscreen ? "Exit fullscreen" : "Fullscreen"}
+        </Button>
         {control ? (
           <Button variant="secondary" onClick={() => setControlling(false)}>
             Release
@@ -108,14 +146,11 @@ export function LiveViewer({ wsUrl, viewport, onEnded }: { wsUrl: string | undef
           </Button>
         )}
       </div>
-      {control ? (
-        <p role="status" data-testid="control-banner" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm font-medium text-amber-900">
-          You are controlling this session. Clicks, scrolling and typing on the screen go to it; press Esc or Release to stop.
-        </p>
-      ) : (
-        <p className="text-xs text-slate-500">Watching (read-only). Take control to click, scroll and type into the session.</p>
-      )}
-      <div className={`overflow-hidden rounded-md bg-slate-900 ${control ? "ring-4 ring-amber-400" : "ring-1 ring-slate-200"}`}>
+      <div
+        ref={stage}
+        data-testid="screen-stage"
+        className={fullscreen ? "flex min-h-0 flex-1 items-center justify-center overflow-auto" : mode === "actual" ? "max-h-[80dvh] overflow-auto" : ""}
+      >
         <canvas
           ref={canvas}
           width={viewport.width}
@@ -124,8 +159,8 @@ export function LiveViewer({ wsUrl, viewport, onEnded }: { wsUrl: string | undef
           aria-label={control ? "Session screen (you are in control)" : "Session screen (read-only)"}
           data-testid="live-canvas"
           data-controlling={control ? "true" : "false"}
-          className={`block h-auto w-full focus:outline-none ${control ? "cursor-crosshair" : "cursor-default"}`}
-          style={{ aspectRatio: `${frame.width} / ${frame.height}`, touchAction: control ? "none" : "auto" }}
+          className={`block max-w-none rounded-md bg-slate-900 focus:outline-none ${control ? "cursor-crosshair ring-4 ring-amber-400" : "cursor-default ring-1 ring-slate-200"}`}
+          style={{ width: drawn.width || "100%", height: drawn.height || "auto", touchAction: control ? "none" : "auto" }}
           onPointerMove={(e) => pointer("move", e)}
           onPointerDown={(e) => pointer("down", e)}
           onPointerUp={(e) => pointer("up", e)}

@@ -7,33 +7,28 @@ import { useKeepSessionAlive, useStopSession, useTick } from "@/components/sessi
 import type { SessionView } from "@/components/session/use-session";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
+import { ConfirmDialog } from "@/components/ui/dialog";
 
-/** Stop asks once more before ending the session (it cannot be undone). */
+/** Stop asks in the shared ConfirmDialog before ending the session (it cannot be undone). */
 function StopControl({ id }: { id: string }) {
   const stop = useStopSession();
   const [confirming, setConfirming] = useState(false);
-  if (!confirming) {
-    return (
+  return (
+    <>
       <Button variant="danger" onClick={() => setConfirming(true)}>
         Stop
       </Button>
-    );
-  }
-  return (
-    <div role="group" aria-label="Confirm stop" className="flex flex-wrap items-center gap-2 rounded-md border border-red-200 bg-red-50 px-2 py-1">
-      <span className="text-sm text-red-800">Stop this session for good?</span>
-      <Button variant="danger" onClick={() => stop.mutate(id)} disabled={stop.isPending}>
-        {stop.isPending ? "Stopping…" : "Stop session"}
-      </Button>
-      <Button variant="ghost" onClick={() => setConfirming(false)} disabled={stop.isPending}>
-        Cancel
-      </Button>
-      {stop.error && (
-        <p role="alert" className="w-full text-xs text-red-700">
-          {stop.error.message}
-        </p>
-      )}
-    </div>
+      <ConfirmDialog
+        open={confirming}
+        title="Stop this session?"
+        message="It ends for good; anything using it loses it."
+        confirmLabel="Stop session"
+        pending={stop.isPending}
+        error={stop.error?.message}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => stop.mutate(id, { onSuccess: () => setConfirming(false) })}
+      />
+    </>
   );
 }
 

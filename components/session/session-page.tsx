@@ -11,6 +11,7 @@ import { SessionEnded, SessionFailed, SessionLoading, SessionNotFound } from "@/
 import { SessionTools } from "@/components/session-tools/session-tools";
 import { TabStrip } from "@/components/session/tab-strip";
 import { useSessionDetail } from "@/components/session/use-session";
+import { useWatchKeepAlive } from "@/components/session/use-watch-keep-alive";
 import { Card } from "@/components/ui/card";
 
 /** /sessions/{id}: the live viewer with takeover, the tab strip, countdowns and the session's fields, polled every 2 s. */
@@ -26,6 +27,9 @@ export function SessionPage({ id }: { id: string }) {
     },
     [queryClient, id],
   );
+
+  const watched = detail.data !== undefined && detail.data.status !== "terminated" && endedByStream === null;
+  useWatchKeepAlive(detail.data ?? { id, auto_kill: false, idle_timeout_seconds: 0 }, watched);
 
   if (detail.isPending) return <SessionLoading />;
   if (detail.isError && !detail.data) {
@@ -47,24 +51,28 @@ export function SessionPage({ id }: { id: string }) {
           Could not refresh this session ({detail.error.message}); showing what was last read.
         </p>
       )}
+      {/* The screen takes the whole main column; tools and details follow (beside each other on a wide window). */}
+      <Card title="Screen">
+        <div className="space-y-3">
+          {!ended && session.kind === "browser" && <TabStrip sessionId={session.id} tabs={session.tabs} />}
+          {ended ? (
+            <SessionEnded reason={session.termination_reason ?? endedByStream} />
+          ) : (
+            <LiveViewer wsUrl={session.endpoints.ws} viewport={session.viewport} onEnded={onEnded} />
+          )}
+        </div>
+      </Card>
       <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_18rem]">
         <div className="min-w-0 space-y-4">
-          <Card title="Screen">
-            <div className="space-y-3">
-              {!ended && session.kind === "browser" && <TabStrip sessionId={session.id} tabs={session.tabs} />}
-              {ended ? (
-                <SessionEnded reason={session.termination_reason ?? endedByStream} />
-              ) : (
-                <LiveViewer wsUrl={session.endpoints.ws} viewport={session.viewport} onEnded={onEnded} />
-              )}
-            </div>
-          </Card>
           <SessionTools session={session} />
         </div>
         <aside className="min-w-0 space-y-4">
-          <Card title="Details">
-            <SessionFields session={session} />
-          </Card>
+          <details open className="group rounded-lg border border-slate-200 bg-white" data-testid="session-details">
+            <summary className="cursor-pointer px-4 py-3 text-sm font-semibold text-slate-900">Details</summary>
+            <div className="border-t border-slate-100 px-4 py-3">
+              <SessionFields session={session} />
+            </div>
+          </details>
         </aside>
       </div>
     </div>

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { endSentence } from "@/components/sessions/end-reason";
 import { Button } from "@/components/ui/button";
 
 const backLink = "font-medium text-brand-700 underline underline-offset-2";
@@ -42,10 +43,10 @@ export function SessionFailed({ message, onRetry }: { message: string; onRetry: 
 /** In place of the viewer once the session has ended: why it ended. */
 export function SessionEnded({ reason }: { reason: string | null }) {
   return (
-    <div className="flex aspect-video w-full flex-col items-center justify-center gap-2 rounded-md bg-slate-100 p-6 text-center" data-testid="session-ended">
+    <div role="status" className="flex aspect-video w-full flex-col items-center justify-center gap-2 rounded-md bg-slate-100 p-6 text-center" data-testid="session-ended">
       <p className="text-base font-semibold text-slate-900">This session has ended</p>
-      <p className="font-mono text-sm text-slate-700" data-testid="session-ended-reason">
-        terminated: {reason ?? "unknown"}
+      <p className="text-sm text-slate-700" data-testid="session-ended-reason" data-reason={reason ?? ""}>
+        {endSentence(reason)}
       </p>
       <Link href="/sessions" className={`text-sm ${backLink}`}>
         Back to sessions

@@ -7,20 +7,68 @@ import { Alert } from "@/components/ui/card";
 
 const LAST_TAB_REASON = "A browser session keeps at least one tab open, so its last tab cannot be closed. Open another tab first, or stop the session.";
 
+/** Chromium's own error page (a failed navigation) shows as what it is, not as its internal URL. */
+const failedLoad = (tab: SessionTab) => tab.url.startsWith("chrome-error:");
+
 function tabLabel(tab: SessionTab): string {
+  if (failedLoad(tab)) return "Page failed to load";
   return tab.title || tab.url || "New tab";
 }
 
-/** "+": a small form that opens a tab at a URL (empty: a blank tab). */
-function OpenTabForm({ sessionId, onDone }: { sessionId: string; onDone: () => void }) {
+/** What the server will take: empty (a blank tab) or an http(s) URL; anything else is named before it is sent. */
+export function openTabUrlProblem(url: string): string | null {
+  if (url === "") return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return "Enter a full URL, starting with http:// or https://";
+  }
+  return parsed.protocol === "http:" || parsed.protocol === "https:" ? null : `Only http:// and https:// URLs can be opened (not ${parsed.protocol})`;
+}
+
+const EGRESS_NOTE =
+  "The server's egress policy decides what sessions may reach: the public internet, but never this server itself, the host's loopback and own addresses, link-local or cloud-metadata addresses (nor private ranges when the operator chose SESSION_EGRESS=public-only). The operator can allow exceptions with SESSION_EGRESS_ALLOW.";
+
+/** A navigation that did not load, as the API answered it; a refusal by the egress policy also says what sessions may reach. */
+function NavigationProblem({ message, onDismiss }: { message: string; onDismiss: () => void }) {
+  const refused = /egress policy/.test(message);
+  return (
+    <div role="alert" data-testid="navigation-problem" className="flex items-start gap-2 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+      <div className="min-w-0 flex-1 space-y-1">
+        <p className="font-medium">{refused ? "Refused by the egress policy" : "The page did not load"}</p>
+        <p className="break-words font-mono text-xs">{message}</p>
+        {refused && <p className="text-xs text-red-900">{EGRESS_NOTE}</p>}
+      </div>
+      <Button variant="ghost" className="px-2 py-0.5" aria-label="Dismiss" onClick={onDismiss}>
+        ✕
+      </Button>
+    </div>
+  );
+}
+
+/** "+": a small form that opens a tab at a URL (empty: a blank tab). A navigation error goes to `onProblem`. */
+function OpenTabForm({ sessionId, onDone, onProblem }: { sessionId: string; onDone: () => void; onProblem: (message: string | null) => void }) {
   const open = useOpenTab(sessionId);
   const [url, setUrl] = useState("");
+  const [invalid, setInvalid] = useState<string | null>(null);
   function submit(event: FormEvent) {
     event.preventDefault();
-    open.mutate(url.trim(), { onSuccess: onDone });
+    const problem = openTabUrlProblem(url.trim());
+    setInvalid(problem);
+    if (problem) return;
+    open.mutate(url.trim(), {
+      onSuccess: (answer) => {
+        const result = (answer as { result?: { navigation_error?: unknown }; error_message?: unknown }).result;
+        onProblem(typeof result?.navigation_error === "string" ? result.navigation_error : null);
+        onDone();
+      },
+    });
   }
+  const message = invalid ?? open.error?.message;
   return (
-    <form onSubmit={submit} className="flex flex-col gap-2 sm:flex-row sm:items-center" aria-label="Open a tab">
+    <div className="space-y-2">
+    <form onSubmit={submit} noValidate className="flex flex-col gap-2 sm:flex-row sm:items-center" aria-label="Open a tab">
       <label className="sr-only" htmlFor="open-tab-url">
         URL of the new tab
       </label>
@@ -28,6 +76,8 @@ function OpenTabForm({ sessionId, onDone }: { sessionId: string; onDone: () => v
         id="open-tab-url"
         type="url"
         value={url}
+        aria-invalid={message ? true : undefined}
+        aria-describedby={message ? "open-tab-problem" : undefined}
         onChange={(e) => setUrl(e.target.value)}
         placeholder="https://example.com"
         autoFocus
@@ -41,8 +91,13 @@ function OpenTabForm({ sessionId, onDone }: { sessionId: string; onDone: () => v
           Cancel
         </Button>
       </div>
-      {open.error && <Alert>{open.error.message}</Alert>}
     </form>
+      {message && (
+        <p id="open-tab-problem" role="alert" className="text-sm text-red-700">
+          {message}
+        </p>
+      )}
+    </div>
   );
 }
 
@@ -51,6 +106,7 @@ export function TabStrip({ sessionId, tabs }: { sessionId: string; tabs: Session
   const switchTab = useSwitchTab(sessionId);
   const closeTab = useCloseTab(sessionId);
   const [opening, setOpening] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
   const error = switchTab.error ?? closeTab.error;
   const onlyOne = tabs?.length === 1;
 
@@ -65,7 +121,8 @@ export function TabStrip({ sessionId, tabs }: { sessionId: string; tabs: Session
               data-testid="tab"
               data-tab-id={tab.id}
               data-active={tab.active ? "true" : "false"}
-              className={`flex shrink-0 items-center rounded-md border text-sm ${tab.active ? "border-brand-500 bg-brand-50 text-brand-700" : "border-slate-200 bg-white text-slate-700"}`}
+              data-failed={failedLoad(tab) ? "true" : undefined}
+              className={`flex shrink-0 items-center rounded-md border text-sm ${failedLoad(tab) ? "border-red-300 bg-red-50 text-red-800" : tab.active ? "border-brand-500 bg-brand-50 text-brand-700" : "border-slate-200 bg-white text-slate-700"}`}
             >
               <button
                 type="button"
@@ -98,7 +155,8 @@ export function TabStrip({ sessionId, tabs }: { sessionId: string; tabs: Session
           {LAST_TAB_REASON}
         </p>
       )}
-      {opening && <OpenTabForm sessionId={sessionId} onDone={() => setOpening(false)} />}
+      {problem && <NavigationProblem message={problem} onDismiss={() => setProblem(null)} />}
+      {opening && <OpenTabForm sessionId={sessionId} onDone={() => setOpening(false)} onProblem={setProblem} />}
       {error && <Alert>{error.message}</Alert>}
     </div>
   );

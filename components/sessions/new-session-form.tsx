@@ -10,7 +10,7 @@ import { formSubmit } from "@/components/ui/form-submit";
 function CheckboxField({ label, ...props }: InputHTMLAttributes<HTMLInputElement> & { label: string }) {
   const id = useId();
   return (
-    <div className="col-span-2 flex items-center gap-2 self-end py-2 lg:col-span-1">
+    <div className="col-span-2 flex items-center gap-2 self-end py-2 sm:col-span-1">
       <input id={id} type="checkbox" className="size-4 rounded border-slate-300 accent-brand-600" {...props} />
       <label htmlFor={id} className="text-sm text-slate-700">
         {label}
@@ -38,7 +38,8 @@ function createBody(data: FormData): Record<string, unknown> {
   };
 }
 
-export function NewSessionForm() {
+/** `onCreated`: the dialog that holds the form closes on it (the new row shows at the top of the list). */
+export function NewSessionForm({ onCreated }: { onCreated?: (id: string) => void } = {}) {
   const options = useSessionCreateOptions();
   const create = useCreateSession();
   const [kind, setKind] = useState("browser");
@@ -46,8 +47,10 @@ export function NewSessionForm() {
 
   const submit = formSubmit(async (data) => {
     setCreated(null);
-    setCreated((await create.mutateAsync(createBody(data))).id);
+    const { id } = await create.mutateAsync(createBody(data));
+    setCreated(id);
     setKind("browser");
+    onCreated?.(id);
   });
 
   if (options.isPending) return <p className="text-sm text-slate-500">Loading the options of this server…</p>;
@@ -57,7 +60,7 @@ export function NewSessionForm() {
 
   return (
     <form onSubmit={submit} className="space-y-4" aria-label="New session">
-      <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+      <div className="grid grid-cols-2 gap-3 sm:grid-cols-3">
         <SelectField label="Kind" name="kind" options={kinds} value={kind} onChange={(e) => setKind(e.target.value)} />
         <TextField label="Lifetime (seconds)" name="max_lifetime_seconds" type="number" min={1} max={planMax} placeholder={String(planMax)} hint={`Plan maximum ${planMax} s`} />
         <TextField label="Idle timeout (seconds)" name="inactivity_timeout_seconds" type="number" min={1} max={86400} placeholder="120" />
@@ -66,7 +69,7 @@ export function NewSessionForm() {
         <TextField label="Display height" name="height" type="number" min={240} max={2160} placeholder="720" />
         <TextField label="Display scale" name="scale" type="number" min={0.5} max={4} step={0.25} placeholder="1" />
         <TextField label="Context id" name="context_id" maxLength={256} placeholder="optional label" />
-        <div className="col-span-2 space-y-1 lg:col-span-1">
+        <div className="col-span-2 space-y-1 sm:col-span-1">
           <label htmlFor="environment-picker" className="block text-sm font-medium text-slate-700">
             Start from environment
           </label>

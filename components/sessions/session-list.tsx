@@ -72,7 +72,7 @@ export function SessionList({ origin }: { origin: string }) {
           </ul>
           <nav aria-label="Pages" className="flex items-center justify-between gap-2 border-t border-slate-100 pt-3 text-sm text-slate-600">
             <span className="tabular-nums">
-              {list.data.total.toLocaleString("en-US")} sessions · page {page}/{pages}
+              {list.data.total.toLocaleString("en-US")} {list.data.total === 1 ? "session" : "sessions"} · page {page}/{pages}
             </span>
             <span className="flex gap-2">
               <Button variant="secondary" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>

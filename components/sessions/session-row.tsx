@@ -1,10 +1,12 @@
 "use client";
 
 import Link from "next/link";
+import { useState } from "react";
 import { Countdown } from "@/components/sessions/countdown";
 import { StatusBadge } from "@/components/sessions/status-badge";
 import { useKeepSessionAlive, useStopSession, type DashboardSession } from "@/components/sessions/use-sessions";
 import { Button } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/dialog";
 import { formatTime } from "@/components/ui/format";
 
 /** Who started the session: a key (name and prefix) or a team member in the dashboard. */
@@ -22,7 +24,8 @@ export function SessionRow({ session, now, skewMs }: { session: DashboardSession
   const stop = useStopSession();
   const keepAlive = useKeepSessionAlive();
   const live = session.status !== "terminated";
-  const error = stop.error ?? keepAlive.error;
+  const [confirming, setConfirming] = useState(false);
+  const error = keepAlive.error;
 
   return (
     <li className="flex flex-col gap-3 py-3 lg:flex-row lg:items-center" data-testid="session-row" data-session-id={session.id}>
@@ -79,9 +82,19 @@ export function SessionRow({ session, now, skewMs }: { session: DashboardSession
             <Button variant="secondary" onClick={() => keepAlive.mutate(session.id)} disabled={keepAlive.isPending}>
               Keep alive
             </Button>
-            <Button variant="danger" onClick={() => stop.mutate(session.id)} disabled={stop.isPending}>
+            <Button variant="danger" onClick={() => setConfirming(true)} disabled={stop.isPending}>
               {stop.isPending ? "Stopping…" : "Stop"}
             </Button>
+            <ConfirmDialog
+              open={confirming}
+              title="Stop this session?"
+              message={<>The {session.kind} session <code className="font-mono break-all">{session.id}</code> ends for good; anything using it loses it.</>}
+              confirmLabel="Stop session"
+              pending={stop.isPending}
+              error={stop.error?.message}
+              onCancel={() => setConfirming(false)}
+              onConfirm={() => stop.mutate(session.id, { onSuccess: () => setConfirming(false) })}
+            />
           </div>
         </div>
       )}

@@ -61,6 +61,10 @@ export function AppShell({ children }: { children: ReactNode }) {
       <aside
         id={NAV_ID}
         ref={drawer}
+        // Open on a phone it is a modal drawer over the page; on a wide window, the plain sidebar.
+        role={drawerOpen ? "dialog" : undefined}
+        aria-modal={drawerOpen ? true : undefined}
+        aria-label={drawerOpen ? "Menu" : undefined}
         className={`${drawerOpen ? "fixed inset-y-0 left-0 z-40 flex w-72 max-w-[85vw] shadow-xl" : "hidden"} flex-col gap-4 overflow-y-auto border-r border-slate-200 bg-white px-3 py-4 md:sticky md:top-0 md:flex md:h-screen md:w-56 md:shrink-0 md:shadow-none`}
       >
         <div className="space-y-3 px-1">

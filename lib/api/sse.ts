@@ -13,8 +13,8 @@ export const SSE_HEADERS = {
 } as const;
 
 export interface SseChannel {
-  /** One event; `name` null is an unnamed ("message") event. */
-  send(name: string | null, data: unknown): void;
+  /** One event; `name` null is an unnamed ("message") event; `id` sets the client's Last-Event-ID. */
+  send(name: string | null, data: unknown, id?: number | string): void;
   comment(text: string): void;
   /** True while the client has not read what is queued (`highWaterMark` events): a live feed drops rather than queues. */
   backlogged(): boolean;
@@ -49,7 +49,7 @@ export function sseStream(
         cleanup?.();
       };
       const channel: SseChannel = {
-        send: (name, data) => write(`${name ? `event: ${name}\n` : ""}data: ${JSON.stringify(data)}\n\n`),
+        send: (name, data, id) => write(`${id !== undefined ? `id: ${id}\n` : ""}${name ? `event: ${name}\n` : ""}data: ${JSON.stringify(data)}\n\n`),
         comment: (text) => write(`: ${text}\n\n`),
         backlogged: () => (controller.desiredSize ?? 1) <= 0,
         close: () => {

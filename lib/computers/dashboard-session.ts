@@ -3,6 +3,7 @@
 // lifetime settings and open tabs, against the server's clock), and the tab
 // operations through the same action-service functions as /computers/{id}/tabs,
 // organization-scoped via the member (a foreign id is a 404).
+import { isAppError } from "@/lib/api/errors";
 import type { Member } from "@/lib/auth/member";
 import { getDb } from "@/lib/db";
 import { findOwnedComputer } from "@/lib/computers/access";
@@ -112,4 +113,15 @@ export function switchSessionTabAs(call: DashboardTabCall & { tabId: string }) {
 /** Closing the last tab is refused (409 with the driver's reason), as on the public API. */
 export function closeSessionTabAs(call: DashboardTabCall & { tabId: string }) {
   return closeTab({ ...actionCallOf(call), tabId: call.tabId });
+}
+
+/** Whether the member's organization has session `id` (its page answers 404 when not); other failures are the page's to show. */
+export async function sessionExistsFor(member: Member, id: string): Promise<boolean> {
+  try {
+    await findOwnedComputer(member, id);
+    return true;
+  } catch (err) {
+    if (isAppError(err) && err.code === "not_found") return false;
+    throw err;
+  }
 }

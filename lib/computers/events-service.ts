@@ -5,7 +5,10 @@
 // usual JSON 404 and a terminated one a 409; once it started, a session that cannot
 // be attached (another host, no running computer, ending) is one `event: error`
 // and the end. When the session ends the stream sends `event: ended` {reason} and
-// closes. Watching is a read: it does not count as activity.
+// closes. Watching is a read: it does not count as activity. Every event but
+// `ended` carries an SSE `id:` (its number in the session's EventHistory); a
+// client that sends `Last-Event-ID: n` or `?since=n` first gets the kept events
+// numbered after n (`since=0`: all kept), then the live ones, with no gap.
 import { isAppError } from "@/lib/api/errors";
 import { sseStream } from "@/lib/api/sse";
 import type { ApiPrincipal } from "@/lib/auth/api-keys";
@@ -14,7 +17,13 @@ import { terminatedError } from "@/lib/computers/failures";
 import { getSessionManager } from "@/lib/computers/registry";
 import type { SessionEvent, SessionEvents } from "@/lib/computers/session-events";
 
-export async function openSessionEvents(input: { principal: Pick<ApiPrincipal, "organizationId">; id: string; signal: AbortSignal }): Promise<ReadableStream<Uint8Array>> {
+export async function openSessionEvents(input: {
+  principal: Pick<ApiPrincipal, "organizationId">;
+  id: string;
+  signal: AbortSignal;
+  /** From replayStart: replay the kept events numbered after this one first. */
+  replayAfter?: number | null;
+}): Promise<ReadableStream<Uint8Array>> {
   const row = await findOwnedComputer(input.principal, input.id);
   if (row.status === "terminated") throw terminatedError(row);
   return sseStream((channel) => {
@@ -30,11 +39,14 @@ export async function openSessionEvents(input: { principal: Pick<ApiPrincipal, "
       channel.send("error", { code: "conflict", message: `Session '${row.id}' has ended` });
       return channel.close();
     }
-    const unsubscribe = manager.events.subscribe(row.id, (event: SessionEvent) => {
-      channel.send(event.event, event.data);
+    // Replay and subscribe in one synchronous step, so no event falls between them.
+    const replay = input.replayAfter == null ? [] : manager.events.history.since(row.id, input.replayAfter);
+    const unsubscribe = manager.events.subscribe(row.id, (event: SessionEvent, id?: number) => {
+      channel.send(event.event, event.data, id);
       if (event.event === "ended") channel.close();
     });
     channel.comment("subscribed");
+    for (const kept of replay) channel.send(kept.event.event, kept.event.data, kept.id);
     return unsubscribe;
   }, input.signal);
 }

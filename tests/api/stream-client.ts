@@ -19,6 +19,8 @@ export interface LineStream<T> {
 export interface SseEvent {
   event: string;
   data: any;
+  /** The SSE `id:` field, present only when the server sent one. */
+  id?: string;
 }
 
 async function open(method: string, url: string, t: Target, body?: unknown, extraHeaders: Record<string, string> = {}) {
@@ -107,13 +109,16 @@ export async function sse(t: Target, path: string, headers?: Record<string, stri
   const stream = records<SseEvent>(res, controller, "\n\n", (record) => {
     if (!record.trim()) return null;
     let event = "message";
+    let id: string | undefined;
     const data: string[] = [];
     for (const line of record.split("\n")) {
       if (line.startsWith(":")) return { event: "comment", data: line.slice(1).trim() };
       if (line.startsWith("event:")) event = line.slice(6).trim();
+      if (line.startsWith("id:")) id = line.slice(3).trim();
       if (line.startsWith("data:")) data.push(line.slice(5).trimStart());
     }
-    return { event, data: data.length ? JSON.parse(data.join("\n")) : null };
+    const parsed = { event, data: data.length ? JSON.parse(data.join("\n")) : null };
+    return id === undefined ? parsed : { ...parsed, id };
   });
   return { ...stream, text: async () => "" };
 }

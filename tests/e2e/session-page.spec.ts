@@ -119,8 +119,9 @@ test("browser session: live frames, takeover click, tabs, last tab refused, stop
   // Stop (confirmed): the page shows why the session ended instead of the viewer.
   await page.getByRole("button", { name: "Stop", exact: true }).click();
   await page.getByRole("button", { name: "Stop session" }).click();
-  await expect(page.getByTestId("session-ended-reason")).toHaveText("terminated: deleted");
-  await expect(page.getByTestId("session-status")).toHaveText("terminated: deleted");
+  await expect(page.getByTestId("session-ended-reason")).toHaveAttribute("data-reason", "deleted");
+  await expect(page.getByTestId("session-ended-reason")).toContainText("It was stopped");
+  await expect(page.getByTestId("session-status")).toHaveText("ended: stopped");
   await expect(canvas).toHaveCount(0);
 
   // Another organization's id is a 404 in the JSON envelope, and the page says "not found".
@@ -130,8 +131,9 @@ test("browser session: live frames, takeover click, tabs, last tab refused, stop
   const foreign = await stranger.request.get(`/api/sessions/${id}`);
   expect(foreign.status()).toBe(404);
   expect(((await foreign.json()) as { error: { code: string } }).error.code).toBe("not_found");
-  await stranger.goto(`/sessions/${id}`);
-  await expect(stranger.getByTestId("session-not-found")).toBeVisible();
+  const foreignPage = await stranger.goto(`/sessions/${id}`);
+  expect(foreignPage?.status()).toBe(404);
+  await expect(stranger.getByTestId("page-problem")).toBeVisible();
   await other.close();
   await context.close();
 });
@@ -168,6 +170,6 @@ test("desktop session: frames, and typing into the viewer reaches the terminal",
     .toBe("typed");
 
   expect((await page.request.delete(`/api/sessions/${id}`)).status()).toBe(204);
-  await expect(page.getByTestId("session-ended-reason")).toHaveText("terminated: deleted");
+  await expect(page.getByTestId("session-ended-reason")).toHaveAttribute("data-reason", "deleted");
   await context.close();
 });

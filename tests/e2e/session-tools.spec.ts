@@ -108,7 +108,7 @@ test("desktop: the exec console streams output and the timeline shows an API act
 
   // The end of the session reaches the panels through the timeline.
   expect((await page.request.delete(`/api/sessions/${id}`)).status()).toBe(204);
-  await expect(timeline.getByTestId("timeline-ended")).toContainText("Session ended: deleted");
+  await expect(timeline.getByTestId("timeline-ended")).toContainText("Session ended: stopped");
   await expect(consolePanel).toContainText("This session has ended");
   await context.close();
 });

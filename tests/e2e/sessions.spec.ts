@@ -16,6 +16,7 @@ test("create from the form, countdowns, keep-alive, stop; a key's session shows 
   await expect(page.getByTestId("sessions-empty-curl")).toHaveText(`curl -X POST ${base()}/computers -H "Authorization: Bearer $CABIN_API_KEY"`);
   await expect(page.getByTestId("sessions-empty").getByRole("link", { name: "create one on the Keys page" })).toHaveAttribute("href", "/keys");
 
+  await page.getByRole("button", { name: "New session" }).click();
   await page.getByLabel("Idle timeout (seconds)").fill("90");
   await page.getByLabel("Context id").fill("e2e-form");
   await page.getByRole("button", { name: "Create session" }).click();
@@ -71,7 +72,8 @@ test("create from the form, countdowns, keep-alive, stop; a key's session shows 
 
   // Stop: the row stays, ended, with why.
   await row.getByRole("button", { name: "Stop" }).click();
-  await expect(row.getByTestId("session-status")).toHaveText("terminated: deleted");
+  await page.getByRole("dialog", { name: "Stop this session?" }).getByRole("button", { name: "Stop session" }).click();
+  await expect(row.getByTestId("session-status")).toHaveText("ended: stopped");
   await expect(row.getByRole("button", { name: "Keep alive" })).toHaveCount(0);
   await page.getByRole("button", { name: "Ended", exact: true }).click();
   await expect(page.getByTestId("session-row")).toHaveCount(1);

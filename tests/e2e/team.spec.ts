@@ -37,8 +37,8 @@ test("sign up, create and revoke a key, invite a teammate who joins the same org
   const row = page.getByTestId("key-row").filter({ hasText: "e2e key" });
   await expect(row).toContainText(key.slice(0, 12));
   expect(await page.content()).not.toContain(key);
-  page.once("dialog", (dialog) => void dialog.accept());
   await row.getByRole("button", { name: "Revoke" }).click();
+  await page.getByRole("dialog", { name: "Revoke this key?" }).getByRole("button", { name: "Revoke key" }).click();
   await expect(row).toContainText("Revoked");
   expect((await page.request.get("/v1/models", { headers: { authorization: `Bearer ${key}` } })).status()).toBe(401);
 

@@ -1,5 +1,5 @@
 import { headers } from "next/headers";
-import { NewSessionForm } from "@/components/sessions/new-session-form";
+import { NewSessionButton } from "@/components/sessions/new-session-button";
 import { SessionList } from "@/components/sessions/session-list";
 import { Card, PageHeader } from "@/components/ui/card";
 import { publicOrigin } from "@/lib/api/public-url";
@@ -12,10 +12,10 @@ export default async function SessionsPage() {
   const origin = publicOrigin(await headers());
   return (
     <div className="space-y-6">
-      <PageHeader title="Sessions" description="Browser and desktop sessions of this organization, live ones first. The list refreshes by itself." />
-      <Card title="New session">
-        <NewSessionForm />
-      </Card>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <PageHeader title="Sessions" description="Browser and desktop sessions of this organization, live ones first. The list refreshes by itself." />
+        <NewSessionButton />
+      </div>
       <Card title="Sessions">
         <SessionList origin={origin} />
       </Card>

@@ -62,16 +62,16 @@ export async function execSync(input: { principal: ApiPrincipal; id: string; req
   } catch (err) {
     throw asAppError(err, reached.live, "exec_failed");
   }
-  publishExecResult(reached.live.id, input.requestId, result);
+  publishExecResult(reached.live.id, input.requestId, body.command, result);
   return result;
 }
 
 /** exec/sync on the events stream: its collected output, then its exit (one chunk per stream). */
-function publishExecResult(sessionId: string, requestId: string, result: ExecResult) {
+function publishExecResult(sessionId: string, requestId: string, command: string, result: ExecResult) {
+  // Published even with no subscriber: the session's EventHistory keeps it for later watchers.
   const events = getSessionManager().events;
-  if (!events.watched(sessionId)) return;
   for (const [text, isStderr] of [[result.stdout, false], [result.stderr, true]] as const) {
     if (text) events.publish(sessionId, { event: "exec_output", data: { request_id: requestId, data: Buffer.from(text).toString("base64"), is_stderr: isStderr } });
   }
-  events.publish(sessionId, { event: "exec_exit", data: { request_id: requestId, exit_code: result.exit_code } });
+  events.publish(sessionId, { event: "exec_exit", data: { request_id: requestId, exit_code: result.exit_code, command } });
 }

@@ -104,6 +104,6 @@ async function runStreamed(input: ExecStreamInput, send: (line: ExecStreamLine) 
   forward("stderr", decoders.stderr.end());
   // A command killed because its session is ending did not end normally either.
   const code = manager.isEnding(reached.live) ? -1 : end.exitCode;
-  manager.events.publish(sessionId, { event: "exec_exit", data: { request_id: input.requestId, exit_code: code } });
+  manager.events.publish(sessionId, { event: "exec_exit", data: { request_id: input.requestId, exit_code: code, command: body.command } });
   send({ type: "exit", code });
 }
