@@ -3,7 +3,7 @@
 // default and a comment) and document it in the README's configuration table.
 import path from "node:path";
 import { z } from "zod";
-import { parseCidrList } from "@/lib/api/client-address";
+import { parseAddressRanges } from "@/lib/ip-ranges";
 import { parseEgressAllow } from "@/lib/computers/egress/policy";
 
 const bool = z
@@ -54,7 +54,7 @@ const schema = z.object({
   // e.g. "127.0.0.1,10.0.0.0/8"). Empty: the socket's address is the client's.
   TRUSTED_PROXIES: z.string().default("").superRefine((value, ctx) => {
     try {
-      parseCidrList(value);
+      parseAddressRanges(value);
     } catch (err) {
       ctx.addIssue({ code: "custom", message: (err as Error).message });
     }
