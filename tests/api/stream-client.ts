@@ -1,4 +1,4 @@
-// Readers for the streaming endpoints (extensions.md "Streams"): NDJSON lines of
+// Readers for the streaming endpoints (docs/contract.md "Streams"): NDJSON lines of
 // POST /computers/{id}/exec and Server-Sent Events of GET /computers/{id}/events,
 // read as they arrive so a test can act while a stream is open.
 import { sseParser } from "@/lib/api/sse-reader";

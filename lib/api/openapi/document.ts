@@ -37,7 +37,7 @@ export function buildOpenApiDocument() {
     tags: [
       { name: "Sessions", description: "Create, read, keep alive and end browser and desktop sessions", "x-surface": "computers" },
       { name: "Actions", description: "Mouse, keyboard, screenshots, navigation: each answers an ActionResult", "x-surface": "computers" },
-      { name: "Tabs", description: "Tabs of browser sessions (interface.md §4.4–4.7 shapes)", "x-surface": "computers" },
+      { name: "Tabs", description: "Tabs of browser sessions (the shapes of docs/contract.md, Tabs)", "x-surface": "computers" },
       { name: "Exec", description: "Shell commands in desktop sessions", "x-surface": "computers" },
       { name: "Streams", description: "Live view, session events and screenshot files", "x-surface": "computers" },
       { name: "Models", description: "The models this server serves", "x-surface": "v1" },
