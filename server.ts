@@ -11,7 +11,8 @@ import { createServer, ServerResponse, type IncomingMessage, type OutgoingHttpHe
 import type { Duplex } from "node:stream";
 import next from "next";
 import { answerClientError, jsonForBareErrors } from "./lib/api/bare-errors";
-import { CLIENT_ADDRESS_HEADER, clientAddress, parseCidrList } from "./lib/api/client-address";
+import { CLIENT_ADDRESS_HEADER, clientAddress } from "./lib/api/client-address";
+import { parseAddressRanges } from "./lib/ip-ranges";
 import {
   drainLimit, limitBody, refuseDeclaredLength, refuseRequestLine, refuseUpgrade, securityHeaders, surfaceOf, tooLargeError, incomingRequestId,
 } from "./lib/api/edge";
@@ -23,7 +24,7 @@ import { peekSingleton } from "./lib/singleton";
 
 const env = getEnv();
 const dev = env.NODE_ENV === "development";
-const trustedProxies = parseCidrList(env.TRUSTED_PROXIES);
+const trustedProxies = parseAddressRanges(env.TRUSTED_PROXIES);
 
 // Next attaches its own "upgrade" listener to the server of the first request it
 // handles (NextCustomServer.setupWebSocketHandler) unless it is given `httpServer`,

@@ -1,7 +1,10 @@
 // The house rules a compiler does not check, checked on every `npm test`
 // (phase "house"): (a) no source file over MAX_LINES, (b) no import cycle in the
 // application (app/, lib/, components/, server.ts, instrumentation.ts), (c) no
-// `process.env` read in app/, lib/ or components/ outside `getEnv`'s module.
+// `process.env` read in app/, lib/ or components/ outside `getEnv`'s module,
+// (d) no comment that cites a document outside the repository (old work items,
+// their numbered findings, specification files, paths on a build machine): a
+// comment cites a page under docs/ or a symbol, which a newcomer can open.
 // Prints every finding and exits 1 when there is one.
 //
 // Import edges: static imports and re-exports, and dynamic `import("…")`
@@ -21,7 +24,33 @@ const APP_SCOPE = [/^app\//, /^lib\//, /^components\//, /^server\.ts$/, /^instru
 const ENV_SCOPE = [/^app\//, /^lib\//, /^components\//];
 const ENV_MODULE = "lib/env.ts";
 
+/** What an outside citation looks like in a comment: the contract's old file names, work-item numbers, build-machine paths. */
+const OUTSIDE_CITATION = /\b(?:interface|extensions)\.md\b|\bspec\/|\bissue[- ]?\d|\bfindings? \d|\/work\/|\.\.\/shared\//i;
+
 const matches = (rel: string, patterns: RegExp[]) => patterns.some((p) => p.test(rel));
+
+/** Line numbers of comments (not strings or code) that cite a document outside the repository. */
+function outsideCitations(source: ts.SourceFile): number[] {
+  const text = source.text;
+  const seen = new Set<number>();
+  const lines = new Set<number>();
+  const check = (ranges: ts.CommentRange[] | undefined) => {
+    for (const range of ranges ?? []) {
+      if (seen.has(range.pos)) continue;
+      seen.add(range.pos);
+      const at = text.slice(range.pos, range.end).search(OUTSIDE_CITATION);
+      if (at >= 0) lines.add(source.getLineAndCharacterOfPosition(range.pos + at).line + 1);
+    }
+  };
+  const visit = (node: ts.Node) => {
+    check(ts.getLeadingCommentRanges(text, node.getFullStart()));
+    check(ts.getTrailingCommentRanges(text, node.getEnd()));
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  check(ts.getLeadingCommentRanges(text, source.endOfFileToken.getFullStart()));
+  return [...lines].sort((x, y) => x - y);
+}
 
 /** Tracked and new (not ignored) .ts/.tsx files, repository-relative. */
 function sourceFiles(): string[] {
@@ -146,6 +175,9 @@ export function checkHouse(): string[] {
     const text = readFileSync(path.join(ROOT, rel), "utf8");
     const lines = text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
     if (lines > MAX_LINES) findings.push(`size: ${rel} has ${lines} lines (limit ${MAX_LINES}): split it by concern`);
+    for (const line of outsideCitations(ts.createSourceFile(rel, text, ts.ScriptTarget.Latest, true))) {
+      findings.push(`citation: ${rel}:${line} cites a document outside the repository: cite a docs/… page or a symbol instead`);
+    }
     if (!matches(rel, APP_SCOPE)) continue;
     const { runtimeImports, envReads } = scan(rel, text);
     if (matches(rel, ENV_SCOPE) && rel !== ENV_MODULE) {
@@ -168,5 +200,5 @@ export function checkHouse(): string[] {
 
 const findings = checkHouse();
 for (const f of findings) console.log(f);
-console.log(findings.length ? `house: ${findings.length} finding(s)` : "house: no file over 300 lines, no import cycle, process.env read only in lib/env.ts");
+console.log(findings.length ? `house: ${findings.length} finding(s)` : "house: no file over 300 lines, no import cycle, process.env read only in lib/env.ts, no comment citing a document outside the repository");
 process.exit(findings.length ? 1 : 0);

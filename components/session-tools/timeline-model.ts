@@ -1,4 +1,4 @@
-// The event timeline's state, built from the SSE of /events (extensions.md
+// The event timeline's state, built from the SSE of /events (docs/contract.md
 // "Streams" → Events): an action's request and response paired by request_id
 // (a batch sends several pairs under one id: a response closes the newest open
 // request of its id), exec output collapsed into one entry per request, and the

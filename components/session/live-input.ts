@@ -1,4 +1,4 @@
-// What the live viewer sends over /ws (extensions.md "Streams"), from DOM
+// What the live viewer sends over /ws (docs/contract.md "Streams"), from DOM
 // events, as pure functions: pointer positions on the scaled canvas mapped
 // back to frame pixels, mouse buttons by name, and keys. Unit tested.
 

@@ -9,7 +9,7 @@ const FIRST_RETRY_MS = 500;
 const MAX_RETRY_MS = 10_000;
 
 /**
- * The /ws live view of one session (extensions.md "Streams"): JPEG frames drawn
+ * The /ws live view of one session (docs/contract.md "Streams"): JPEG frames drawn
  * on `canvas` at the frame's own size (CSS scales it), input sent as JSON, and
  * reconnects with exponential backoff until the server says the session ended.
  * `url` is the session's `endpoints.ws` (its token in the query: a browser

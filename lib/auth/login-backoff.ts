@@ -1,4 +1,4 @@
-// Per-account login backoff (issue 13, finding 2): failed sign-ins slow down
+// Per-account login backoff (docs/security.md "Logins"): failed sign-ins slow down
 // exponentially per (account, client address). Keying on the pair, not the
 // account alone, is what keeps an attacker from locking the owner out: the
 // attacker's failures delay only the attacker's address, and the owner signing

@@ -1,5 +1,5 @@
 // Actions on a running session: the generic dispatcher (POST /execute, /batch,
-// the per-action paths of extensions.md), tabs (interface.md §4.4–4.7 with their
+// the per-action paths of docs/contract.md "Actions"), tabs (docs/contract.md "Tabs" with their
 // exact shapes), screenshots and navigation. Every call counts as activity, and
 // each is published on the session's events (action_request, action_response).
 import { z } from "zod";
@@ -102,7 +102,7 @@ export async function executeBatch(call: ActionCall & { body: unknown }) {
   };
 }
 
-// The per-action paths of extensions.md → action types (the body is the action's fields).
+// The per-action paths of docs/contract.md "Actions" → action types (the body is the action's fields).
 const NAMED_ACTIONS: Record<string, Action["type"]> = {
   click: "click", "double-click": "double_click", "right-click": "right_click", drag: "drag",
   "mouse-down": "mouse_down", "mouse-up": "mouse_up", type: "type", hotkey: "keypress",
@@ -125,7 +125,7 @@ export async function runNamedAction(call: ActionCall & { name: string; body: un
   return perform(call, await reachSession(call.principal, call.id), action);
 }
 
-/** Tab calls keep interface.md's exact shapes; not-found tabs are 404 here, not status "error". */
+/** Tab calls keep the exact shapes of docs/contract.md "Tabs"; not-found tabs are 404 here, not status "error". */
 async function tabAction<K extends "list_tabs" | "new_tab" | "switch_tab" | "close_tab">(
   call: ActionCall,
   action: ActionOf<K>,

@@ -1,4 +1,4 @@
-// The generic action vocabulary of POST /computers/{id}/execute (extensions.md),
+// The generic action vocabulary of POST /computers/{id}/execute (docs/contract.md),
 // shared by every kind of computer. Parsing normalizes the aliases clients send
 // (CUA-style `scroll_x`, a single `key`, `path` for drags) so drivers see one
 // shape; any other field is refused (a 400 naming it), never silently dropped.

@@ -1,4 +1,4 @@
-// POST /computers body (interface.md §2.2 plus the aliases of extensions.md),
+// POST /computers body (docs/contract.md "Sessions", with its aliases),
 // parsed into one normalized, fully defaulted shape. Pure: unit tested.
 import { z } from "zod";
 import { AppError } from "@/lib/api/errors";
@@ -52,7 +52,7 @@ export interface CreateOptions {
 /** Validates and defaults a create body. `planMaxSeconds` is PLAN_MAX_LIFETIME_SECONDS. */
 export function parseCreateOptions(body: unknown, planMaxSeconds: number): CreateOptions {
   const b = parseWith(createBodySchema, body ?? {});
-  // When both spellings are given, the newer name wins (extensions.md).
+  // When both spellings are given, the newer name wins (docs/contract.md).
   const lifetimeParam = b.max_lifetime_seconds !== undefined ? "max_lifetime_seconds" : "timeout_seconds";
   const lifetime = b.max_lifetime_seconds ?? b.timeout_seconds ?? planMaxSeconds;
   if (lifetime > planMaxSeconds) {

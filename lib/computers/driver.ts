@@ -197,7 +197,7 @@ export interface ScreencastCapability {
   start(settings: ScreencastSettings, sink: ScreencastSink): Promise<() => Promise<void>>;
 }
 
-/** Live-view input (extensions.md "Streams"), coordinates in frame pixels, keys as `canonicalKey` reads them. */
+/** Live-view input (docs/contract.md "Streams"), coordinates in frame pixels, keys as `canonicalKey` reads them. */
 export type LiveInput =
   | { type: "pointer"; action: "move" | "down" | "up"; x: number; y: number; button?: "left" | "middle" | "right" }
   | { type: "wheel"; x: number; y: number; dx: number; dy: number }

@@ -1,4 +1,4 @@
-// A session's `endpoints` (extensions.md "Session object additions"): the URLs
+// A session's `endpoints` (docs/contract.md "Sessions"): the URLs
 // that work for this session, and no others. Each stream capability adds its
 // key here when it exists; a key is never added before its endpoint works.
 // screencast and ws (both kinds) and vnc

@@ -1,4 +1,4 @@
-// GET /computers/{id}/events (extensions.md "Streams" → Events): Server-Sent Events
+// GET /computers/{id}/events (docs/contract.md "Streams"): Server-Sent Events
 // of what runs on a session — action_request / action_response (with the request_id
 // of the ActionResult), exec_output / exec_exit — from the SessionManager's hub
 // (SessionEvents). Before the stream starts, an unknown or foreign session is the

@@ -9,7 +9,7 @@ import { AppError, isAppError } from "@/lib/api/errors";
 import { getEnv } from "@/lib/env";
 import { isActionError } from "@/lib/computers/action-error";
 
-/** The body of every action answer (extensions.md "ActionResult"). */
+/** The body of every action answer (docs/contract.md "Actions"). */
 export type ActionResult = {
   status: "success" | "error";
   error_message?: string;

@@ -1,4 +1,4 @@
-// Session lifecycle rules (extensions.md), as pure functions: deadlines, what
+// Session lifecycle rules (docs/contract.md), as pure functions: deadlines, what
 // ends a session, and the public Session object. Unit tested.
 import { sessionEndpoints } from "@/lib/computers/endpoints";
 
@@ -36,7 +36,7 @@ export function initialDeadlines(s: LifetimeSettings): Deadlines & { lastActivit
 
 /**
  * Activity moves only the idle deadline; expires_at is fixed at creation. The
- * idle deadline never passes expires_at (extensions.md): clients schedule
+ * idle deadline never passes expires_at (docs/contract.md): clients schedule
  * keepalives by it, and the reaper ends the session at expires_at anyway.
  */
 export function idleDeadlineAfter(activityAt: Date, inactivityTimeoutSeconds: number, expiresAt: Date): Date {
@@ -86,7 +86,7 @@ export interface ComputerRowLike {
   displayScale: number;
 }
 
-/** Session object: every field of interface.md §2.1, then the additive ones of extensions.md. */
+/** Session object: every field of docs/contract.md "Sessions". */
 /** `origin`: the public origin of the request being answered (publicOrigin), for `endpoints`. */
 export function toSession(row: ComputerRowLike, origin: string) {
   // Rows written before the clamp in idleDeadlineAfter may still hold a later idle deadline.

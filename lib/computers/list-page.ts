@@ -1,4 +1,4 @@
-// GET /computers pagination (issue 13): `limit` and `cursor` query parameters.
+// GET /computers pagination (docs/computers.md "List"): `limit` and `cursor` query parameters.
 // Without them the answer stays the seed's plain array of every session (clients
 // of this API read an array). With them the body is still an array (SDKs parse
 // arrays) and the next page is named in headers: `x-next-cursor` and

@@ -1,4 +1,4 @@
-// Per-organization quotas on this host's sessions (issue 13, finding 6): how many
+// Per-organization quotas on this host's sessions (docs/security.md "Quotas"): how many
 // browser and desktop sessions one organization may run at once, and how many it
 // may create per minute. Pure rules; the SessionManager calls `QuotaGate.admit`
 // with no await between the check and registering the session, so two creates at

@@ -1,4 +1,4 @@
-// screenshot_url is a capability URL (extensions.md): a token in the query,
+// screenshot_url is a capability URL (docs/contract.md): a token in the query,
 // an HMAC (app secret) over the session id, the file name and an expiry, lets a
 // model upstream or a browser <img> fetch that one file without the API key.
 // The key still works, for any file of the caller's organization.

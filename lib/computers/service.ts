@@ -1,4 +1,4 @@
-// The session API (interface.md §4.1–4.3, extensions.md lifecycle endpoints):
+// The session API (docs/contract.md "Sessions"):
 // one function per route, each scoped to the caller's organization.
 import { z } from "zod";
 import { AppError } from "@/lib/api/errors";

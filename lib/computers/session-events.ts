@@ -1,4 +1,4 @@
-// The per-session event hub behind GET /computers/{id}/events (extensions.md
+// The per-session event hub behind GET /computers/{id}/events (docs/contract.md
 // "Streams"): what ran on a session (action requests and responses, exec output)
 // as it happens, for audit and the dashboard's timeline. In-process and owned by
 // the SessionManager, which ends every subscription when the session ends.

@@ -127,7 +127,7 @@ const modelsSchema = z
     }
   });
 
-/** interface.md §8 prices, by the id without its prefix. */
+/** The list prices of docs/contract.md "Model API", by the id without its prefix. */
 const LIST_PRICES: Record<string, Prices> = {
   "sm-1": { input: 0.2, output: 0.3 },
   "cua-fast": { input: 0.3, output: 1.0 },

@@ -4,6 +4,7 @@
 // the message's metadata (tokens in/out and cost). Cancelling the result
 // cancels the source, so a Stop in the browser stops the generation.
 import type { UIMessageChunk } from "ai";
+import { type SseParser, sseParser } from "@/lib/api/sse-reader";
 import { costUsd } from "@/lib/models/usage";
 import type { Prices } from "@/lib/models/types";
 
@@ -36,8 +37,7 @@ export function toUiMessageChunks(
   sse: ReadableStream<Uint8Array>,
   model: { id: string; prices: Prices },
 ): ReadableStream<UIMessageChunk<PlaygroundMessageMetadata>> {
-  const decoder = new TextDecoder();
-  let buffered = "";
+  let parser: SseParser;
   let textOpen = false;
   let failed = false;
   let finishReason: OpenAiFinish | undefined;
@@ -63,20 +63,16 @@ export function toUiMessageChunks(
   const frames = new TransformStream<Uint8Array, UIMessageChunk<PlaygroundMessageMetadata>>({
     start(controller) {
       controller.enqueue({ type: "start", messageMetadata: { model: model.id } });
+      parser = sseParser((item) => {
+        if (item.type !== "event" || item.data === "[DONE]") return;
+        onFrame(JSON.parse(item.data) as ChunkFrame, (chunk) => controller.enqueue(chunk));
+      });
     },
-    transform(bytes, controller) {
-      buffered += decoder.decode(bytes, { stream: true });
-      let end: number;
-      while ((end = buffered.indexOf("\n\n")) >= 0) {
-        const frame = buffered.slice(0, end);
-        buffered = buffered.slice(end + 2);
-        if (!frame.startsWith("data: ")) continue;
-        const payload = frame.slice(6);
-        if (payload === "[DONE]") continue;
-        onFrame(JSON.parse(payload) as ChunkFrame, (chunk) => controller.enqueue(chunk));
-      }
+    transform(bytes) {
+      parser.push(bytes);
     },
     flush(controller) {
+      parser.end();
       if (textOpen) controller.enqueue({ type: "text-end", id: TEXT_ID });
       if (failed) return;
       const input = usage?.prompt_tokens ?? 0;

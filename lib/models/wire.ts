@@ -1,5 +1,5 @@
 // The OpenAI wire format: response objects, stream chunks and SSE framing, as
-// the official clients and the AI SDK parse them (extensions.md, "Model API
+// the official clients and the AI SDK parse them (docs/contract.md, "Model API
 // details clients rely on").
 import type { ToolCall, ToolCallDelta } from "@/lib/models/tools";
 import { randomHex } from "@/lib/random-id";

@@ -1,7 +1,7 @@
 // Runs Prisma's schema engine as WebAssembly over a driver adapter. The Rust
 // schema-engine binary the prisma CLI wants cannot be downloaded here, and
 // prisma.config.ts (7.10) cannot route migrate commands through the WASM
-// engine, so we drive it directly (see /work/shared/notes/prisma.md).
+// engine, so we drive it directly (see docs/development.md "Database migrations").
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";

@@ -1,4 +1,4 @@
-// Issue 13, finding 3: sessions of different organizations never share a Chromium process. The pool's
+// docs/security.md "Sessions apart": sessions of different organizations never share a Chromium process. The pool's
 // spare browser goes to the first organization that creates a session (a new spare starts behind it),
 // so the browser each organization got is known from the order of launches; killing one organization's
 // Chromium ends only that organization's sessions. An organization's browser closes

@@ -1,4 +1,4 @@
-// POST /computers/{id}/change-proxy (issue 10): a live browser session switches to an
+// POST /computers/{id}/change-proxy (docs/computers.md "Changing a session's proxy"): a live browser session switches to an
 // upstream proxy (credentials in the URL, never shown back) and back to direct. Its
 // context stays, so cookies, storage and open tabs survive; http goes through the
 // proxy in absolute form and https/WebSocket through CONNECT. The proxy's own address

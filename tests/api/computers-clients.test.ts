@@ -1,4 +1,4 @@
-// What clients nobody here wrote expect of /computers (issue 9 part 1 b–f, h):
+// What clients nobody here wrote expect of /computers (docs/contract.md):
 // the session object's extra fields, public capability screenshot URLs, retry
 // hints, JSON 405s, unknown body fields refused, and the favicon.
 import { createHmac } from "node:crypto";
@@ -39,7 +39,7 @@ function rawRequest(base: string, method: string, urlPath: string, headers: Reco
   });
 }
 
-describe("session object (extensions.md: idle_timeout_enabled, endpoints, clamped idle deadline)", () => {
+describe("session object (docs/contract.md: idle_timeout_enabled, endpoints, clamped idle deadline)", () => {
   it("create, read, status and keepalive all carry idle_timeout_enabled and endpoints", async () => {
     const s = await session({ idle_timeout_enabled: false });
     expect(s).toMatchObject({ auto_kill: false, idle_timeout_enabled: false, endpoints: {} });

@@ -1,4 +1,4 @@
-// GET /computers pagination (issue 13): without `limit`/`cursor` the answer stays the
+// GET /computers pagination (docs/computers.md "List"): without `limit`/`cursor` the answer stays the
 // seed's plain array of every session; with them it is still an array, in a stable
 // order (newest first by created_at, then id), and the next page is named by
 // `x-next-cursor` and a `Link: <…>; rel="next"` header, absent on the last page.

@@ -3,6 +3,7 @@
 // AI SDK UI message stream, and is billed to the member's organization with no key.
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { call } from "./client";
+import { parseSseText } from "@/lib/api/sse-reader";
 import { closeDbs, MODEL, usageRow } from "./models-helpers";
 import { signUp, type DashboardUser } from "./session-client";
 
@@ -24,11 +25,7 @@ function post(user: DashboardUser, body: unknown, signal?: AbortSignal) {
 
 /** The UI message chunks of an SSE body, in order. */
 async function uiChunks(res: Response): Promise<any[]> {
-  const text = await res.text();
-  return text
-    .split("\n\n")
-    .filter((frame) => frame.startsWith("data: ") && frame !== "data: [DONE]")
-    .map((frame) => JSON.parse(frame.slice(6)));
+  return parseSseText(await res.text()).flatMap((item) => (item.type === "event" && item.data !== "[DONE]" ? [JSON.parse(item.data)] : []));
 }
 
 describe("POST /api/playground/chat", () => {

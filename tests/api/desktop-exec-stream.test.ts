@@ -1,4 +1,4 @@
-// POST /computers/{id}/exec on a real desktop (extensions.md "Streams" → Exec stream):
+// POST /computers/{id}/exec on a real desktop (docs/contract.md "Streams"):
 // NDJSON output in the order produced, one exit line (-1 on timeout), errors as a
 // single line of an HTTP 200, and a client disconnect that kills the command.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

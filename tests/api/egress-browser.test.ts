@@ -1,4 +1,4 @@
-// Browser egress (issue 13, finding 1): every request of a session goes through its
+// Browser egress (docs/security.md "Session egress"): every request of a session goes through its
 // context's EgressProxy, which resolves names itself and asks the policy about the
 // address. A server whose allow-list names only the test site's exact host:port: the
 // session loads that site, but not a service on the host's loopback (by address, by

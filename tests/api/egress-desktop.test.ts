@@ -1,4 +1,4 @@
-// Desktop egress (issue 13, findings 1 and 10): a desktop has its own network
+// Desktop egress (docs/security.md "Session egress"): a desktop has its own network
 // namespace with outbound NAT and the egress policy as its firewall. It cannot reach
 // a service on the host's loopback (seen from inside as 10.0.2.2, slirp4netns's
 // address for the host's 127.0.0.1) nor Cabin itself, nor the host's own interface

@@ -1,4 +1,4 @@
-// The custom server's edge (issue 13, findings 4, 5, 7, 9, 10): what it answers
+// The custom server's edge (docs/security.md "Request limits"): what it answers
 // before any route runs. Raw sockets, because fetch would normalize the paths,
 // refuse TRACE and never trickle a body.
 import { connect, type Socket } from "node:net";

@@ -1,4 +1,4 @@
-// Issue 13 finding 2: login limits key on the address the server sees, not on a
+// docs/security.md "Logins": login limits key on the address the server sees, not on a
 // client's X-Forwarded-For, so rotating the header never escapes the limit and
 // one client's failures never lock out another's. Loopback has many source
 // addresses (127.0.0.2, 127.0.0.3): each stands for a different client.

@@ -2,6 +2,7 @@
 // a loopback site with an animated page and an input-recording page, an SSE
 // reader, and a JPEG check that reads the frame size from its SOF marker.
 import { createServer, type Server } from "node:http";
+import { readSse as readSseItems } from "@/lib/api/sse-reader";
 import { listenOnLoopback } from "./loopback";
 
 export interface LiveSite {
@@ -73,33 +74,9 @@ export interface SseEvent {
   data: string;
 }
 
-/** Reads Server-Sent Events from a fetch response until the stream ends or `signal` aborts. */
+/** Reads Server-Sent Events from a fetch response (the house reader, `readSse` of lib/api/sse-reader) until the stream ends or `signal` aborts. */
 export async function* readSse(res: Response): AsyncGenerator<SseEvent | { comment: string }> {
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = "";
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      buffer += value;
-      let end: number;
-      while ((end = buffer.indexOf("\n\n")) >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        if (block.startsWith(":")) {
-          yield { comment: block.slice(1).trim() };
-          continue;
-        }
-        let event = "message";
-        const data: string[] = [];
-        for (const line of block.split("\n")) {
-          if (line.startsWith("event:")) event = line.slice(6).trim();
-          else if (line.startsWith("data:")) data.push(line.slice(5).trimStart());
-        }
-        yield { event, data: data.join("\n") };
-      }
-    }
-  } finally {
-    reader.releaseLock();
+  for await (const item of readSseItems(res.body!)) {
+    yield item.type === "comment" ? { comment: item.comment } : { event: item.event, data: item.data };
   }
 }

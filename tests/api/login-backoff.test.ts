@@ -1,4 +1,4 @@
-// Issue 13 finding 2, second half: failed sign-ins slow down exponentially per
+// Login backoff (docs/security.md "Logins"): failed sign-ins slow down exponentially per
 // (account, client address), so an attacker's failures delay the attacker and never
 // lock the owner out. Loopback source addresses stand for clients (127.0.0.2 the
 // attacker, 127.0.0.3 the owner), as in hardening-login.test.ts.

@@ -1,4 +1,4 @@
-// GET /metrics (issue 13): hidden without METRICS_TOKEN, 401 with a wrong token,
+// GET /metrics (docs/operations.md "Metrics"): hidden without METRICS_TOKEN, 401 with a wrong token,
 // and Prometheus text whose figures move with real work: a session created and
 // deleted, an action run in it, a /v1 call answered by the local model.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";

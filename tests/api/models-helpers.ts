@@ -2,6 +2,7 @@
 // server, a raw SSE reader, and read access to a server's usage rows.
 import OpenAI from "openai";
 import { inject } from "vitest";
+import { parseSseText } from "@/lib/api/sse-reader";
 import { createDb } from "@/lib/db";
 import { waitFor } from "./wait-for";
 
@@ -23,11 +24,7 @@ export async function postV1(path: string, body: unknown, options: { key?: strin
 
 /** Every `data:` payload of an SSE response, in order (the [DONE] marker included). */
 export async function readSse(res: Response): Promise<string[]> {
-  const text = await res.text();
-  return text
-    .split("\n\n")
-    .filter((block) => block.startsWith("data: "))
-    .map((block) => block.slice(6));
+  return parseSseText(await res.text()).flatMap((item) => (item.type === "event" ? [item.data] : []));
 }
 
 const dbs = new Map<string, ReturnType<typeof createDb>>();

@@ -1,4 +1,4 @@
-// GET /openapi.json (issue 13): public, a valid OpenAPI 3.1 document (checked by
+// GET /openapi.json (docs/operations.md "API reference"): public, a valid OpenAPI 3.1 document (checked by
 // a real validator), and true to the server: every route file under app/computers
 // and app/v1 is in it, and every operation it lists reaches a route of the server,
 // with each documented example body accepted as it is.

@@ -1,4 +1,4 @@
-// Issue 13 finding 6: per-organization quotas. One organization cannot take every
+// Per-organization quotas (docs/security.md "Quotas"). One organization cannot take every
 // slot: past its concurrent-session quota or its creation rate, creating answers 429
 // in the /computers envelope with a retry-after, while other organizations still
 // create. The check and the registration are one step (two creates at quota − 1:

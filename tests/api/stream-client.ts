@@ -1,6 +1,7 @@
-// Readers for the streaming endpoints (extensions.md "Streams"): NDJSON lines of
+// Readers for the streaming endpoints (docs/contract.md "Streams"): NDJSON lines of
 // POST /computers/{id}/exec and Server-Sent Events of GET /computers/{id}/events,
 // read as they arrive so a test can act while a stream is open.
+import { sseParser } from "@/lib/api/sse-reader";
 import type { Target } from "./computers-fixtures";
 
 export interface LineStream<T> {
@@ -35,26 +36,46 @@ async function open(method: string, url: string, t: Target, body?: unknown, extr
   return { res, controller };
 }
 
-/** Splits a byte stream into records separated by `separator`, each parsed by `parse` (null: skip it). */
-function records<T>(res: Response, controller: AbortController, separator: string, parse: (record: string) => T | null): LineStream<T> {
+/** Turns decoded chunks into items, handing complete ones to `push`. */
+type Splitter<T> = (push: (item: T) => void) => (chunk: string) => void;
+
+/** NDJSON: one JSON value per line (blank lines skipped). */
+const jsonLines: Splitter<any> = (push) => {
+  let buffer = "";
+  return (chunk) => {
+    buffer += chunk;
+    for (let at = buffer.indexOf("\n"); at >= 0; at = buffer.indexOf("\n")) {
+      const line = buffer.slice(0, at);
+      buffer = buffer.slice(at + 1);
+      if (line.trim()) push(JSON.parse(line));
+    }
+  };
+};
+
+/** SSE through the house reader (lib/api/sse-reader); a comment (`: heartbeat`) comes through as event "comment". */
+const sseEvents: Splitter<SseEvent> = (push) => {
+  const parser = sseParser((item) =>
+    push(
+      item.type === "comment"
+        ? { event: "comment", data: item.comment }
+        : { event: item.event, data: item.data ? JSON.parse(item.data) : null, ...(item.id !== undefined ? { id: item.id } : {}) },
+    ),
+  );
+  return (chunk) => parser.push(chunk);
+};
+
+/** Reads a byte stream as it arrives, split into items by `splitter`. */
+function records<T>(res: Response, controller: AbortController, splitter: Splitter<T>): LineStream<T> {
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
-  let buffer = "";
   let done = false;
   const queue: T[] = [];
+  const feed = splitter((item) => queue.push(item));
   const fill = async () => {
     while (!queue.length && !done) {
-      let at = buffer.indexOf(separator);
-      while (at >= 0) {
-        const item = parse(buffer.slice(0, at));
-        buffer = buffer.slice(at + separator.length);
-        if (item !== null) queue.push(item);
-        at = buffer.indexOf(separator);
-      }
-      if (queue.length) break;
       const chunk = await reader.read();
       if (chunk.done) done = true;
-      else buffer += decoder.decode(chunk.value, { stream: true });
+      else feed(decoder.decode(chunk.value, { stream: true }));
     }
   };
   const next = async (timeoutMs = 20_000): Promise<T | null> => {
@@ -96,7 +117,7 @@ function records<T>(res: Response, controller: AbortController, separator: strin
 /** `headers`: extra request headers, e.g. a dashboard login's cookie and origin. */
 export async function ndjson(t: Target, path: string, body: unknown, headers?: Record<string, string>): Promise<LineStream<any>> {
   const { res, controller } = await open("POST", `${t.base}${path}`, t, body, headers);
-  return records(res, controller, "\n", (line) => (line.trim() ? JSON.parse(line) : null));
+  return records(res, controller, jsonLines);
 }
 
 /** An SSE stream; comments (`: heartbeat`) come through as event "comment". */
@@ -104,21 +125,8 @@ export async function sse(t: Target, path: string, headers?: Record<string, stri
   const { res, controller } = await open("GET", `${t.base}${path}`, t, undefined, headers);
   if (!res.headers.get("content-type")?.startsWith("text/event-stream")) {
     const text = await res.text();
-    return { ...records<SseEvent>(new Response(""), controller, "\n\n", () => null), status: res.status, headers: res.headers, text: async () => text };
+    return { ...records<SseEvent>(new Response(""), controller, sseEvents), status: res.status, headers: res.headers, text: async () => text };
   }
-  const stream = records<SseEvent>(res, controller, "\n\n", (record) => {
-    if (!record.trim()) return null;
-    let event = "message";
-    let id: string | undefined;
-    const data: string[] = [];
-    for (const line of record.split("\n")) {
-      if (line.startsWith(":")) return { event: "comment", data: line.slice(1).trim() };
-      if (line.startsWith("event:")) event = line.slice(6).trim();
-      if (line.startsWith("id:")) id = line.slice(3).trim();
-      if (line.startsWith("data:")) data.push(line.slice(5).trimStart());
-    }
-    const parsed = { event, data: data.length ? JSON.parse(data.join("\n")) : null };
-    return id === undefined ? parsed : { ...parsed, id };
-  });
+  const stream = records<SseEvent>(res, controller, sseEvents);
   return { ...stream, text: async () => "" };
 }

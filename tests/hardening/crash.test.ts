@@ -1,4 +1,4 @@
-// Crash suite (issue 13): SIGKILL a server of our own while a persistent browser
+// Crash suite (docs/development.md "Hardening suites"): SIGKILL a server of our own while a persistent browser
 // (cookie set) and a persistent desktop (file written) are live; after the restart
 // nothing of the dead server is left on the host (processes, mounts, desktop dirs,
 // temp profiles), the rows are crashed with terminated_at = the last heartbeat,

@@ -1,7 +1,7 @@
 // The requests of the hostile suite: operations read from /openapi.json, turned into
 // fast-check arbitraries that keep close enough to the API to get past routing (so
 // validation, auth and the actions themselves are what is attacked), and the fixed
-// corpus of what the probe of issue 13 sent.
+// corpus of what an outside security probe sent (docs/security.md "Request limits").
 import fc from "fast-check";
 import type { RawRequest } from "./raw-http";
 
@@ -88,7 +88,7 @@ export function hostileRequest(operations: Operation[], ids: { liveId: string; k
   }));
 }
 
-/** The probe's findings as requests (issue 13, findings 5, 7, 8, 10). */
+/** The security probe's requests (docs/security.md "Request limits"). */
 export function HOSTILE_CORPUS(liveId: string, key: string): RawRequest[] {
   const auth = { authorization: `Bearer ${key}`, "content-type": "application/json" };
   const json = (method: string, path: string, body: unknown): RawRequest =>

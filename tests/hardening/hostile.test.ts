@@ -1,4 +1,4 @@
-// Hostile requests (issue 13): ≥ 10,000 requests generated with fast-check from the
+// Hostile requests (docs/development.md "Hardening suites"): ≥ 10,000 requests generated with fast-check from the
 // server's own OpenAPI document (its paths, methods and example bodies, then mutated:
 // wrong methods, hostile path segments, bodies of the wrong shape, broken JSON, NUL
 // bytes, huge numbers, missing or forged keys), plus a fixed corpus of what the

@@ -1,4 +1,4 @@
-// Isolation (issue 13): every operation of /openapi.json that names a session (and the
+// Isolation (docs/development.md "Hardening suites"): every operation of /openapi.json that names a session (and the
 // upgrades that are not in it: CDP, live view, VNC) called with another organization's
 // key on organization A's live browser, desktop and stored /v1 response answers 404, and
 // afterwards A's things are exactly as they were. A revoked key is refused (401) on both

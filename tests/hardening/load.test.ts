@@ -1,4 +1,4 @@
-// Issue 13, suite "Load": 50 live browser sessions over two organizations, paced open-loop mixed traffic
+// Hardening suite "Load" (docs/development.md "Hardening suites"): 50 live browser sessions over two organizations, paced open-loop mixed traffic
 // (reads, list, screenshots, clicks, key presses, local-model chat completions: DEFAULT_MIX) for a bounded
 // time on loopback, then 20 creates at once while it goes on (tests/hardening/mixed-load.ts). Every request
 // must succeed and the server stay healthy; p50/p99 per class, in steady state and in the 10 s after the

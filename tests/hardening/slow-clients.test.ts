@@ -1,4 +1,4 @@
-// Issue 13, suite "Slow clients" (finding 4): 50 sockets trickle their headers or
+// Hardening suite "Slow clients" (docs/development.md "Hardening suites"): 50 sockets trickle their headers or
 // their body, a byte at a time, to /computers, /v1 and the sign-in route. Each is
 // closed within the header/request timeout (plus the server's check interval and
 // a margin), and meanwhile the server keeps answering ordinary requests.

@@ -1,4 +1,4 @@
-// Soak suite (issue 13): 500 browser and 50 desktop create/act/end cycles on a server
+// Soak suite (docs/development.md "Hardening suites"): 500 browser and 50 desktop create/act/end cycles on a server
 // of our own, a few ended by inactivity and by lifetime instead of DELETE, at bounded
 // concurrency. Before and after: the server's processes, fds, mounts, temp profiles,
 // desktop dirs and RSS; everything but RSS must return to its baseline exactly.

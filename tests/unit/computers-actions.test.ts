@@ -7,7 +7,7 @@ import { toChord, toPlaywrightKey } from "@/lib/computers/browser/keys";
 const fails = (value: unknown, prefix?: string): AppError => thrownAppError(() => parseAction(value, prefix));
 
 describe("parseAction", () => {
-  it("knows the full action list of extensions.md (change_proxy is its change-proxy path as an action)", () => {
+  it("knows the full action list of docs/contract.md (change_proxy is its change-proxy path as an action)", () => {
     expect([...ACTION_TYPES].sort()).toEqual([
       "change_proxy", "click", "close_tab", "double_click", "drag", "get_html_content", "go_to_url", "key_down", "key_up", "keypress",
       "list_tabs", "mouse_down", "mouse_up", "new_tab", "right_click", "screenshot", "scroll", "set_viewport",

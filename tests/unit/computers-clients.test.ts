@@ -1,4 +1,4 @@
-// Pure pieces of what real clients rely on (issue 9 part 1): the public origin,
+// Pure pieces of what real clients rely on (docs/contract.md): the public origin,
 // screenshot capability tokens, retry hints, Prisma error mapping, unknown fields.
 import { describe, expect, it } from "vitest";
 import { z } from "zod";

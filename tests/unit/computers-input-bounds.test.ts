@@ -1,4 +1,4 @@
-// Issue 13 findings 7 and 8: NUL bytes and unbounded deltas are refused with a
+// docs/security.md "Request limits": NUL bytes and unbounded deltas are refused with a
 // 400 naming the field before they reach argv, xdotool or Chromium's input.
 import { describe, expect, it } from "vitest";
 import { parseWith } from "@/lib/api/request";

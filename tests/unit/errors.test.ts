@@ -14,7 +14,7 @@ describe("error mapping", () => {
   });
 
   it("answers the statuses the contract and clients rely on", () => {
-    // interface.md §7 for /v1, and the statuses Stainless clients decide retries by.
+    // docs/contract.md "Errors" for /v1, and the statuses Stainless clients decide retries by.
     const contract = { invalid_request: 400, unauthorized: 401, not_found: 404, conflict: 409, rate_limited: 429, internal: 500, unavailable: 503 } as const;
     const actual = Object.fromEntries(Object.keys(contract).map((code) => [code, new AppError(code as keyof typeof contract, "x").status]));
     expect(actual).toEqual(contract);

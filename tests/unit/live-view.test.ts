@@ -98,7 +98,7 @@ describe("ScreencastHub", () => {
 });
 
 describe("live input messages", () => {
-  it("accepts the shapes of extensions.md and names what is wrong otherwise", () => {
+  it("accepts the shapes of docs/contract.md (Streams) and names what is wrong otherwise", () => {
     expect(parseLiveInput('{"type":"pointer","action":"down","x":1,"y":2,"button":"right"}')).toEqual({
       type: "pointer", action: "down", x: 1, y: 2, button: "right",
     });

@@ -5,7 +5,7 @@
 // contexts are handed out when a session's options can be applied after creation
 // (viewport: yes; proxy, device scale, saved state: no → a fresh context).
 //
-// Sessions of different organizations never share a Chromium process (issue 13: a
+// Sessions of different organizations never share a Chromium process (docs/security.md "Sessions apart": a
 // renderer exploit must not reach another customer's pages through the browser
 // process). Each Slot has an owner; the spare (owner null) holds the standby, and the
 // first create of an organization without a browser claims it, standby included,

@@ -1,4 +1,4 @@
-// POST /computers/{id}/exec/sync (extensions.md): a shell command inside a computer
+// POST /computers/{id}/exec/sync (docs/contract.md): a shell command inside a computer
 // that has the `exec` capability (desktops), as its user, with extra environment
 // variables, a timeout and bounded output. Other sessions → 400. The streamed
 // variant (POST /computers/{id}/exec) is execStream, on the same body and checks.

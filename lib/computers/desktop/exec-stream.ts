@@ -1,4 +1,4 @@
-// POST /computers/{id}/exec (extensions.md "Streams" → Exec stream): the command of
+// POST /computers/{id}/exec (docs/contract.md "Streams"): the command of
 // exec/sync with its output streamed as NDJSON — `{"type":"stdout"|"stderr","data"}`
 // lines in the order produced, then one `{"type":"exit","code"}` (-1 on timeout or
 // an abnormal end). Once authenticated the answer is always HTTP 200: a bad body or

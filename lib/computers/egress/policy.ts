@@ -8,7 +8,10 @@
 // (the host's loopback and its own interface addresses, link-local and cloud
 // metadata, unspecified and multicast); then, with SESSION_EGRESS=public-only, the
 // private ranges.
-import { BlockList, isIP } from "node:net";
+import { isIP } from "node:net";
+import { AddressRanges, type IpFamily, ipFamily, normalizeIp, parseIpRange } from "@/lib/ip-ranges";
+
+export { normalizeIp };
 
 export type EgressMode = "default" | "public-only";
 
@@ -48,27 +51,18 @@ const PRIVATE: Array<[string, number, string]> = [
   ["fc00::", 7, "a private network (unique local)"],
 ];
 
-/** `::ffff:127.0.0.1` → `127.0.0.1`; brackets and case removed. */
-export function normalizeIp(raw: string): string {
-  const ip = raw.replace(/^\[|\]$/g, "").toLowerCase();
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(ip);
-  return mapped ? mapped[1] : ip;
-}
-
-function family(ip: string): "ipv4" | "ipv6" {
-  return isIP(ip) === 6 ? "ipv6" : "ipv4";
+function family(ip: string): IpFamily {
+  return ipFamily(ip) ?? "ipv4";
 }
 
 /** Parses SESSION_EGRESS_ALLOW; throws naming the first entry that is not a host, host:port or CIDR. */
 export function parseEgressAllow(raw: string): AllowEntry[] {
   const entries: AllowEntry[] = [];
   for (const text of raw.split(",").map((s) => s.trim()).filter(Boolean)) {
-    const cidr = /^(.+)\/(\d{1,3})$/.exec(text);
-    if (cidr) {
-      const network = normalizeIp(cidr[1]);
-      const prefix = Number(cidr[2]);
-      if (!isIP(network) || prefix > (isIP(network) === 6 ? 128 : 32)) throw new Error(`"${text}" is not a valid CIDR`);
-      entries.push({ kind: "cidr", text, network, prefix, family: family(network) });
+    if (text.includes("/")) {
+      const range = parseIpRange(text);
+      if (!range) throw new Error(`"${text}" is not a valid CIDR`);
+      entries.push({ kind: "cidr", text, ...range });
       continue;
     }
     // host, host:port, [v6]:port or a bare IPv6 address
@@ -86,12 +80,8 @@ export function parseEgressAllow(raw: string): AllowEntry[] {
   return entries;
 }
 
-function blockList(ranges: Array<[string, number, string]>): Array<[BlockList, string]> {
-  return ranges.map(([network, prefix, why]) => {
-    const list = new BlockList();
-    list.addSubnet(network, prefix, family(network));
-    return [list, why];
-  });
+function rangeLists(ranges: Array<[string, number, string]>): Array<[AddressRanges, string]> {
+  return ranges.map(([network, prefix, why]) => [new AddressRanges([{ network, prefix, family: family(network) }]), why]);
 }
 
 /**
@@ -117,18 +107,16 @@ export interface EgressPolicyOptions {
 }
 
 export class EgressPolicy {
-  private readonly never = blockList(NEVER);
-  private readonly private = blockList(PRIVATE);
-  private readonly allowed: Array<{ entry: AllowEntry; list?: BlockList }>;
+  private readonly never = rangeLists(NEVER);
+  private readonly private = rangeLists(PRIVATE);
+  private readonly allowed: Array<{ entry: AllowEntry; list?: AddressRanges }>;
   private readonly selfAddresses: Set<string>;
   private readonly hostAddresses: Set<string>;
 
   constructor(readonly options: EgressPolicyOptions) {
     this.allowed = options.allow.map((entry) => {
       if (entry.kind !== "cidr") return { entry };
-      const list = new BlockList();
-      list.addSubnet(entry.network, entry.prefix, entry.family);
-      return { entry, list };
+      return { entry, list: new AddressRanges([entry]) };
     });
     this.selfAddresses = new Set(options.self.addresses.map(normalizeIp));
     this.hostAddresses = new Set(options.hostAddresses.map(normalizeIp));
@@ -151,7 +139,7 @@ export class EgressPolicy {
     const never = this.isNever(ip);
     if (never) return refuse(`${never} (SESSION_EGRESS_ALLOW can allow it)`);
     if (this.options.mode === "public-only") {
-      const privateRange = this.private.find(([list]) => list.check(ip, family(ip)));
+      const privateRange = this.private.find(([list]) => list.has(ip));
       if (privateRange) return refuse(`${privateRange[1]}, refused with SESSION_EGRESS=public-only (SESSION_EGRESS_ALLOW can allow it)`);
     }
     return { allowed: true };
@@ -188,12 +176,12 @@ export class EgressPolicy {
 
   private isNever(ip: string): string | null {
     if (!isIP(ip)) return "not an IP address";
-    return this.never.find(([list]) => list.check(ip, family(ip)))?.[1] ?? null;
+    return this.never.find(([list]) => list.has(ip))?.[1] ?? null;
   }
 
   private isAllowListed(host: string, ip: string, port: number): boolean {
     return this.allowed.some(({ entry, list }) => {
-      if (entry.kind === "cidr") return isIP(ip) !== 0 && family(ip) === entry.family && list!.check(ip, entry.family);
+      if (entry.kind === "cidr") return family(ip) === entry.family && list!.has(ip);
       return (entry.host === host || entry.host === ip) && (entry.port === null || entry.port === port);
     });
   }

@@ -1,4 +1,4 @@
-// The client → server messages of the /ws live view (extensions.md "Streams"),
+// The client → server messages of the /ws live view (docs/contract.md "Streams"),
 // validated before anything reaches a driver. Coordinates are frame pixels,
 // bounded by the largest display a session can have.
 import { z } from "zod";

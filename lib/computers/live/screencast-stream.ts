@@ -1,4 +1,4 @@
-// GET /computers/{id}/screencast (extensions.md "Streams"): Server-Sent Events
+// GET /computers/{id}/screencast (docs/contract.md "Streams"): Server-Sent Events
 // of the shared capture (ScreencastHub). Unnamed events carry a frame
 // {image_data, metadata: {timestamp, viewport}}, `event: cursor_position`
 // {x, y} the desktop pointer, `: heartbeat` comments keep proxies from closing

@@ -1,4 +1,4 @@
-// GET /computers/{id}/ws: the interactive live view (extensions.md "Streams"),
+// GET /computers/{id}/ws: the interactive live view (docs/contract.md "Streams"),
 // the upgrade handler "computers-ws". Server → client: each frame of the
 // shared capture as a binary JPEG message, `{"type":"cursor","x","y"}` and
 // `{"type":"ended","reason"}` as text. Client → server: JSON input messages

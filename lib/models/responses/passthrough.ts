@@ -7,6 +7,7 @@
 // (`usage.input_tokens`/`output_tokens`); the answer is stored like a
 // translated one, for `previous_response_id` and GET.
 import { AppError } from "@/lib/api/errors";
+import { sseParser } from "@/lib/api/sse-reader";
 import { jsonReply, type ModelReply, type ModelRequest } from "@/lib/models/http";
 import type { meter } from "@/lib/models/inference";
 import type { InputItem, ResponsesCreateRequest } from "@/lib/models/responses/schema";
@@ -87,33 +88,29 @@ const FINAL_EVENTS = ["response.completed", "response.incomplete", "response.fai
 
 /**
  * Finds the final event (`response.completed` …) in the SSE text as it passes.
- * Only blocks that name a final event are parsed: the deltas are not.
+ * Only events that name a final event are parsed as JSON: the deltas are not.
  */
 class FinalEventWatcher {
-  private readonly decoder = new TextDecoder();
-  private buffer = "";
+  private readonly parser = sseParser((item) => {
+    if (item.type !== "event" || !FINAL_EVENTS.some((type) => item.data.includes(type))) return;
+    try {
+      const event = JSON.parse(item.data) as { type?: string; response?: NativeResponse };
+      if (event.type && FINAL_EVENTS.includes(event.type) && event.response) {
+        this.response = event.response;
+        this.found = true;
+      }
+    } catch {
+      // Not JSON: relayed as it is, and not the event we look for.
+    }
+  });
+  private found = false;
   response: NativeResponse | undefined;
 
   /** True when this chunk completed the final event. */
   take(chunk: Uint8Array): boolean {
-    this.buffer += this.decoder.decode(chunk, { stream: true }).replace(/\r\n/g, "\n");
-    let found = false;
-    for (let end = this.buffer.indexOf("\n\n"); end >= 0; end = this.buffer.indexOf("\n\n")) {
-      const block = this.buffer.slice(0, end);
-      this.buffer = this.buffer.slice(end + 2);
-      if (!FINAL_EVENTS.some((type) => block.includes(type))) continue;
-      const data = block.split("\n").filter((line) => line.startsWith("data:")).map((line) => line.slice(5).trimStart()).join("\n");
-      try {
-        const event = JSON.parse(data) as { type?: string; response?: NativeResponse };
-        if (event.type && FINAL_EVENTS.includes(event.type) && event.response) {
-          this.response = event.response;
-          found = true;
-        }
-      } catch {
-        // Not JSON: relayed as it is, and not the event we look for.
-      }
-    }
-    return found;
+    this.found = false;
+    this.parser.push(chunk);
+    return this.found;
   }
 }
 

@@ -1,4 +1,4 @@
-// Everything else under /computers/{id}/: the per-action paths of extensions.md
+// Everything else under /computers/{id}/: the per-action paths of docs/contract.md "Actions"
 // (click, type, hotkey, …) and a JSON 404 for unknown paths.
 import { withApiKey } from "@/lib/api/handlers";
 import { readJson } from "@/lib/api/request";
