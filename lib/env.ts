@@ -64,8 +64,13 @@ const schema = z.object({
 
   // ---- sessions (browser and desktop) ----
   // One action or screenshot of a session fails (status "error") after this long; the next one runs.
-  // CDP endpoints for browser sessions: auto = on unless desktops run here (cdpEnabled).
-  SESSION_CDP: z.enum(["auto", "on", "off"]).default("auto"),
+  SESSION_CDP: z
+    .enum(["auto", "on", "off"])
+    .default("on")
+    .describe(
+      "CDP endpoints (endpoints.cdp) for browser sessions, for Playwright's connectOverCDP and Puppeteer's connect: on (default) or off. " +
+        "auto is an older name for on, kept so existing configurations still start. See docs/cdp.md.",
+    ),
   ACTION_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   // Where sessions may connect (EgressPolicy). default: everything but the host's loopback and
   // addresses, link-local/cloud metadata and Cabin itself; public-only: private ranges refused too
