@@ -60,7 +60,10 @@ export const envSchema = z.object({
     .describe("Bearer token (16+ characters) for GET /metrics (Prometheus). Unset: /metrics answers 404."),
 
   // ---- sessions (browser and desktop) ----
-  SESSION_CDP: z.enum(["auto", "on", "off"]).default("auto").describe("Whether browser sessions offer CDP endpoints (endpoints.cdp): on, off, or auto (decided by `cdpEnabled`)."),
+  SESSION_CDP: z.enum(["auto", "on", "off"]).default("on").describe(
+    "CDP endpoints (endpoints.cdp) for browser sessions, for Playwright's connectOverCDP and Puppeteer's connect: on (default) or off. " +
+      "auto is an older name for on, kept so existing configurations still start. See docs/cdp.md.",
+  ),
   ACTION_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60).describe("Seconds after which one action or screenshot of a session fails (status \"error\"); the next one runs."),
   SESSION_EGRESS: z.enum(["default", "public-only"]).default("default").describe(
     "Where sessions may connect: default refuses the host's loopback and addresses, link-local and cloud metadata, and Cabin itself; public-only refuses private ranges too (for Cabin facing the internet).",

@@ -16,9 +16,8 @@ function NoCdp({ ended }: { ended: boolean }) {
         <>
           <p className="font-medium text-slate-900">This server does not offer CDP connections.</p>
           <p>
-            The operator decides this with the <code className="font-mono">SESSION_CDP</code> setting: it is off when set to{" "}
-            <code className="font-mono">off</code>, and with <code className="font-mono">auto</code> (the default) it is off on servers that
-            also run desktop sessions, because those share the host&apos;s network. Drive this session through the API instead.
+            The operator turned CDP connections off with <code className="font-mono">SESSION_CDP=off</code> (they are on by default).
+            Drive this session through the API instead.
           </p>
         </>
       )}

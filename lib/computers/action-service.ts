@@ -10,6 +10,7 @@ import { reachSession, type Reached } from "@/lib/computers/access";
 import { parseAction, type Action, type ActionOf } from "@/lib/computers/actions";
 import type { ActionOutcome } from "@/lib/computers/driver";
 import { withActionEvents } from "@/lib/computers/events-service";
+import { runDebug } from "@/lib/computers/debug-service";
 import { asActionResult, asAppError, type ActionResult } from "@/lib/computers/failures";
 import { getSessionManager } from "@/lib/computers/registry";
 import { screenshotUrl } from "@/lib/computers/screenshot-links";
@@ -36,12 +37,25 @@ function success(call: ActionCall, outcome: ActionOutcome): ActionResult {
   };
 }
 
+/** What a session's kind cannot take, refused before anything runs (a batch is refused whole). */
+function assertKindAllows(reached: Reached, action: Action) {
+  if (action.type === "debug" && !reached.handle.exec) {
+    throw new AppError(
+      "invalid_request",
+      `debug runs a shell command, and '${reached.row.id}' is a ${reached.row.kind} session, which has no shell (a context in Cabin's shared Chromium); run commands in a desktop session`,
+      { param: "type", detail: "desktop_only" },
+    );
+  }
+}
+
 /**
  * Runs one parsed action on a reached session; failed actions become status "error".
- * `wait` and `screenshot` are the same for every kind, so they are done here: a wait
- * is a pause between this request's actions, and a screenshot is the handle's.
+ * `wait`, `screenshot` and `debug` are the same for every kind, so they are done here: a
+ * wait is a pause between this request's actions, a screenshot is the handle's, and debug
+ * runs through the exec capability (runDebug).
  */
 async function perform(call: ActionCall, reached: Reached, action: Action): Promise<ActionResult> {
+  assertKindAllows(reached, action);
   const announce = { sessionId: reached.live.id, requestId: call.requestId, action };
   return timeAction(action.type, () => withActionEvents(getSessionManager().events, announce, () => runAction(call, reached, action)));
 }
@@ -52,6 +66,7 @@ async function runAction(call: ActionCall, reached: Reached, action: Action): Pr
       await new Promise((resolve) => setTimeout(resolve, action.ms));
       return success(call, {});
     }
+    if (action.type === "debug") return success(call, await runDebug(reached.handle, action));
     if (action.type === "screenshot") {
       const shot = await reached.handle.screenshot({ format: action.format, quality: action.quality, tabId: action.tab_id });
       const result: Record<string, unknown> = action.base64
@@ -86,6 +101,8 @@ export async function executeBatch(call: ActionCall & { body: unknown }) {
   const { actions } = parseWith(batchBody, call.body);
   const parsed = actions.map((a, i) => parseAction(a, `actions[${i}]`));
   const reached = await reachSession(call.principal, call.id);
+  // Refused whole before anything runs: a batch is never left half done by an action this kind cannot take.
+  for (const action of parsed) assertKindAllows(reached, action);
   const results: ActionResult[] = [];
   for (const action of parsed) {
     const result = await perform(call, reached, action);
@@ -107,7 +124,8 @@ const NAMED_ACTIONS: Record<string, Action["type"]> = {
   click: "click", "double-click": "double_click", "right-click": "right_click", drag: "drag",
   "mouse-down": "mouse_down", "mouse-up": "mouse_up", type: "type", hotkey: "keypress",
   "key-down": "key_down", "key-up": "key_up", scroll: "scroll", html: "get_html_content", viewport: "set_viewport",
-  screenshot: "screenshot", navigate: "go_to_url", "change-proxy": "change_proxy",
+  screenshot: "screenshot", navigate: "go_to_url", "change-proxy": "change_proxy", debug: "debug", move: "move",
+  "point-and-type": "point_and_type",
 };
 
 /** The per-action paths and the action type each runs (the OpenAPI document lists them). */

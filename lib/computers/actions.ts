@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { AppError } from "@/lib/api/errors";
 import { parseWith, textWithoutNul } from "@/lib/api/request";
+import { debugAction } from "@/lib/computers/debug-action";
 
 const coord = z.number().finite().min(0).max(100_000);
 // Wheel deltas in pixels: beyond a few screens a scroll means nothing, and
@@ -37,9 +38,22 @@ export const navigableUrl = z
  */
 const sdkFields = { include_context: z.boolean().optional(), request_id: z.string().max(128).optional() };
 const target = { tab_id: tabId.optional(), ...sdkFields };
+/** OpenAI's computer-use actions may name keys held down while the pointer acts (`keys: ["shift"]` on a click). */
+const held = { keys: z.array(keyName).max(8).optional() };
+const heldKeys = (keys: string[] | undefined): { held_keys?: string[] } => (keys?.length ? { held_keys: keys } : {});
 
-const click = z.strictObject({ type: z.literal("click"), x: coord, y: coord, button: button.default("left"), ...target });
-const doubleClick = z.strictObject({ type: z.literal("double_click"), x: coord, y: coord, ...target });
+const click = z
+  .strictObject({ type: z.literal("click"), x: coord, y: coord, button: button.default("left"), ...held, ...target })
+  .transform(({ keys, ...a }) => ({ ...a, ...heldKeys(keys) }));
+const doubleClick = z
+  .strictObject({ type: z.literal("double_click"), x: coord, y: coord, ...held, ...target })
+  .transform(({ keys, ...a }) => ({ ...a, ...heldKeys(keys) }));
+/** OpenAI's `move`: the pointer goes there (hover), nothing is pressed. */
+const move = z
+  .strictObject({ type: z.literal("move"), x: coord, y: coord, ...held, ...target })
+  .transform(({ keys, ...a }) => ({ ...a, ...heldKeys(keys) }));
+/** The Lightcone SDK's `point_and_type`: a left click at (x, y), then the text typed there. */
+const pointAndType = z.strictObject({ type: z.literal("point_and_type"), x: coord, y: coord, text: textWithoutNul(100_000), ...target });
 const rightClick = z.strictObject({ type: z.literal("right_click"), x: coord, y: coord, ...target });
 const drag = z
   .strictObject({
@@ -49,6 +63,7 @@ const drag = z
     x2: coord.optional(),
     y2: coord.optional(),
     path: z.array(z.strictObject({ x: coord, y: coord })).min(2).max(1000).optional(),
+    ...held,
     ...target,
   })
   .transform((a, ctx) => {
@@ -59,7 +74,7 @@ const drag = z
       ctx.addIssue({ code: "custom", message: "give x1, y1, x2, y2 or a path of at least two points", path: ["x1"] });
       return z.NEVER;
     }
-    return { type: "drag" as const, path, tab_id: a.tab_id };
+    return { type: "drag" as const, path, tab_id: a.tab_id, ...heldKeys(a.keys) };
   });
 const typeText = z.strictObject({ type: z.literal("type"), text: textWithoutNul(100_000), ...target });
 const keypress = z
@@ -72,8 +87,20 @@ const keypress = z
     }
     return { type: "keypress" as const, keys, tab_id: a.tab_id };
   });
-const keyDown = z.strictObject({ type: z.literal("key_down"), key: keyName, ...target });
-const keyUp = z.strictObject({ type: z.literal("key_up"), key: keyName, ...target });
+/** key_down/key_up: the SDK's `key`, or `keys` (several held together: pressed in order, released in reverse). */
+const keyHold = <T extends "key_down" | "key_up">(type: T) =>
+  z
+    .strictObject({ type: z.literal(type), key: keyName.optional(), keys: z.array(keyName).min(1).max(8).optional(), ...target })
+    .transform((a, ctx) => {
+      const keys = a.keys ?? (a.key ? [a.key] : undefined);
+      if (!keys || (a.key && a.keys)) {
+        ctx.addIssue({ code: "custom", message: "give key (one key) or keys (an array), not both", path: ["key"] });
+        return z.NEVER;
+      }
+      return { type, keys, tab_id: a.tab_id };
+    });
+const keyDown = keyHold("key_down");
+const keyUp = keyHold("key_up");
 const mouseDown = z.strictObject({ type: z.literal("mouse_down"), x: coord.optional(), y: coord.optional(), button: button.default("left"), ...target });
 const mouseUp = z.strictObject({ type: z.literal("mouse_up"), x: coord.optional(), y: coord.optional(), button: button.default("left"), ...target });
 const scroll = z
@@ -85,6 +112,7 @@ const scroll = z
     scroll_y: delta.optional(),
     x: coord.optional(),
     y: coord.optional(),
+    ...held,
     ...target,
   })
   .transform((a) => ({
@@ -94,6 +122,7 @@ const scroll = z
     x: a.x,
     y: a.y,
     tab_id: a.tab_id,
+    ...heldKeys(a.keys),
   }));
 const wait = z
   .strictObject({ type: z.literal("wait"), ms: z.number().int().min(0).max(60_000).optional(), duration_ms: z.number().int().min(0).max(60_000).optional(), ...sdkFields })
@@ -132,10 +161,11 @@ const switchTab = z.strictObject({ type: z.literal("switch_tab"), tab_id: tabId,
 const closeTab = z.strictObject({ type: z.literal("close_tab"), tab_id: tabId, ...sdkFields });
 
 const SCHEMAS = {
-  click, double_click: doubleClick, right_click: rightClick, drag, type: typeText, keypress,
+  click, double_click: doubleClick, right_click: rightClick, move, point_and_type: pointAndType, drag, type: typeText, keypress,
   key_down: keyDown, key_up: keyUp, mouse_down: mouseDown, mouse_up: mouseUp, scroll, wait,
   screenshot, go_to_url: goToUrl, get_html_content: getHtml, set_viewport: setViewport,
   list_tabs: listTabs, new_tab: newTab, switch_tab: switchTab, close_tab: closeTab, change_proxy: changeProxy,
+  debug: debugAction,
 } as const;
 
 /** Every action's schema by type: the OpenAPI document (lib/api/openapi) is generated from these. */

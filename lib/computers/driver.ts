@@ -99,8 +99,8 @@ export interface ActionOutcome {
   pageContext?: PageContext | ScreenContext;
 }
 
-/** Actions the action layer does itself for every kind (lib/computers/action-service.ts `perform`). */
-export type KindNeutralAction = Extract<ActionType, "wait" | "screenshot">;
+/** Actions the action layer does itself for every kind (lib/computers/action-service.ts `perform`; `debug` through the exec capability). */
+export type KindNeutralAction = Extract<ActionType, "wait" | "screenshot" | "debug">;
 /** What reaches a driver's `act`. */
 export type DriverAction = Exclude<Action, { type: KindNeutralAction }>;
 

@@ -105,8 +105,6 @@ function baseEnv(o: { port: number; dataDir: string; databaseUrl: string; env: R
     LOG_LEVEL: "warn",
     // Tests sign up many users from one address; the limit itself is Better Auth's.
     AUTH_RATE_LIMIT_PER_MINUTE: "0",
-    // The suites run desktops and CDP side by side (auto would turn CDP off here: cdpEnabled).
-    SESSION_CDP: "on",
     // Test pages are served on loopback, which the egress policy refuses by default; the server's
     // own port stays refused even so (EgressPolicy), and the egress suites override this.
     SESSION_EGRESS_ALLOW: "127.0.0.0/8",

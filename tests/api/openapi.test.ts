@@ -102,7 +102,7 @@ describe("GET /openapi.json", () => {
       expect.soft(res.status, what).not.toBe(405);
       expect.soft(text, what).not.toMatch(/No such endpoint|Unknown path/);
       if (example !== undefined) {
-        if (/\/exec(\/sync)?$/.test(template)) {
+        if (/\/(exec(\/sync)?|debug)$/.test(template)) {
           // Desktop-only: the browser session's refusal names the kind, after the body was accepted.
           expect.soft(streamed ? 200 : res.status, what).toBe(streamed ? 200 : 400);
           if (!streamed) expect.soft(text, what).toMatch(/desktop/);

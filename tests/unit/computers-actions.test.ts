@@ -9,10 +9,36 @@ const fails = (value: unknown, prefix?: string): AppError => thrownAppError(() =
 describe("parseAction", () => {
   it("knows the full action list of docs/contract.md (change_proxy is its change-proxy path as an action)", () => {
     expect([...ACTION_TYPES].sort()).toEqual([
-      "change_proxy", "click", "close_tab", "double_click", "drag", "get_html_content", "go_to_url", "key_down", "key_up", "keypress",
-      "list_tabs", "mouse_down", "mouse_up", "new_tab", "right_click", "screenshot", "scroll", "set_viewport",
+      "change_proxy", "click", "close_tab", "debug", "double_click", "drag", "get_html_content", "go_to_url", "key_down", "key_up", "keypress",
+      "list_tabs", "mouse_down", "mouse_up", "move", "new_tab", "point_and_type", "right_click", "screenshot", "scroll", "set_viewport",
       "switch_tab", "type", "wait",
     ]);
+  });
+
+  it("takes every action of OpenAI's computer-use union as a model emits it", () => {
+    for (const button of ["left", "right", "middle", "wheel", "back", "forward"]) {
+      expect(parseAction({ type: "click", x: 1, y: 2, button })).toMatchObject({ type: "click", button });
+    }
+    expect(parseAction({ type: "move", x: 3, y: 4 })).toEqual({ type: "move", x: 3, y: 4 });
+    expect(parseAction({ type: "drag", path: [{ x: 1, y: 1 }, { x: 2, y: 2 }, { x: 3, y: 3 }] })).toMatchObject({ path: [{ x: 1, y: 1 }, { x: 2, y: 2 }, { x: 3, y: 3 }] });
+    expect(parseAction({ type: "scroll", x: 5, y: 6, scroll_x: -10, scroll_y: 20 })).toMatchObject({ dx: -10, dy: 20, x: 5, y: 6 });
+    expect(parseAction({ type: "keypress", keys: ["ctrl", "c"] })).toMatchObject({ keys: ["ctrl", "c"] });
+    expect(parseAction({ type: "click", x: 1, y: 2, keys: ["shift"] })).toMatchObject({ held_keys: ["shift"] });
+    expect(parseAction({ type: "move", x: 1, y: 2, keys: [] })).toEqual({ type: "move", x: 1, y: 2 });
+  });
+
+  it("takes the SDK's point_and_type, key_down/key_up with key or keys, and debug in both of its shapes", () => {
+    expect(parseAction({ type: "point_and_type", x: 1, y: 2, text: "hi" })).toMatchObject({ x: 1, y: 2, text: "hi" });
+    expect(parseAction({ type: "key_down", key: "Shift" })).toMatchObject({ type: "key_down", keys: ["Shift"] });
+    expect(parseAction({ type: "key_up", keys: ["Shift", "a"] })).toMatchObject({ type: "key_up", keys: ["Shift", "a"] });
+    expect(fails({ type: "key_down" }).param).toBe("action.key");
+    expect(fails({ type: "key_down", key: "a", keys: ["b"] }).message).toMatch(/not both/);
+    expect(parseAction({ type: "debug", debug: { command: "ls", stream: false } })).toEqual({
+      type: "debug", command: "ls", cwd: undefined, env: undefined, timeout_seconds: 120, max_output_length: 65_536,
+    });
+    expect(parseAction({ type: "debug", command: "ls", timeout_seconds: 5, max_output_length: 10 })).toMatchObject({ timeout_seconds: 5, max_output_length: 10 });
+    expect(fails({ type: "debug", debug: {} }).param).toBe("action.command");
+    expect(fails({ type: "debug", command: "ls", stream: true }).message).toMatch(/exec/);
   });
 
   it("normalizes aliases", () => {

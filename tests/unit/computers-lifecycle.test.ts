@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 
-// Whether CDP is offered depends on the host (cdpEnabled); the session object is tested both ways.
+// Whether CDP is offered depends on SESSION_CDP (cdpEnabled); the session object is tested both ways.
 const cdp = vi.hoisted(() => ({ enabled: true }));
 vi.mock("@/lib/computers/browser/cdp-enabled", () => ({ cdpEnabled: () => cdp.enabled }));
 // Desktops' vnc endpoint depends on the host's x11vnc, their live view on its ffmpeg.

@@ -12,6 +12,18 @@ describe("desktop actions → xdotool", () => {
     expect(args({ type: "right_click", x: 1, y: 2 })).toEqual(["mousemove", "1", "2", "click", "--delay", "0", "3"]);
   });
 
+  it("moves, clicks the side buttons, points and types, and holds keys around pointer actions", () => {
+    expect(args({ type: "move", x: 5, y: 6 })).toEqual(["mousemove", "5", "6"]);
+    expect(args({ type: "click", x: 1, y: 2, button: "back" })).toEqual(["mousemove", "1", "2", "click", "--delay", "0", "8"]);
+    expect(args({ type: "click", x: 1, y: 2, button: "forward" })).toEqual(["mousemove", "1", "2", "click", "--delay", "0", "9"]);
+    expect(args({ type: "point_and_type", x: 1, y: 2, text: "-x" })).toEqual(["mousemove", "1", "2", "click", "--delay", "0", "1", "type", "--delay", "0", "--", "-x"]);
+    expect(args({ type: "click", x: 1, y: 2, keys: ["shift", "ctrl"] })).toEqual([
+      "keydown", "--delay", "0", "shift", "ctrl", "mousemove", "1", "2", "click", "--delay", "0", "1", "keyup", "--delay", "0", "ctrl", "shift",
+    ]);
+    expect(args({ type: "key_down", keys: ["shift", "a"] })).toEqual(["keydown", "--delay", "0", "--", "shift", "a"]);
+    expect(args({ type: "key_up", keys: ["shift", "a"] })).toEqual(["keyup", "--delay", "0", "--", "a", "shift"]);
+  });
+
   it("types text verbatim after --, with zero delay", () => {
     expect(args({ type: "type", text: "-rf /\nhi" })).toEqual(["type", "--delay", "0", "--", "-rf /\nhi"]);
     expect(args({ type: "type", text: "" })).toEqual([]);

@@ -21,6 +21,9 @@ const ACTION_EXAMPLES: Partial<Record<ActionType, Record<string, unknown>>> = {
   key_down: { key: "Shift" }, key_up: { key: "Shift" }, mouse_down: { x: 10, y: 10 }, mouse_up: { x: 10, y: 10 },
   scroll: { dx: 0, dy: 200 }, wait: { ms: 10 }, screenshot: { base64: false }, go_to_url: { url: "about:blank" },
   get_html_content: {}, set_viewport: { width: 1280, height: 720 }, list_tabs: {}, change_proxy: { proxy_url: null },
+  move: { x: 100, y: 100 }, point_and_type: { x: 100, y: 100, text: "hello" },
+  // Desktop sessions only (a browser session has no shell): the document test expects the 400 naming the kind.
+  debug: { command: "echo hello", timeout_seconds: 120, max_output_length: 65536 },
 };
 
 /** Component schemas of this surface: each action type, and the action union. */

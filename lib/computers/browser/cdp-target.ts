@@ -8,8 +8,8 @@
 // data dir, which we find from the process's command line (our launch marker).
 // Chromium refuses WebSocket upgrades that carry an Origin header (no
 // --remote-allow-origins), so web pages, including sessions' own, cannot drive
-// it; local processes can, which the host's egress policy must block for
-// anything a session runs (desktops).
+// it; desktops cannot reach it (their own network namespace has its own
+// loopback); processes on the host itself can (docs/cdp.md).
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { BrowserContext } from "playwright-core";

@@ -3,6 +3,7 @@
 import type { Page } from "playwright-core";
 import { ActionError } from "@/lib/computers/action-error";
 import type { ActionOf } from "@/lib/computers/actions";
+import { clickHistoryButton } from "@/lib/computers/browser/history-buttons";
 import { toChord, toPlaywrightKey } from "@/lib/computers/browser/keys";
 import { FAILURE_HEADER, REFUSAL_HEADER, type EgressProblem, type EgressProxy } from "@/lib/computers/egress/browser-proxy";
 
@@ -12,16 +13,32 @@ const ERROR_PAGE_COMMIT_MS = 2_000;
 
 type MouseButton = "left" | "right" | "middle";
 
+/** Press-and-hold buttons; back and forward are clicks only (clickHistoryButton), a held history button means nothing. */
 function mouseButton(button: string): MouseButton {
   if (button === "left" || button === "right" || button === "middle") return button;
   if (button === "wheel") return "middle";
-  throw new ActionError("not_supported", `Mouse button '${button}' is not supported in browser sessions`, { param: "button" });
+  throw new ActionError("not_supported", `Mouse button '${button}' can be clicked (click with button "${button}") but not held in browser sessions`, { param: "button" });
 }
 
 export type PageAction = ActionOf<
-  | "click" | "double_click" | "right_click" | "drag" | "type" | "keypress" | "key_down" | "key_up"
+  | "click" | "double_click" | "right_click" | "move" | "point_and_type" | "drag" | "type" | "keypress" | "key_down" | "key_up"
   | "mouse_down" | "mouse_up" | "scroll" | "go_to_url" | "get_html_content"
 >;
+
+/** Runs `fn` with OpenAI's held `keys` pressed (in order), releasing them (in reverse) whatever happens. */
+async function holding(page: Page, keys: string[] | undefined, fn: () => Promise<void>): Promise<void> {
+  const names = (keys ?? []).map((key) => toPlaywrightKey(key, "keys"));
+  const pressed: string[] = [];
+  try {
+    for (const name of names) {
+      await page.keyboard.down(name);
+      pressed.push(name);
+    }
+    await fn();
+  } finally {
+    for (const name of pressed.reverse()) await page.keyboard.up(name).catch(() => {});
+  }
+}
 
 /**
  * Loads `url` in `page`. When the session's EgressProxy refused the document or could not
@@ -70,23 +87,34 @@ function navigationError(url: string, problem: EgressProblem, cause?: unknown): 
 /** Runs one action; returns the `result` object of the ActionResult (may be empty). */
 export async function runPageAction(page: Page, action: PageAction, egress?: EgressProxy): Promise<Record<string, unknown>> {
   switch (action.type) {
-    case "click":
-      await page.mouse.click(action.x, action.y, { button: mouseButton(action.button) });
+    case "click": {
+      const { x, y, button } = action;
+      await holding(page, action.held_keys, () =>
+        button === "back" || button === "forward" ? clickHistoryButton(page, x, y, button) : page.mouse.click(x, y, { button: mouseButton(button) }));
       return {};
+    }
     case "double_click":
-      await page.mouse.dblclick(action.x, action.y);
+      await holding(page, action.held_keys, () => page.mouse.dblclick(action.x, action.y));
       return {};
     case "right_click":
       await page.mouse.click(action.x, action.y, { button: "right" });
       return {};
-    case "drag": {
-      const [first, ...rest] = action.path;
-      await page.mouse.move(first.x, first.y);
-      await page.mouse.down();
-      for (const p of rest) await page.mouse.move(p.x, p.y, { steps: 5 });
-      await page.mouse.up();
+    case "move":
+      await holding(page, action.held_keys, () => page.mouse.move(action.x, action.y));
       return {};
-    }
+    case "point_and_type":
+      await page.mouse.click(action.x, action.y);
+      await page.keyboard.type(action.text);
+      return {};
+    case "drag":
+      await holding(page, action.held_keys, async () => {
+        const [first, ...rest] = action.path;
+        await page.mouse.move(first.x, first.y);
+        await page.mouse.down();
+        for (const p of rest) await page.mouse.move(p.x, p.y, { steps: 5 });
+        await page.mouse.up();
+      });
+      return {};
     case "type":
       await page.keyboard.type(action.text);
       return {};
@@ -94,10 +122,10 @@ export async function runPageAction(page: Page, action: PageAction, egress?: Egr
       await page.keyboard.press(toChord(action.keys));
       return {};
     case "key_down":
-      await page.keyboard.down(toPlaywrightKey(action.key, "key"));
+      for (const key of action.keys) await page.keyboard.down(toPlaywrightKey(key, "keys"));
       return {};
     case "key_up":
-      await page.keyboard.up(toPlaywrightKey(action.key, "key"));
+      for (const key of [...action.keys].reverse()) await page.keyboard.up(toPlaywrightKey(key, "keys"));
       return {};
     case "mouse_down":
     case "mouse_up": {
@@ -106,13 +134,14 @@ export async function runPageAction(page: Page, action: PageAction, egress?: Egr
       await (action.type === "mouse_down" ? page.mouse.down({ button }) : page.mouse.up({ button }));
       return {};
     }
-    case "scroll": {
-      // The wheel goes to whatever is under the pointer, so put it over the page first.
-      const size = page.viewportSize();
-      await page.mouse.move(action.x ?? (size ? size.width / 2 : 0), action.y ?? (size ? size.height / 2 : 0));
-      await page.mouse.wheel(action.dx, action.dy);
+    case "scroll":
+      await holding(page, action.held_keys, async () => {
+        // The wheel goes to whatever is under the pointer, so put it over the page first.
+        const size = page.viewportSize();
+        await page.mouse.move(action.x ?? (size ? size.width / 2 : 0), action.y ?? (size ? size.height / 2 : 0));
+        await page.mouse.wheel(action.dx, action.dy);
+      });
       return {};
-    }
     case "go_to_url":
       return navigate(page, action.url, egress);
     case "get_html_content":

@@ -4,35 +4,21 @@
 // variant (POST /computers/{id}/exec) is execStream, on the same body and checks.
 import { z } from "zod";
 import { AppError } from "@/lib/api/errors";
-import { parseWith, textWithoutNul } from "@/lib/api/request";
+import { parseWith } from "@/lib/api/request";
 import type { ApiPrincipal } from "@/lib/auth/api-keys";
 import { reachSession, type Reached } from "@/lib/computers/access";
 import type { ExecCapability, ExecResult } from "@/lib/computers/driver";
 import { asAppError } from "@/lib/computers/failures";
 import { getSessionManager } from "@/lib/computers/registry";
 import { getEnv } from "@/lib/env";
-
-export const EXEC_DEFAULT_TIMEOUT_SECONDS = 60;
-export const EXEC_MAX_TIMEOUT_SECONDS = 3600;
-
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+import { EXEC_DEFAULT_TIMEOUT_SECONDS, execCommand, execCwd, execEnv, execTimeoutSeconds } from "@/lib/computers/exec-fields";
 
 /** The body of exec/sync and of the exec stream (POST /computers/{id}/exec). */
 export const execBody = z.strictObject({
-  command: textWithoutNul(100_000, 1),
-  cwd: textWithoutNul(4096, 1).optional(),
-  env: z
-    .record(
-      z.string().regex(ENV_NAME),
-      textWithoutNul(100_000),
-      {
-        error: (issue) =>
-          issue.code === "invalid_key" ? "not a valid environment variable name (letters, digits and _, not starting with a digit)" : undefined,
-      },
-    )
-    .refine((env) => Object.keys(env).length <= 256, "at most 256 variables")
-    .optional(),
-  timeout_seconds: z.number().int().min(1).max(EXEC_MAX_TIMEOUT_SECONDS).optional(),
+  command: execCommand,
+  cwd: execCwd.optional(),
+  env: execEnv.optional(),
+  timeout_seconds: execTimeoutSeconds.optional(),
 });
 
 /** The session's exec capability; other kinds are a 400 naming the session's kind. */

@@ -51,15 +51,29 @@ function scroll(a: ActionOf<"scroll">): string[] {
 const BROWSER_ONLY = new Set(["go_to_url", "get_html_content", "set_viewport", "change_proxy"]);
 const TABS = new Set(["list_tabs", "new_tab", "switch_tab", "close_tab"]);
 
+/**
+ * OpenAI's held `keys` around a pointer action: keydown before, keyup (reversed) after, in one chained
+ * xdotool call (each key command stops at the next command name, so no `--` here: keysyms never start with "-").
+ */
+function holding(keys: string[] | undefined, args: string[]): string[] {
+  if (!keys?.length) return args;
+  const syms = keys.map((key) => toKeysym(key));
+  return ["keydown", "--delay", "0", ...syms, ...args, "keyup", "--delay", "0", ...[...syms].reverse()];
+}
+
 /** The xdotool arguments for an input action; null for `wait` and `screenshot` (handled by the caller). */
 export function xdotoolArgs(action: Action): string[] | null {
   switch (action.type) {
     case "click":
-      return [...move(action.x, action.y), "click", "--delay", "0", String(BUTTONS[action.button])];
+      return holding(action.held_keys, [...move(action.x, action.y), "click", "--delay", "0", String(BUTTONS[action.button])]);
     case "double_click":
-      return [...move(action.x, action.y), "click", "--repeat", "2", "--delay", "0", "1"];
+      return holding(action.held_keys, [...move(action.x, action.y), "click", "--repeat", "2", "--delay", "0", "1"]);
     case "right_click":
       return [...move(action.x, action.y), "click", "--delay", "0", "3"];
+    case "move":
+      return holding(action.held_keys, move(action.x, action.y));
+    case "point_and_type":
+      return [...move(action.x, action.y), "click", "--delay", "0", "1", ...(action.text ? ["type", "--delay", "0", "--", action.text] : [])];
     case "mouse_down":
     case "mouse_up": {
       const at = action.x !== undefined && action.y !== undefined ? move(action.x, action.y) : [];
@@ -67,18 +81,18 @@ export function xdotoolArgs(action: Action): string[] | null {
     }
     case "drag": {
       const [first, ...rest] = action.path;
-      return [...move(first.x, first.y), "mousedown", "1", ...rest.flatMap((p) => move(p.x, p.y)), "mouseup", "1"];
+      return holding(action.held_keys, [...move(first.x, first.y), "mousedown", "1", ...rest.flatMap((p) => move(p.x, p.y)), "mouseup", "1"]);
     }
     case "type":
       return action.text ? ["type", "--delay", "0", "--", action.text] : [];
     case "keypress":
       return ["key", "--delay", "0", "--", action.keys.map((key) => toKeysym(key)).join("+")];
     case "key_down":
-      return ["keydown", "--delay", "0", "--", toKeysym(action.key, "key")];
+      return ["keydown", "--delay", "0", "--", ...action.keys.map((key) => toKeysym(key))];
     case "key_up":
-      return ["keyup", "--delay", "0", "--", toKeysym(action.key, "key")];
+      return ["keyup", "--delay", "0", "--", ...[...action.keys].reverse().map((key) => toKeysym(key))];
     case "scroll":
-      return scroll(action);
+      return holding(action.held_keys, scroll(action));
     case "wait":
     case "screenshot":
       return null;
