@@ -26,6 +26,10 @@ const schema = z.object({
   // answer: streams are not cut) within the request timeout, or the socket is closed.
   HTTP_HEADERS_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(15),
   HTTP_REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(60),
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(1024)
+    .describe("Sockets one client address may hold open at once; past it a new connection gets 429 and is closed (trusted proxies are exempt). Default 1024."),
+  WEBSOCKETS_MAX_PER_ADDRESS: z.coerce.number().int().min(1).default(256)
+    .describe("Upgrade requests and WebSockets (CDP, live view, VNC) one client address may hold at once (the forwarded address behind a trusted proxy); past it 429. Default 256."),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // Where the SQLite file, generated secrets, saved states and model files live.
   DATA_DIR: z.string().default("data"),
@@ -40,8 +44,8 @@ const schema = z.object({
   // Secret for login cookies and at-rest encryption. Generated into
   // DATA_DIR/secret on first start when unset.
   CABIN_SECRET: z.string().min(32).optional(),
-  // Allow sign-up from the login page (the first account is always allowed).
-  ALLOW_SIGNUP: bool.default(true),
+  SIGNUP: z.enum(["open", "invite", "closed"]).default("invite")
+    .describe("Who may create an account in the dashboard: open = anyone; invite = the first account (it owns the install), then only people with a pending invitation; closed = the first account only (then the operator's CLI). Default invite."),
   // Login/sign-up attempts allowed per client IP per minute (0 turns the limit off).
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(10),
   // Per-account backoff (keyed on account and client address, so an attacker's failures never
@@ -82,11 +86,10 @@ const schema = z.object({
   }),
 
   // ---- per-organization quotas (the operator overrides them per organization: npm run cli -- org quota) ----
-  // Browser sessions one organization may run at once on this host (429 past it).
-  ORG_MAX_BROWSER_SESSIONS: z.coerce.number().int().min(1).default(64),
-  // Desktops one organization may run at once on this host; default: half of DESKTOP_MAX_SESSIONS,
-  // so one organization never takes every desktop slot.
-  ORG_MAX_DESKTOP_SESSIONS: z.coerce.number().int().min(1).optional(),
+  ORG_MAX_BROWSER_SESSIONS: z.coerce.number().int().min(1).default(16)
+    .describe("Browser sessions one organization may run at once on this host (429 past it). Default 16."),
+  ORG_MAX_DESKTOP_SESSIONS: z.coerce.number().int().min(1).optional()
+    .describe("Desktops one organization may run at once on this host (429 past it). Default: a quarter of DESKTOP_MAX_SESSIONS (at least 1), so a few organizations never take every slot."),
   // Sessions (both kinds) one organization may create per minute; 0 turns the limit off.
   ORG_SESSION_CREATES_PER_MINUTE: z.coerce.number().int().min(0).default(600),
 
@@ -112,6 +115,8 @@ const schema = z.object({
   BROWSER_STANDBY_REFILL_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
   // Standby stops growing above the floor when free memory would drop below this.
   BROWSER_STANDBY_MIN_FREE_MB: z.coerce.number().int().min(0).default(1024),
+  BROWSER_MAX_TABS_PER_SESSION: z.coerce.number().int().min(1).max(500).default(20)
+    .describe("Tabs one browser session may have open (each is a renderer); opening one more is a 409, and a popup past it is closed. Default 20."),
   // Sessions per Chromium process before another process is started.
   BROWSER_MAX_CONTEXTS_PER_PROCESS: z.coerce.number().int().min(1).default(100),
   // A Chromium process is replaced after this many sessions (it ends when its last session does).
