@@ -34,7 +34,8 @@ export interface TestServer {
 }
 
 export interface StartOptions {
-  env?: Record<string, string>;
+  /** Settings for the server; `undefined` unsets one the harness would set (a real install's default). */
+  env?: Record<string, string | undefined>;
   dataDir?: string;
   databaseUrl?: string;
   port?: number;
@@ -90,7 +91,7 @@ async function dropDatabase(databaseUrl: string) {
   await client.end();
 }
 
-function baseEnv(o: { port: number; dataDir: string; databaseUrl: string; env: Record<string, string>; dev?: boolean }): NodeJS.ProcessEnv {
+function baseEnv(o: { port: number; dataDir: string; databaseUrl: string; env: Record<string, string | undefined>; dev?: boolean }): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
