@@ -42,6 +42,8 @@ const nextUpgrade = app.getUpgradeHandler();
 
 /** Answers `error` in the request's surface envelope; the connection closes after it. */
 function refuse(req: IncomingMessage, res: ServerResponse, error: AppError, requestId: string) {
+  // A route that did not read the body may have answered before the body's refusal.
+  if (res.writableEnded) return;
   const { status, headers, body } = renderError(error, surfaceOf(req.url ?? "/"), requestId);
   if (!res.headersSent) res.writeHead(status, { ...headers, "content-length": Buffer.byteLength(body), connection: "close" });
   res.end(body);
