@@ -70,11 +70,12 @@ export function scansAsJson(contentType: string | undefined): boolean {
 }
 
 /**
- * Watches a request body as it flows (wrapping `emit`, like limitBody, so it sees every
- * chunk however the reader consumes the stream). On the first bound passed no further
- * chunk or end reaches the reader, the rest is drained, and `onRefused` is called once
- * the body has ended (a client reads the answer only after sending) or at once past
- * `drainBytes`.
+ * Watches a request body as Node's HTTP parser hands it over (wrapping `push`, which every
+ * chunk passes before any reader, however it reads, can see it; so the scan runs even while
+ * the route has not started reading). Past the first bound, no further chunk nor the end
+ * reaches the reader, the rest is drained (push keeps answering true, so the socket keeps
+ * being read and nothing is buffered), and `onRefused` is called once the body has ended
+ * (a client reads the answer only after sending) or at once past `drainBytes`.
  */
 export function watchJsonShape(req: IncomingMessage, drainBytes: number, onRefused: (error: AppError) => void): void {
   const scanner = new JsonShapeScanner();
@@ -86,23 +87,19 @@ export function watchJsonShape(req: IncomingMessage, drainBytes: number, onRefus
     answered = true;
     onRefused(refusal);
   };
-  const emit = req.emit.bind(req);
-  req.emit = ((event: string | symbol, ...args: unknown[]) => {
-    if (event === "data") {
-      const chunk = args[0] as Buffer;
-      if (!refusal) {
-        refusal = scanner.push(chunk);
-        if (refusal) req.resume();
-        else return emit(event, ...args);
-      }
-      drained += chunk.length;
-      if (drained > drainBytes) answer();
-      return false;
-    }
-    if (refusal && event === "end") {
+  const push = req.push.bind(req);
+  req.push = ((chunk: Buffer | null, encoding?: BufferEncoding) => {
+    if (chunk === null) {
+      if (!refusal) return push(chunk, encoding);
       answer();
       return false;
     }
-    return emit(event, ...args);
-  }) as typeof req.emit;
+    if (!refusal) {
+      refusal = scanner.push(chunk);
+      if (!refusal) return push(chunk, encoding);
+    }
+    drained += chunk.length;
+    if (drained > drainBytes) answer();
+    return true;
+  }) as typeof req.push;
 }
