@@ -23,7 +23,7 @@ let target: Target;
 beforeAll(async () => {
   server = await startServer({ env: { BROWSER_MAX_TABS_PER_SESSION: String(TAB_LIMIT) } });
   target = { base: server.url, key: await createOrgKey(server, "Edges Org") };
-}, 120_000);
+}, 300_000);
 afterAll(async () => {
   await server?.destroy();
 });

@@ -18,7 +18,7 @@ beforeAll(async () => {
       DESKTOP_MAX_SESSIONS: String(DESKTOP_SLOTS), ...(canRunDesktops ? { DESKTOP_IMAGES_DIR: desktopImagesDir() } : {}),
     },
   });
-}, 120_000);
+}, 300_000);
 afterAll(async () => {
   await server?.destroy();
 });
