@@ -19,7 +19,7 @@ async function freshInstall(signup: string | undefined): Promise<TestServer> {
 }
 
 test("a fresh install opens on Sign up; the first account owns it; then sign-up is by invitation only", async ({ browser }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(360_000);
   const server = await freshInstall(undefined);
   const owner = await browser.newContext();
   const page = await owner.newPage();
@@ -45,7 +45,7 @@ test("a fresh install opens on Sign up; the first account owns it; then sign-up 
 });
 
 test("with SIGNUP=closed, after the first account the Sign up page says sign-up is closed", async ({ browser }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(360_000);
   const server = await freshInstall("closed");
   const first = await fetch(`${server.url}/api/auth/sign-up/email`, {
     method: "POST",
