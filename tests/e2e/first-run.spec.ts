@@ -30,7 +30,8 @@ test("a fresh install opens on Sign up; the first account owns it; then sign-up 
   await page.getByLabel("Email").fill("owner@example.test");
   await page.getByLabel("Password").fill(E2E_PASSWORD);
   await page.getByRole("button", { name: "Sign up" }).click();
-  await expect(page).toHaveURL(/\/sessions$/);
+  // The first sign-up also creates the team (and, on a busy machine, waits for the database).
+  await expect(page).toHaveURL(/\/sessions$/, { timeout: 60_000 });
   await owner.close();
 
   const visitor = await browser.newContext();
