@@ -8,15 +8,19 @@
 // past MAX_REQUEST_BODY_BYTES, the client address login limits key on, security headers.
 import { EventEmitter } from "node:events";
 import { createServer, ServerResponse, type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders, type Server } from "node:http";
+import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import next from "next";
-import { answerClientError, jsonForBareErrors } from "./lib/api/bare-errors";
+import { answerClientError, bareError, jsonForBareErrors } from "./lib/api/bare-errors";
 import { CLIENT_ADDRESS_HEADER, clientAddress } from "./lib/api/client-address";
 import { parseAddressRanges } from "./lib/ip-ranges";
 import {
-  drainLimit, limitBody, refuseDeclaredLength, refuseRequestLine, refuseUpgrade, securityHeaders, surfaceOf, tooLargeError, incomingRequestId,
+  drainLimit, jsonSurfaceOf, limitBody, refuseDeclaredLength, refuseRequestLine, refuseUpgrade, securityHeaders, surfaceOf, tooLargeError, incomingRequestId,
 } from "./lib/api/edge";
-import type { AppError } from "./lib/api/errors";
+import { AppError } from "./lib/api/errors";
+import { requestIdFrom } from "./lib/api/request";
+import { scansAsJson, watchJsonShape } from "./lib/api/json-shape";
+import { AddressSlots, handshakeProblem, tooManyFromAddress } from "./lib/api/upgrade-guard";
 import { renderError } from "./lib/api/render";
 import { getEnv } from "./lib/env";
 import { httpHandlersKey, shutdownKey, upgradeHandlersKey } from "./lib/process-handles";
@@ -39,6 +43,8 @@ const nextUpgrade = app.getUpgradeHandler();
 
 /** Answers `error` in the request's surface envelope; the connection closes after it. */
 function refuse(req: IncomingMessage, res: ServerResponse, error: AppError, requestId: string) {
+  // A route that did not read the body may have answered before the body's refusal.
+  if (res.writableEnded) return;
   const { status, headers, body } = renderError(error, surfaceOf(req.url ?? "/"), requestId);
   if (!res.headersSent) res.writeHead(status, { ...headers, "content-length": Buffer.byteLength(body), connection: "close" });
   res.end(body);
@@ -55,8 +61,8 @@ function closeSoon(socket: Duplex) {
 }
 
 // Built once: they are set on every answer.
-const SECURITY_HEADERS = Object.entries(securityHeaders(false));
-const SECURITY_HEADERS_HTTPS = Object.entries(securityHeaders(true));
+const SECURITY_HEADERS = Object.entries(securityHeaders(false, dev));
+const SECURITY_HEADERS_HTTPS = Object.entries(securityHeaders(true, dev));
 
 // Node checks the two request timeouts only this often (30 s by default).
 const TIMEOUT_CHECK_MS = 1_000;
@@ -78,7 +84,8 @@ class EdgeResponse extends ServerResponse {
   }
 }
 
-const server = createServer({ connectionsCheckingInterval: TIMEOUT_CHECK_MS, ServerResponse: EdgeResponse }, (req, res) => {
+// Node's own answer to a request without Host is a bare 400: the handler answers it in JSON instead.
+const server = createServer({ connectionsCheckingInterval: TIMEOUT_CHECK_MS, ServerResponse: EdgeResponse, requireHostHeader: false }, (req, res) => {
   const requestId = incomingRequestId(req);
   req.headers["x-request-id"] = requestId;
   res.setHeader("x-request-id", requestId);
@@ -86,6 +93,9 @@ const server = createServer({ connectionsCheckingInterval: TIMEOUT_CHECK_MS, Ser
   for (const [name, value] of req.headers["x-forwarded-proto"] === "https" ? SECURITY_HEADERS_HTTPS : SECURITY_HEADERS) res.setHeader(name, value);
   const refusal = refuseRequestLine(req.method ?? "GET", req.url ?? "/");
   if (refusal) return refuse(req, res, refusal, requestId);
+  if (req.headers.host === undefined && req.httpVersionMinor >= 1) {
+    return refuse(req, res, new AppError("invalid_request", "The request has no Host header (HTTP/1.1 requires one)"), requestId);
+  }
   const declaredTooLarge = refuseDeclaredLength(req.headers["content-length"], env.MAX_REQUEST_BODY_BYTES);
   if (declaredTooLarge) {
     // Drained first (see drainLimit), unless it is past all reason.
@@ -98,22 +108,72 @@ const server = createServer({ connectionsCheckingInterval: TIMEOUT_CHECK_MS, Ser
   if (req.headers["content-length"] === undefined) {
     limitBody(req, env.MAX_REQUEST_BODY_BYTES, () => refuse(req, res, tooLargeError(env.MAX_REQUEST_BODY_BYTES), requestId));
   }
+  // Nesting and value counts are bounded as the body arrives, before anything parses it (docs/limits.md).
+  const hasBody = req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
+  if (hasBody && scansAsJson(req.headers["content-type"])) {
+    watchJsonShape(req, drainLimit(env.MAX_REQUEST_BODY_BYTES), (error) => refuse(req, res, error, requestId));
+  }
   // Domain HTTP fast paths (the model gateway) first: each returns true when it took the request.
   // They answer every error with a JSON body of their own, so only Next needs `jsonForBareErrors`.
   const fastPaths = peekSingleton(httpHandlersKey);
   if (fastPaths) for (const take of fastPaths.values()) if (take(req, res)) return;
-  jsonForBareErrors(res, surfaceOf(req.url ?? "/"), requestId);
+  jsonForBareErrors(res, surfaceOf(req.url ?? "/"), requestId, jsonSurfaceOf(req.url ?? "/") !== null);
   void handle(req, res);
 });
 
 // Requests Node's parser refuses (unknown methods, oversized headers, timeouts) get JSON too.
 server.on("clientError", (err, socket) => answerClientError(err, socket));
 
+// `Expect` other than 100-continue: Node would answer a bare 417.
+server.on("checkExpectation", (req, res) => refuse(req, res, bareError(417), incomingRequestId(req)));
+// CONNECT (a proxy's tunnel): Node would close the socket without a word.
+server.on("connect", (req, socket) => {
+  socket.on("error", () => socket.destroy());
+  refuseUpgrade(socket, refuseRequestLine("CONNECT", "/"), incomingRequestId(req));
+  closeSoon(socket);
+});
+
+// Per client address: sockets held (connections), and upgrade requests and WebSockets among
+// them. Trusted proxies hold every client's sockets, so only the upgrade limit (keyed on the
+// forwarded address) applies to them.
+const connectionSlots = new AddressSlots(env.HTTP_MAX_CONNECTIONS_PER_ADDRESS);
+const upgradeSlots = new AddressSlots(env.WEBSOCKETS_MAX_PER_ADDRESS);
+server.on("connection", (socket: Socket) => {
+  const address = socket.remoteAddress ?? "";
+  if (trustedProxies.has(address)) return;
+  if (!connectionSlots.take(address)) {
+    socket.on("error", () => socket.destroy());
+    const error = tooManyFromAddress("connections", env.HTTP_MAX_CONNECTIONS_PER_ADDRESS, "HTTP_MAX_CONNECTIONS_PER_ADDRESS");
+    refuseUpgrade(socket, error, requestIdFrom(null));
+    return closeSoon(socket);
+  }
+  socket.once("close", () => connectionSlots.give(address));
+});
+
+// Every upgrade request is answered: a WebSocket endpoint upgrades it or refuses it with a
+// status; any other path gets a JSON 404 and the socket is closed (none is left open).
 server.on("upgrade", (req, socket, head) => {
-  const refusal = refuseRequestLine(req.method ?? "GET", req.url ?? "/");
-  if (refusal) return refuseUpgrade(socket, refusal, incomingRequestId(req), surfaceOf(req.url ?? "/"));
+  // Node no longer watches an upgraded socket: a reset must not become an uncaught error.
+  socket.on("error", () => socket.destroy());
+  const requestId = incomingRequestId(req);
+  const surface = surfaceOf(req.url ?? "/");
+  const address = clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustedProxies);
+  if (!upgradeSlots.take(address)) {
+    refuseUpgrade(socket, tooManyFromAddress("WebSocket upgrades", env.WEBSOCKETS_MAX_PER_ADDRESS, "WEBSOCKETS_MAX_PER_ADDRESS"), requestId, surface);
+    return closeSoon(socket);
+  }
+  socket.once("close", () => upgradeSlots.give(address));
+  const refusal = refuseRequestLine(req.method ?? "GET", req.url ?? "/") ?? handshakeProblem(req);
+  if (refusal) {
+    refuseUpgrade(socket, refusal, requestId, surface);
+    return closeSoon(socket);
+  }
   for (const take of peekSingleton(upgradeHandlersKey)?.values() ?? []) if (take(req, socket, head)) return;
-  void nextUpgrade(req, socket, head);
+  // Next serves WebSockets only for the dev server's hot reload.
+  if (dev && (req.url ?? "").startsWith("/_next/")) return void nextUpgrade(req, socket, head);
+  const path = (req.url ?? "/").split("?", 1)[0].slice(0, 200);
+  refuseUpgrade(socket, new AppError("not_found", `No WebSocket endpoint at ${path}`, { detail: "no_websocket_endpoint" }), requestId, surface);
+  closeSoon(socket);
 });
 
 // Both limits cover receiving the request only: answers (SSE, NDJSON) and

@@ -9,6 +9,7 @@ import { TextField } from "@/components/ui/field";
 import { authClient } from "@/lib/auth/client";
 import { INVITATION_HEADER } from "@/lib/auth/invitation-header";
 import { safeNextPath } from "@/lib/auth/next-path";
+import type { SignupState } from "@/lib/auth/signup-policy";
 
 /** The invitation a sign-up form was opened from: its email is fixed, and signing up joins its team. */
 export interface SignUpInvitation {
@@ -22,7 +23,37 @@ function useNextPath(): string {
   return safeNextPath(useSearchParams().get("next"));
 }
 
-export function AuthForm({ mode, invitation }: { mode: "login" | "sign-up"; invitation?: SignUpInvitation }) {
+interface AuthProps {
+  mode: "login" | "sign-up";
+  invitation?: SignUpInvitation;
+  /** The sign-up policy as it applies now (sign-up mode): decides between the form and the explanation. */
+  signup?: SignupState;
+}
+
+/** True when the server would refuse this sign-up (signupRefusal): the page explains instead of offering a form. */
+function signupUnavailable(signup: SignupState | undefined, invitation: SignUpInvitation | undefined): boolean {
+  if (!signup || signup.firstAccount || signup.policy === "open") return false;
+  return signup.policy === "closed" || !invitation;
+}
+
+function SignupUnavailable({ policy }: { policy: SignupState["policy"] }) {
+  return (
+    <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm" data-testid="signup-unavailable">
+      <h1 className="mb-4 text-lg font-semibold">{policy === "closed" ? "Sign-up is closed" : "Sign-up is by invitation only"}</h1>
+      <p className="text-sm text-slate-700">
+        {policy === "closed"
+          ? "New accounts on this Cabin are created by its operator. Ask them to create yours."
+          : "To join this Cabin, ask an admin of a team for an invitation link and open it: it lets you sign up."}
+      </p>
+      <p className="mt-4 text-center text-sm text-slate-600">
+        Already have an account?{" "}
+        <Link href="/login" className="font-medium text-brand-600 hover:underline">Log in</Link>
+      </p>
+    </div>
+  );
+}
+
+export function AuthForm({ mode, invitation, signup }: AuthProps) {
   const router = useRouter();
   const next = useNextPath();
   const [error, setError] = useState<string | null>(null);
@@ -54,9 +85,15 @@ export function AuthForm({ mode, invitation }: { mode: "login" | "sign-up"; invi
   const otherNext = invitation ? `/invite/${invitation.id}` : next;
   const query = otherNext !== "/sessions" ? `?next=${encodeURIComponent(otherNext)}` : "";
   const title = invitation ? `Join ${invitation.organizationName} on Cabin` : mode === "login" ? "Log in" : "Create your account";
+  if (mode === "sign-up" && signupUnavailable(signup, invitation)) return <SignupUnavailable policy={signup!.policy} />;
   return (
     <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
       <h1 className="mb-4 text-lg font-semibold">{title}</h1>
+      {mode === "sign-up" && signup?.firstAccount && (
+        <p className="mb-4 rounded-md bg-brand-50 p-3 text-sm text-slate-700" data-testid="first-account-note">
+          This Cabin has no accounts yet: the first account becomes its owner.
+        </p>
+      )}
       <form onSubmit={submit} className="space-y-4">
         {mode === "sign-up" && <TextField label="Name" name="name" autoComplete="name" required maxLength={100} />}
         {invitation ? (
@@ -89,10 +126,10 @@ export function AuthForm({ mode, invitation }: { mode: "login" | "sign-up"; invi
 }
 
 /** A login or sign-up page: the form reads ?next= (useSearchParams), so it renders inside Suspense. */
-export function AuthPage({ mode, invitation }: { mode: "login" | "sign-up"; invitation?: SignUpInvitation }) {
+export function AuthPage(props: AuthProps) {
   return (
     <Suspense>
-      <AuthForm mode={mode} invitation={invitation} />
+      <AuthForm {...props} />
     </Suspense>
   );
 }

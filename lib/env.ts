@@ -28,6 +28,8 @@ export const envSchema = z.object({
   MAX_REQUEST_BODY_BYTES: z.coerce.number().int().min(1024).default(32 * 1024 * 1024).describe("Largest request body any surface accepts, in bytes (413 past it; counted as it arrives)."),
   HTTP_HEADERS_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(15).describe("Seconds a client has to send its request headers before the socket is closed."),
   HTTP_REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(60).describe("Seconds a client has to send its whole request (not the answer: streams are not cut)."),
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(1024).describe("Sockets one client address may hold open at once; past it a new connection gets 429 and is closed (trusted proxies are exempt)."),
+  WEBSOCKETS_MAX_PER_ADDRESS: z.coerce.number().int().min(1).default(256).describe("Upgrade requests and WebSockets (CDP, live view, VNC) one client address may hold at once (the forwarded address behind a trusted proxy); past it 429."),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info").describe("Least severe log level written (pino)."),
   DATA_DIR: z.string().default("data").describe("Directory of the SQLite file, generated secrets, saved states and model files (relative to the working directory)."),
   HOST_ID: z.string().min(1).default("local").describe("Identifies this process's host in the computers table."),
@@ -37,7 +39,9 @@ export const envSchema = z.object({
 
   // ---- auth ----
   CABIN_SECRET: z.string().min(32).optional().describe("Secret (32+ characters) for login cookies and at-rest encryption. Unset: generated into DATA_DIR/secret on first start."),
-  ALLOW_SIGNUP: bool.default(true).describe("Allow sign-up from the login page (the first account is always allowed)."),
+  SIGNUP: z.enum(["open", "invite", "closed"]).default("invite").describe(
+    "Who may create an account in the dashboard: open = anyone; invite = the first account (it owns the install), then only people with a pending invitation; closed = the first account only (then the operator's CLI).",
+  ),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(10).describe("Login and sign-up attempts allowed per client address per minute (0 turns the limit off)."),
   LOGIN_BACKOFF_FREE_FAILURES: z.coerce.number().int().min(1).default(5).describe(
     "Failed sign-ins per account and client address before the backoff starts (an attacker's failures never delay the owner elsewhere).",
@@ -86,8 +90,10 @@ export const envSchema = z.object({
   AGENT_MAX_STEPS_LIMIT: z.coerce.number().int().min(1).max(10_000).default(200).describe("Largest max_steps an agent task may ask for (a start above it is a 400)."),
 
   // ---- per-organization quotas (the operator overrides them per organization: npm run cli -- org quota) ----
-  ORG_MAX_BROWSER_SESSIONS: z.coerce.number().int().min(1).default(64).describe("Browser sessions one organization may run at once on this host (429 past it)."),
-  ORG_MAX_DESKTOP_SESSIONS: z.coerce.number().int().min(1).optional().describe("Desktops one organization may run at once on this host. Unset: half of DESKTOP_MAX_SESSIONS."),
+  ORG_MAX_BROWSER_SESSIONS: z.coerce.number().int().min(1).default(16).describe("Browser sessions one organization may run at once on this host (429 past it)."),
+  ORG_MAX_DESKTOP_SESSIONS: z.coerce.number().int().min(1).optional().describe(
+    "Desktops one organization may run at once on this host (429 past it). Unset: a quarter of DESKTOP_MAX_SESSIONS (at least 1), so a few organizations never take every slot.",
+  ),
   ORG_SESSION_CREATES_PER_MINUTE: z.coerce.number().int().min(0).default(600).describe("Sessions (both kinds) one organization may create per minute (0 turns the limit off)."),
 
   // ---- browser sessions ----
@@ -103,6 +109,7 @@ export const envSchema = z.object({
   BROWSER_STANDBY_MAX_CONTEXTS: z.coerce.number().int().min(0).max(64).default(20).describe("Ceiling of demand-sized standby contexts (~63 MiB each)."),
   BROWSER_STANDBY_REFILL_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2).describe("Standby contexts made at once in the background."),
   BROWSER_STANDBY_MIN_FREE_MB: z.coerce.number().int().min(0).default(1024).describe("Standby stops growing above its floor when free memory (MiB) would drop below this."),
+  BROWSER_MAX_TABS_PER_SESSION: z.coerce.number().int().min(1).max(500).default(20).describe("Tabs one browser session may have open (each is a renderer); opening one more is a 409, and a popup past it is closed."),
   BROWSER_MAX_CONTEXTS_PER_PROCESS: z.coerce.number().int().min(1).default(100).describe("Sessions per Chromium process before another process is started."),
   BROWSER_RECYCLE_AFTER_CONTEXTS: z.coerce.number().int().min(1).default(1000).describe("Sessions after which a Chromium process is replaced (it ends when its last session does)."),
   BROWSER_ORG_IDLE_SECONDS: z.coerce.number().min(0).max(86_400).default(30).describe("Seconds an organization's own Chromium stays open after its last session ends."),

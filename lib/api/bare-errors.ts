@@ -16,12 +16,14 @@ const MESSAGES: Record<number, string> = {
   405: "Method not allowed on this path",
   408: "Request timed out before it was fully received",
   413: "Request is too large",
+  417: "Expectation failed: the only Expect value served is 100-continue",
   431: "Request header fields are too large",
 };
 
-function bareError(status: number): AppError {
+/** An AppError answered with `status` (the code of that status when there is one), for answers Node or Next would give bare. */
+export function bareError(status: number, message?: string): AppError {
   const code = (Object.entries(ERROR_STATUS).find(([, s]) => s === status)?.[0] ?? "invalid_request") as ErrorCode;
-  const error = new AppError(code, MESSAGES[status] ?? STATUS_CODES[status] ?? "Request refused");
+  const error = new AppError(code, message ?? MESSAGES[status] ?? STATUS_CODES[status] ?? "Request refused");
   // Codes without an AppError of their own (408, 431) keep their status.
   if (error.status !== status) Object.defineProperty(error, "status", { value: status });
   return error;
@@ -51,17 +53,26 @@ export function answerClientError(err: NodeJS.ErrnoException & { rawPacket?: Buf
  * the 400 of OPTIONS on a page) in the surface's envelope, keeping the status. Next
  * either ends them bare or flushes their headers first, so the decision is taken where
  * the headers go out (writeHead, which Node's implicit headers also call), and the body
- * Next sends after it (none) is replaced.
+ * Next sends after it (none) is replaced. Under a JSON surface (`jsonSurface`), Next's
+ * HTML not-found page (no route matched: `/COMPUTERS`, `/agent/anything`) is replaced
+ * the same way, so every unknown path there is a JSON 404.
  */
-export function jsonForBareErrors(res: ServerResponse, surface: Surface, requestId: string): void {
+export function jsonForBareErrors(res: ServerResponse, surface: Surface, requestId: string, jsonSurface = false): void {
   let replacement: string | null = null;
-  const bare = (status: number, headerArg: unknown) =>
-    status >= 400 && !res.hasHeader("content-type") &&
-    !(headerArg && typeof headerArg === "object" && Object.keys(headerArg).some((name) => name.toLowerCase() === "content-type"));
+  const headerArgType = (headerArg: unknown) =>
+    headerArg && typeof headerArg === "object" ? Object.entries(headerArg).find(([name]) => name.toLowerCase() === "content-type")?.[1] : undefined;
+  const bare = (status: number, headerArg: unknown) => status >= 400 && !res.hasHeader("content-type") && headerArgType(headerArg) === undefined;
+  const htmlNotFound = (status: number, headerArg: unknown) =>
+    jsonSurface && status === 404 && /text\/html/.test(String(headerArgType(headerArg) ?? res.getHeader("content-type") ?? ""));
   const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
   res.writeHead = ((status: number, ...rest: unknown[]) => {
-    if (replacement === null && bare(status, rest.find((arg) => typeof arg === "object"))) {
+    const headerArg = rest.find((arg) => typeof arg === "object");
+    if (replacement === null && (bare(status, headerArg) || htmlNotFound(status, headerArg))) {
       const { headers, body } = renderError(bareError(status), surface, requestId);
+      // Headers passed to writeHead win over set ones: drop the page's own type and length.
+      if (headerArg && !Array.isArray(headerArg)) {
+        for (const name of Object.keys(headerArg)) if (/^(content-type|content-length)$/i.test(name)) delete (headerArg as Record<string, unknown>)[name];
+      }
       replacement = body;
       for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
       res.setHeader("content-length", Buffer.byteLength(body));

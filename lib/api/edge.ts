@@ -15,13 +15,28 @@ const REFUSED_METHODS = new Set(["TRACE", "TRACK", "CONNECT"]);
 export const SERVED_METHODS = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
 const SERVED = new Set(SERVED_METHODS.split(", "));
 
-/** /v1 answers in the OpenAI envelope; everything else in Cabin's. */
-export function surfaceOf(url: string): Surface {
+/**
+ * The JSON surfaces by path prefix (matched without regard to case, as `/V1/models` must
+ * not fall through to an HTML page): /v1 answers in the OpenAI envelope, the others in
+ * Cabin's. A path under none of them is the dashboard's.
+ */
+const JSON_SURFACE_PREFIXES: readonly [RegExp, Surface][] = [
+  [/^\/v1(\/|$)/i, "openai"],
+  [/^\/(computers|agent|api)(\/|$)/i, "api"],
+];
+
+/** The envelope of the JSON surface `url` is under, or null for the dashboard's pages. */
+export function jsonSurfaceOf(url: string): Surface | null {
   const path = url.split("?", 1)[0];
-  return path === "/v1" || path.startsWith("/v1/") ? "openai" : "api";
+  for (const [prefix, surface] of JSON_SURFACE_PREFIXES) if (prefix.test(path)) return surface;
+  return null;
 }
 
-const JSON_SURFACES = /^\/(computers|v1|api)(\/|$)/;
+/** /v1 answers in the OpenAI envelope; everything else in Cabin's. */
+export function surfaceOf(url: string): Surface {
+  return jsonSurfaceOf(url) ?? "api";
+}
+
 /** Segments of letters, digits, '-', '_' and '.' not starting with '.', none empty but a last one: nothing to decode or refuse. */
 const PLAIN_PATH = /^(?:\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*\/?$/;
 
@@ -37,7 +52,7 @@ export function refuseRequestLine(method: string, url: string): AppError | null 
   if (!path.startsWith("/")) return new AppError("invalid_request", "The request target must be a path starting with '/'");
   const segments = path.split("/");
   // `/computers//tabs`: an empty id, which Next would redirect to another route.
-  if (JSON_SURFACES.test(path) && segments.slice(1, -1).includes("")) return new AppError("not_found", "No such path: it has an empty segment");
+  if (jsonSurfaceOf(path) !== null && segments.slice(1, -1).includes("")) return new AppError("not_found", "No such path: it has an empty segment");
   for (const segment of segments) {
     let decoded: string;
     try {
@@ -47,7 +62,7 @@ export function refuseRequestLine(method: string, url: string): AppError | null 
     }
     if (decoded.includes("\0")) return new AppError("invalid_request", "The path contains a NUL byte");
     // Next would normalize these into another route (or its HTML 404): a JSON API names no such paths.
-    if ((decoded === "." || decoded === "..") && JSON_SURFACES.test(path)) {
+    if ((decoded === "." || decoded === "..") && jsonSurfaceOf(path) !== null) {
       return new AppError("not_found", "No such path: dot segments are not resolved");
     }
   }
@@ -116,12 +131,15 @@ export function limitBody(req: IncomingMessage, limit: number, onTooLarge: () =>
  * of the keys page; the session viewer included). HSTS only when the request came
  * over HTTPS, since a plain-HTTP deployment must stay reachable.
  */
-export function securityHeaders(overHttps: boolean): Record<string, string> {
+export function securityHeaders(overHttps: boolean, dev = false): Record<string, string> {
+  // Next's App Router hydrates through inline scripts (no nonce without dynamic rendering of
+  // every page), so inline is allowed but no other origin is; the dev server also evaluates code.
+  const scripts = `script-src 'self' 'unsafe-inline'${dev ? " 'unsafe-eval'" : ""}`;
   return {
     "x-content-type-options": "nosniff",
     "referrer-policy": "same-origin",
     "x-frame-options": "DENY",
-    "content-security-policy": "frame-ancestors 'none'; base-uri 'self'; object-src 'none'; form-action 'self'",
+    "content-security-policy": `${scripts}; frame-ancestors 'none'; base-uri 'self'; object-src 'none'; form-action 'self'`,
     ...(overHttps ? { "strict-transport-security": "max-age=31536000; includeSubDomains" } : {}),
   };
 }

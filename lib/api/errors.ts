@@ -10,6 +10,7 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   conflict: 409,
   payload_too_large: 413,
+  upgrade_required: 426,
   rate_limited: 429,
   internal: 500,
   not_implemented: 501,

@@ -14,6 +14,7 @@ const OPENAI_TYPES: Record<number, string> = {
   405: "invalid_request_error",
   409: "invalid_request_error",
   413: "invalid_request_error",
+  426: "invalid_request_error",
   429: "rate_limit_error",
 };
 
@@ -46,7 +47,7 @@ export function toAppError(error: unknown, requestId: string): AppError {
 
 // Retry hints for generated SDKs (Stainless retries 409 and 5xx unless told
 // not to): these answers come back the same however often they are retried.
-const NEVER_RETRY = new Set([400, 401, 403, 404, 405, 409, 413, 422, 501]);
+const NEVER_RETRY = new Set([400, 401, 403, 404, 405, 409, 413, 422, 426, 501]);
 const RETRY_LATER = new Set([429, 503]);
 const DEFAULT_RETRY_AFTER_SECONDS = "1";
 

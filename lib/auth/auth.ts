@@ -8,13 +8,8 @@ import { forgetDeletedKeys } from "@/lib/auth/api-keys";
 import { prepareOrganizationDeletion } from "@/lib/auth/organization-lifecycle";
 import { INVITATION_HEADER } from "@/lib/auth/invitation-header";
 import { joinInvitationAtSignUp } from "@/lib/auth/invitations";
-import {
-  activateOrganizationForSessions,
-  countUsers,
-  createOrganization,
-  hasPendingInvitation,
-  resolveMembership,
-} from "@/lib/auth/organizations";
+import { activateOrganizationForSessions, createOrganization, resolveMembership } from "@/lib/auth/organizations";
+import { checkSignup } from "@/lib/auth/signup-policy";
 import { dbProvider, getDb } from "@/lib/db";
 import { configuredOrigin, requestOrigin } from "@/lib/api/public-url";
 import { getEnv } from "@/lib/env";
@@ -79,11 +74,11 @@ function createAuth() {
     databaseHooks: {
       user: {
         create: {
-          // With ALLOW_SIGNUP=false only the first account and invited people may sign up.
+          // The SIGNUP policy (checkSignup); operator CLI sign-ups (no HTTP request) are not web sign-ups.
           before: async (user, context) => {
-            if (!context?.request || env.ALLOW_SIGNUP) return;
-            if ((await countUsers()) === 0 || (await hasPendingInvitation(user.email))) return;
-            throw new APIError("FORBIDDEN", { message: "Sign-up is closed on this Cabin; ask an admin for an invitation" });
+            if (!context?.request) return;
+            const refusal = await checkSignup(user.email);
+            if (refusal) throw new APIError("FORBIDDEN", { message: refusal });
           },
           // People who sign up on the web land in a team of their own, unless
           // they signed up from an invitation link: then in the inviting team

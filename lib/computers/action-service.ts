@@ -6,7 +6,7 @@ import { z } from "zod";
 import { AppError } from "@/lib/api/errors";
 import { parseWith } from "@/lib/api/request";
 import type { ApiPrincipal } from "@/lib/auth/api-keys";
-import { reachSession, type Reached } from "@/lib/computers/access";
+import { findOwnedComputer, reachSession, type Reached } from "@/lib/computers/access";
 import { parseAction, type Action, type ActionOf } from "@/lib/computers/actions";
 import type { ActionOutcome } from "@/lib/computers/driver";
 import { withActionEvents } from "@/lib/computers/events-service";
@@ -187,12 +187,22 @@ export async function closeTab(call: ActionCall & { tabId: string }) {
 }
 
 /** /computers/{id}/<anything else>: the per-action paths, else a JSON 404. */
+const WEBSOCKET_PATHS = new Set(["ws", "vnc"]);
+
 export async function routeUnknownPath(call: ActionCall & { method: string; path: string; readBody: () => Promise<unknown> }) {
   if (isNamedAction(call.path)) {
     if (call.method !== "POST") {
       throw new AppError("method_not_allowed", `Use POST for /computers/{id}/${call.path}`, { headers: { allow: "POST" } });
     }
     return runNamedAction({ ...call, name: call.path, body: await call.readBody() });
+  }
+  if (WEBSOCKET_PATHS.has(call.path) && call.method === "GET") {
+    // The live view and VNC are WebSocket endpoints (the custom server upgrades them); a
+    // plain GET learns so, once the key is known to reach this session (else 404).
+    await findOwnedComputer(call.principal, call.id);
+    throw new AppError("upgrade_required", `/computers/{id}/${call.path} is a WebSocket endpoint: send the request with 'Connection: Upgrade' and 'Upgrade: websocket'`, {
+      detail: "websocket_required", headers: { upgrade: "websocket", connection: "Upgrade" },
+    });
   }
   throw new AppError("not_found", `No such endpoint: ${call.method} /computers/${call.id}/${call.path}`, { detail: "unknown_endpoint" });
 }

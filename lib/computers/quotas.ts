@@ -29,11 +29,11 @@ export const QUOTA_SETTING = {
   createsPerMinute: "ORG_SESSION_CREATES_PER_MINUTE",
 } as const;
 
-/** The server's defaults: desktops default to half the host's slots, so one organization never takes them all. */
+/** The server's defaults: desktops default to a quarter of the host's slots, so two or three organizations never take them all. */
 export function defaultQuotas(env: Pick<Env, "ORG_MAX_BROWSER_SESSIONS" | "ORG_MAX_DESKTOP_SESSIONS" | "ORG_SESSION_CREATES_PER_MINUTE" | "DESKTOP_MAX_SESSIONS">): OrganizationQuotas {
   return {
     browserSessions: env.ORG_MAX_BROWSER_SESSIONS,
-    desktopSessions: env.ORG_MAX_DESKTOP_SESSIONS ?? Math.max(1, Math.floor(env.DESKTOP_MAX_SESSIONS / 2)),
+    desktopSessions: env.ORG_MAX_DESKTOP_SESSIONS ?? Math.max(1, Math.floor(env.DESKTOP_MAX_SESSIONS / 4)),
     createsPerMinute: env.ORG_SESSION_CREATES_PER_MINUTE,
   };
 }

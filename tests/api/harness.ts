@@ -34,7 +34,8 @@ export interface TestServer {
 }
 
 export interface StartOptions {
-  env?: Record<string, string>;
+  /** Settings for the server; `undefined` unsets one the harness would set (a real install's default). */
+  env?: Record<string, string | undefined>;
   dataDir?: string;
   databaseUrl?: string;
   port?: number;
@@ -90,7 +91,7 @@ async function dropDatabase(databaseUrl: string) {
   await client.end();
 }
 
-function baseEnv(o: { port: number; dataDir: string; databaseUrl: string; env: Record<string, string>; dev?: boolean }): NodeJS.ProcessEnv {
+function baseEnv(o: { port: number; dataDir: string; databaseUrl: string; env: Record<string, string | undefined>; dev?: boolean }): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
@@ -110,7 +111,11 @@ function baseEnv(o: { port: number; dataDir: string; databaseUrl: string; env: R
     SESSION_EGRESS_ALLOW: "127.0.0.0/8",
     // The suites share one organization and create hundreds of sessions; quotas.test.ts sets its own.
     ORG_MAX_BROWSER_SESSIONS: "1000",
+    // The soak suite keeps up to 8 desktops alive in one organization (the default is a quarter of DESKTOP_MAX_SESSIONS).
+    ORG_MAX_DESKTOP_SESSIONS: "8",
     ORG_SESSION_CREATES_PER_MINUTE: "0",
+    // The suites sign up many users and organizations; a real install's default (SIGNUP=invite) has its own tests.
+    SIGNUP: "open",
     ...o.env,
   };
 }

@@ -1,5 +1,6 @@
 // Crash suite (docs/development.md "Hardening suites"): SIGKILL a server of our own while a persistent browser
-// (cookie set) and a persistent desktop (file written) are live; after the restart
+// (cookie set) and a persistent desktop (file written, a user's process running) are
+// live; within 2 s of the kill, before any restart, no desktop process is left; after the restart
 // nothing of the dead server is left on the host (processes, mounts, desktop dirs,
 // temp profiles), the rows are crashed with terminated_at = the last heartbeat,
 // and both saved states come back in new sessions.
@@ -62,6 +63,8 @@ describe("crash: SIGKILL with live persistent sessions of both kinds", () => {
     if (canRunDesktops) {
       desktop = await createDesktop(target, { persistent: true });
       await exec(target, desktop.id, "echo written-before-kill > ~/crash-suite.txt && sync");
+      // A user's own long-running process, which must die with the server too.
+      await exec(target, desktop.id, "nohup sleep 600 >/dev/null 2>&1 &");
       const id = desktop.id;
       await waitFor("a periodic desktop save holding the file", async () => savedDesktopFiles(await savedState(server, id)),
         (names) => names.includes("crash-suite.txt"), 30_000, 500);
@@ -76,6 +79,10 @@ describe("crash: SIGKILL with live persistent sessions of both kinds", () => {
 
     const killedAt = Date.now();
     await server.kill("SIGKILL");
+    // Before any restart: every desktop process died with the server (launchSandbox binds them to its life).
+    const desktopAfterKill = canRunDesktops
+      ? await waitFor("no desktop process within 2 s of the kill", async () => desktopMarkedPids(server.dataDir).length, (n) => n === 0, 2_000, 100)
+      : 0;
     server = await server.restart();
     servers.push(server);
 
@@ -119,7 +126,8 @@ describe("crash: SIGKILL with live persistent sessions of both kinds", () => {
     printSummary("crash suite: the dead server's leftovers after restart", ["measure", "before kill", "after restart"], [
       ["server processes (tree)", tree.length, after.processes],
       ["Chromium mains (--cabin-owner)", before.chromiumMains, chromiumPidsOf(server.dataDir).filter((p) => tree.includes(p)).length],
-      ["desktop processes (CABIN_DESKTOP)", before.desktopProcesses, after.desktopProcesses],
+      ["desktop processes (CABIN_DESKTOP), 2 s after the kill", before.desktopProcesses, desktopAfterKill],
+      ["desktop processes (CABIN_DESKTOP), after restart", before.desktopProcesses, after.desktopProcesses],
       ["mounts under the data dir", before.mounts, after.mounts],
       ["desktop dirs of dead sessions", before.desktopDirs, after.desktopDirs],
       ["temp profiles (/tmp playwright)", profiles.length, after.tempProfiles],

@@ -100,7 +100,7 @@ describe("soak", () => {
     });
     const desktops = canRunDesktops ? pool(DESKTOP_CYCLES, DESKTOP_CONCURRENCY, async (i) => {
       // Every 25th, as for browsers: self-ending desktops stay live for up to 45 s, and with every 10th a fast host had
-      // 8 alive at once, the organization's desktop quota (ORG_MAX_DESKTOP_SESSIONS, half of DESKTOP_MAX_SESSIONS).
+      // 8 alive at once, the organization's desktop quota (ORG_MAX_DESKTOP_SESSIONS as the harness sets it).
       const end = ending(i, SELF_ENDING_EVERY, 20, 45);
       const d = await createDesktop(target, end);
       expect((await exec(target, d.id, `echo cycle-${i}`)).stdout).toBe(`cycle-${i}\n`);

@@ -12,13 +12,19 @@ describe("environment validation", () => {
     expect(publicUrl(env)).toBe("http://localhost:3000");
   });
 
+  it("defaults sign-up to the first account then invitations, and refuses an unknown policy", () => {
+    expect(loadEnv({}).SIGNUP).toBe("invite");
+    expect(loadEnv({ SIGNUP: "open" }).SIGNUP).toBe("open");
+    expect(() => loadEnv({ SIGNUP: "sometimes" })).toThrow(/SIGNUP/);
+  });
+
   it("names every bad variable in one error", () => {
     expect(() => loadEnv({ PORT: "abc", ADVANCED_PROXY_URL: "not a url" })).toThrow(/PORT[\s\S]*ADVANCED_PROXY_URL|ADVANCED_PROXY_URL[\s\S]*PORT/);
   });
 
   it("reads booleans and a PostgreSQL URL", () => {
-    const env = loadEnv({ ALLOW_SIGNUP: "false", DATABASE_URL: "postgresql://u@h/db", PUBLIC_URL: "https://cabin.example/" });
-    expect(env.ALLOW_SIGNUP).toBe(false);
+    const env = loadEnv({ CI: "false", DATABASE_URL: "postgresql://u@h/db", PUBLIC_URL: "https://cabin.example/" });
+    expect(env.CI).toBe(false);
     expect(databaseUrl(env)).toBe("postgresql://u@h/db");
     expect(publicUrl(env)).toBe("https://cabin.example");
   });

@@ -60,13 +60,13 @@ describe("QuotaGate", () => {
 
 describe("quota settings", () => {
   const env = { ORG_MAX_BROWSER_SESSIONS: 64, ORG_MAX_DESKTOP_SESSIONS: undefined, ORG_SESSION_CREATES_PER_MINUTE: 600, DESKTOP_MAX_SESSIONS: 16 };
-  it("desktops default to half the host's slots", () => {
-    expect(defaultQuotas(env).desktopSessions).toBe(8);
+  it("desktops default to a quarter of the host's slots", () => {
+    expect(defaultQuotas(env).desktopSessions).toBe(4);
     expect(defaultQuotas({ ...env, DESKTOP_MAX_SESSIONS: 1 }).desktopSessions).toBe(1);
   });
   it("an operator override wins; null keeps the default", () => {
     const q = effectiveQuotas(defaultQuotas(env), { maxBrowserSessions: 3, maxDesktopSessions: null, sessionCreatesPerMinute: 0 });
-    expect(q).toEqual({ browserSessions: 3, desktopSessions: 8, createsPerMinute: 0 });
+    expect(q).toEqual({ browserSessions: 3, desktopSessions: 4, createsPerMinute: 0 });
   });
 });
 

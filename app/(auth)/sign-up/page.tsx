@@ -1,5 +1,6 @@
 import { AuthPage } from "@/components/auth-form";
 import { describeInvitation } from "@/lib/auth/invitations";
+import { signupState } from "@/lib/auth/signup-policy";
 
 export const metadata = { title: "Sign up" };
 
@@ -10,5 +11,5 @@ export default async function SignUpPage({ searchParams }: { searchParams: Promi
   const { invitation: invitationId } = await searchParams;
   const invitation = typeof invitationId === "string" ? await describeInvitation(invitationId) : null;
   const usable = invitation?.state === "pending" ? { id: invitation.id, email: invitation.email, organizationName: invitation.organizationName } : undefined;
-  return <AuthPage mode="sign-up" invitation={usable} />;
+  return <AuthPage mode="sign-up" invitation={usable} signup={await signupState()} />;
 }

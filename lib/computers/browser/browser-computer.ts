@@ -24,7 +24,7 @@ const STEALTH_SCRIPT = "Object.defineProperty(Navigator.prototype, 'webdriver', 
 
 export class BrowserComputer implements ComputerHandle {
   readonly kind = "browser" as const;
-  private readonly tabs = new TabSet<Page>();
+  private readonly tabs = new TabSet<Page>(getEnv().BROWSER_MAX_TABS_PER_SESSION);
   private stopping: Promise<SavedState | null> | null = null;
   private readonly queue = new ActionQueue(getEnv().ACTION_TIMEOUT_SECONDS * 1000);
   private reopening: Promise<unknown> | null = null;
@@ -79,6 +79,8 @@ export class BrowserComputer implements ComputerHandle {
   /** Every page of the context becomes a tab, including popups and target=_blank. */
   private adopt(page: Page) {
     if (this.stopping || this.tabs.idFor(page)) return;
+    // A popup (window.open, CDP's Target.createTarget) past the tab limit is closed at once.
+    if (!this.tabs.hasRoom()) return void page.close().catch(() => {});
     this.tabs.add(page);
     page.on("close", () => this.onPageClosed(page));
     if (this.needsResize()) {
@@ -181,6 +183,7 @@ export class BrowserComputer implements ComputerHandle {
   }
 
   private async newTab(url?: string): Promise<ActionOutcome> {
+    this.tabs.assertRoom();
     const page = await this.lease.context.newPage();
     const id = this.tabs.add(page); // usually already adopted through the context's "page" event
     this.tabs.activate(id);

@@ -4,6 +4,7 @@
 // main; when the main tab closes, the most recently active remaining tab does.
 // Generic over the page type so it is unit tested without a browser.
 import { randomBytes } from "node:crypto";
+import { ActionError } from "@/lib/computers/action-error";
 
 export const MAIN_TAB_ID = "tab_main";
 
@@ -18,6 +19,20 @@ export class TabSet<P> {
   private readonly recency: string[] = [];
   /** tab_main names the session's first tab only, even after it closes. */
   private everHadMain = false;
+
+  /** `limit`: the most tabs the session may have open (BROWSER_MAX_TABS_PER_SESSION). */
+  constructor(readonly limit = Number.POSITIVE_INFINITY) {}
+
+  /** Whether one more tab may open. */
+  hasRoom(): boolean {
+    return this.byId.size < this.limit;
+  }
+
+  /** Throws the 409 of a session at its tab limit (each tab is a renderer process). */
+  assertRoom(): void {
+    if (this.hasRoom()) return;
+    throw new ActionError("conflict", `This session has ${this.byId.size} tabs open, its limit (BROWSER_MAX_TABS_PER_SESSION is ${this.limit}); close one (close_tab) before opening another`);
+  }
 
   /** Adds a page (idempotent) and, unless told otherwise, makes it main. Returns its id. */
   add(page: P, options: { activate?: boolean } = {}): string {

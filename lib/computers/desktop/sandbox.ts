@@ -54,7 +54,7 @@ exec perl -e "$PIVOT" -- "$@"
 const PIVOT = String.raw`
 use strict; use POSIX ();
 @INC = (); # nothing may be loaded from the new root at run time
-my ($sub, $count, $host, $pivot, $umount2, $unshare, $setns) = @ARGV;
+my ($sub, $count, $host, $pivot, $umount2, $unshare, $setns, $prctl) = @ARGV;
 my ($dot, $put, $old) = (".", ".oldroot", "/.oldroot"); # syscall() wants writable strings
 syscall($pivot, $dot, $put) == 0 or die "pivot_root: $!\n";
 chdir "/" or die "chdir: $!\n";
@@ -71,14 +71,18 @@ open(my $ns, "<", "/proc/$pid/ns/user") or die "userns: $!\n";
 syscall($setns, fileno($ns), 0x10000000) == 0 or die "setns: $!\n";
 kill 9, $pid; waitpid $pid, 0; close $ns;
 $) = "0 0"; POSIX::setgid(0) or die "setgid: $!\n"; POSIX::setuid(0) or die "setuid: $!\n";
+# The credential change just cleared the parent-death signal unshare's --kill-child set;
+# set again (PR_SET_PDEATHSIG, SIGKILL), the desktop's init, and with it every process
+# of its PID namespace, dies with unshare, which dies with the server (launchSandbox).
+syscall($prctl, 1, 9) == 0 or die "prctl: $!\n";
 # The desktop's init keeps only PATH and the leftover marker: the set-up's PWD, OLDPWD
 # and the rest name host paths.
 %ENV = (PATH => $ENV{PATH}, CABIN_DESKTOP => $ENV{CABIN_DESKTOP}); $| = 1; print "cabin-sandbox-ready\n";
 exec "/usr/bin/tini", "--", "/bin/sleep", "infinity"; die "exec tini: $!\n";
 `;
 
-// pivot_root, umount2, unshare, setns
-const SYSCALLS: Record<string, number[]> = { x64: [155, 166, 272, 308], arm64: [41, 39, 97, 268] };
+// pivot_root, umount2, unshare, setns, prctl
+const SYSCALLS: Record<string, number[]> = { x64: [155, 166, 272, 308, 157], arm64: [41, 39, 97, 268, 167] };
 
 export function supportedArch(): boolean {
   return Object.hasOwn(SYSCALLS, process.arch);
@@ -128,7 +132,10 @@ function childPid(parent: number): number | null {
 /** Launches the namespaces; resolves once tini runs as PID 1 in the user namespace and the network is up. */
 export function launchSandbox(input: { rootfs: string; dir: string; marker: string; timeoutMs: number }): Promise<Sandbox> {
   return new Promise((resolve, reject) => {
-    // pdeathsig: if this server dies, unshare dies; the desktop itself is reaped by warm() at the next start.
+    // A desktop never outlives the server, even a kill -9 of it. setpriv's
+    // pdeathsig kills unshare when the server dies; unshare's --kill-child (renewed by PIVOT
+    // after its credential change) kills the namespace's init, and the kernel then every
+    // process in the namespace. warm() at the next start still reaps mounts and directories.
     const launcher = spawn("setpriv", [
       "--pdeathsig", "KILL", "--", "unshare", "--mount", "--pid", "--uts", "--net", "--fork", "--kill-child", "--propagation", "private",
       "--", "/bin/sh", "-c", STAGE1, "cabin-desktop", input.rootfs, input.dir,
