@@ -17,7 +17,7 @@ describe("docs/configuration.md", () => {
     const table = renderTable();
     expect(table).toContain("| `PORT` | `3000` | integer 0–65535 |");
     expect(table).toContain("| `DESKTOP_ENABLED` | `true` | 1/0, true/false, yes/no |");
-    expect(table).toContain("| `SIGNUP` | `invite` | open, invite, closed |");
+    expect(table).toContain("| `SIGNUP` | `invite` | `open`, `invite`, `closed` |");
     expect(table).toContain("| `DATABASE_URL` | unset | text |");
     expect(table).toContain("| `DESKTOP_IMAGE_MIRROR` | `http://deb.debian.org/debian` | URL |");
   });
