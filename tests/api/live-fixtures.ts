@@ -28,6 +28,16 @@ const PAGES: Record<string, string> = {
     <script>const g = document.getElementById("c").getContext("2d"); let t = 0; (function tick() { t++;
       for (let i = 0; i < 8; i++) { g.fillStyle = "hsl(" + ((t * 5 + i * 40) % 360) + ",70%,50%)"; g.fillRect(0, i * 90, 1280, 90); }
       g.fillStyle = "#fff"; g.fillRect((t * 9) % 1280, 0, 40, 720); requestAnimationFrame(tick); })();</script>`),
+  // Animates a small box for 600 ms, then shows full-screen noise and stops: the last repaint
+  // of an animation, which the capture must show although it paces Chromium's frames.
+  "/burst": page("burst", `<div id="box" style="position:absolute;width:60px;height:60px;background:#36c"></div>
+    <canvas id="c" width="1280" height="720" style="position:fixed;inset:0;display:none"></canvas>
+    <script>const start = performance.now(); let n = 0; (function tick() { n++;
+      document.getElementById("box").style.left = (n * 11 % 500) + "px";
+      if (performance.now() - start < 600) return requestAnimationFrame(tick);
+      const c = document.getElementById("c"); const g = c.getContext("2d"); const img = g.createImageData(1280, 720);
+      for (let i = 0; i < img.data.length; i++) img.data[i] = i % 4 === 3 ? 255 : Math.random() * 256;
+      g.putImageData(img, 0, 0); c.style.display = "block"; document.title = "burst done"; })();</script>`),
   // Records what reaches the page: clicks (button and position) and the text field's value.
   "/input": page("input", `<textarea id="t" style="position:absolute;left:0;top:0;width:400px;height:80px"></textarea>
     <button id="b" style="position:absolute;left:0;top:120px;width:200px;height:60px">button</button>

@@ -12,6 +12,7 @@
 import type { CDPSession, Page } from "playwright-core";
 import type { ScreencastFrame, ScreencastSettings, ScreencastSink } from "@/lib/computers/driver";
 import { CaptureSet } from "@/lib/computers/live/captures";
+import { liveViewStats } from "@/lib/computers/live/hub";
 import { ScreencastPacer } from "@/lib/computers/browser/screencast-pacing";
 
 const FOLLOW_MAIN_EVERY_MS = 200;
@@ -73,6 +74,7 @@ class PageCapture {
     });
     this.pacer = pacer;
     cdp.on("Page.screencastFrame", (event: ScreencastFrameEvent) => {
+      liveViewStats().browser_screencast_frames++;
       if (this.stopped || this.cdp !== cdp) return;
       this.framesReceived++;
       const { deviceWidth, deviceHeight, timestamp } = event.metadata;
