@@ -1,250 +1,217 @@
-// npm run bench:live — live view figures on this machine, through the /ws
-// endpoint of a real server (production build): frames per second on an
-// animated page, key press → first frame showing it (p50/p95), and the CPU
-// the watched session costs (Chromium's process tree; for desktops every
-// process inside the desktop plus the host-side ffmpeg capture; exited helpers apart), with the
-// Cabin server's own CPU beside it. Desktop rows need the base image.
-//   BENCH_LIVE_SECONDS=5  BENCH_LIVE_KEYS=20  BENCH_LIVE_DESKTOP=1
-import { readdirSync, readFileSync } from "node:fs";
+// npm run bench:live — what watching a session costs on this machine, through
+// the /ws endpoint of a real server (production build). Browser, per page
+// (still, a moving box, a full-screen animation) and per asked fps (5, 15,
+// 30): frames delivered per second, Chromium's CPU (its process tree) unwatched
+// and watched, the Cabin server's own CPU (its process alone; Chromium apart);
+// and key press → first frame showing it on a still page, per fps. Desktop: the
+// same for a still screen and an animated terminal (every process inside the
+// desktop, spawned helpers apart). Figures, not assertions (docs/live-view-cost.md).
+//   BENCH_LIVE_SECONDS=4  BENCH_LIVE_KEYS=16  BENCH_LIVE_DESKTOP=1
+//   BENCH_BASELINE=<dir>: another checkout of Cabin, installed and built (e.g. a
+//   `git worktree add` of main run through `node scripts/test.mjs --only drift`):
+//   its server, started by that checkout's own tests/api/harness.ts, gets the same
+//   browser rows in the same run, and the summary sets both builds side by side.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
 import os from "node:os";
-import WebSocket from "ws";
-import { createOrgKey, startServer } from "../tests/api/harness";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { createOrgKey, startServer, type TestServer } from "../tests/api/harness";
 import { desktopImagesDir } from "../tests/api/desktop-fixtures";
 import { startLiveSite } from "../tests/api/live-fixtures";
+import {
+  chromiumOf, click, closeView, cpuOver, desktopProcesses, keyLatencies, latencySummary, openView, pressKey, serverAlone, settledFrame,
+  type View,
+} from "./live-measure";
 import { pct, timedClient } from "./timing";
 
-const SECONDS = Number(process.env.BENCH_LIVE_SECONDS ?? 5);
-const KEYS = Number(process.env.BENCH_LIVE_KEYS ?? 20);
+const SECONDS = Number(process.env.BENCH_LIVE_SECONDS ?? 4);
+const KEYS = Number(process.env.BENCH_LIVE_KEYS ?? 16);
 const DESKTOP = process.env.BENCH_LIVE_DESKTOP !== "0";
-const TICKS = 100; // USER_HZ
+const BASELINE_DIR = process.env.BENCH_BASELINE;
+const FPS = [5, 15, 30];
+const PAGES = [["still", "/still"], ["moving box", "/animated"], ["full-screen animation", "/fullscreen"]] as const;
+const serverEnv = { LOG_LEVEL: "warn", DESKTOP_IMAGES_DIR: desktopImagesDir() };
 
-const server = await startServer({ env: { LOG_LEVEL: "warn", DESKTOP_IMAGES_DIR: desktopImagesDir() } });
-const key = await createOrgKey(server, "Bench");
-const site = await startLiveSite();
-const req = timedClient(server.url, key);
+interface Build { name: string; server: TestServer; key: string }
+interface Watched { page: string; fps: number; delivered: number; unwatched: number; watched: number; server: number }
+interface BrowserFigures { watched: Watched[]; keyP50: Map<number, number> }
+
 const rows: [string, string, string][] = [];
+const site = await startLiveSite();
+const f0 = (n: number) => n.toFixed(0);
+const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface Proc { pid: number; ppid: number; ticks: number; reaped: number; nested: boolean; env: string }
-function processes(): Proc[] {
-  const out: Proc[] = [];
-  for (const name of readdirSync("/proc").filter((n) => /^\d+$/.test(n))) {
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      const status = readFileSync(`/proc/${name}/status`, "utf8");
-      const nested = (/^NSpid:\s+(.*)$/m.exec(status)?.[1].trim().split(/\s+/).length ?? 1) > 1;
-      let env = "";
-      try { env = readFileSync(`/proc/${name}/environ`, "latin1"); } catch { /* not ours */ }
-      out.push({ pid: Number(name), ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]), reaped: Number(f[13]) + Number(f[14]), nested, env });
-    } catch {
-      // exited
-    }
-  }
-  return out;
+/** Frames per second delivered to `view` and CPU of Chromium and the server over SECONDS. */
+async function watch(view: View, pid: number) {
+  await settle(1000); // let the capture settle
+  const before = view.frames.length;
+  const m = await cpuOver(SECONDS, { chromium: chromiumOf(pid), server: serverAlone(pid) }, pid);
+  return { delivered: (view.frames.length - before) / m.seconds, chromium: m.cpu.chromium, server: m.cpu.server };
 }
 
-/** CPU ticks of the processes `pick` selects, with their descendants. */
-function ticksOf(pick: (p: Proc, all: Proc[]) => boolean): number {
-  const all = processes();
-  const chosen = new Set(all.filter((p) => pick(p, all)).map((p) => p.pid));
-  let grew = true;
-  while (grew) {
-    grew = false;
-    for (const p of all) if (!chosen.has(p.pid) && chosen.has(p.ppid)) { chosen.add(p.pid); grew = true; }
-  }
-  return all.filter((p) => chosen.has(p.pid)).reduce((sum, p) => sum + p.ticks, 0);
-}
-
-/** CPU ticks of the server's children that have exited (short-lived helpers such as xdotool). */
-function reapedTicks(): number {
-  return processes().find((p) => p.pid === serverPid)?.reaped ?? 0;
-}
-
-const serverPid = server.process.pid!;
-const chromium = (p: Proc) => p.ppid === serverPid && /chrom/.test(readFileSync(`/proc/${p.pid}/comm`, "utf8"));
-const desktop = (p: Proc) => p.nested || p.env.includes(`CABIN_DESKTOP=`);
-const serverOnly = (p: Proc) => p.pid === serverPid;
-
-interface View { ws: WebSocket; frames: { at: number; bytes: number; data: Buffer }[] }
-async function openView(id: string, fps: number): Promise<View> {
-  const ws = new WebSocket(`${server.url.replace(/^http/, "ws")}/computers/${id}/ws?fps=${fps}&quality=60`, { headers: { authorization: `Bearer ${key}` } });
-  const view: View = { ws, frames: [] };
-  ws.on("message", (data, isBinary) => { if (isBinary) view.frames.push({ at: performance.now(), bytes: (data as Buffer).length, data: data as Buffer }); });
-  await new Promise((resolve, reject) => { ws.once("open", resolve); ws.once("error", reject); });
-  return view;
-}
-
-/** fps over SECONDS and CPU % (of one core) of the watched parts and of the server. */
-async function watch(view: View, part: (p: Proc, all: Proc[]) => boolean) {
-  await new Promise((r) => setTimeout(r, 1000)); // let the capture settle
-  const start = { at: performance.now(), frames: view.frames.length, part: ticksOf(part), server: ticksOf(serverOnly), reaped: reapedTicks() };
-  await new Promise((r) => setTimeout(r, SECONDS * 1000));
-  const seconds = (performance.now() - start.at) / 1000;
-  const cpu = (t: number) => ((t / TICKS / seconds) * 100).toFixed(0);
-  return {
-    fps: (view.frames.length - start.frames) / seconds,
-    partCpu: cpu(ticksOf(part) - start.part),
-    serverCpu: cpu(ticksOf(serverOnly) - start.server),
-    helperCpu: cpu(reapedTicks() - start.reaped),
-  };
-}
-
-type Frame = View["frames"][number];
-
-/** The first frame after index `after`, or null after `ms`. */
-async function nextFrame(view: View, after: number, ms: number): Promise<Frame | null> {
-  const until = performance.now() + ms;
-  while (view.frames.length <= after && performance.now() < until) await new Promise((r) => setTimeout(r, 5));
-  return view.frames[after] ?? null;
-}
-
-/** The newest frame once frames after `after` have stopped coming for 300 ms (the page has settled). */
-async function settledFrame(view: View, after: number): Promise<Frame | null> {
-  await nextFrame(view, after, 3000);
-  let count = -1;
-  while (count !== view.frames.length) {
-    count = view.frames.length;
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  return view.frames[view.frames.length - 1] ?? null;
-}
-
-/** KEYS presses; for each, ms from sending to the first frame that `expect()` (made just before the press) accepts. */
-async function keyLatencies(view: View, press: () => void, expect: () => (f: Frame) => boolean): Promise<number[]> {
-  const latencies: number[] = [];
-  for (let i = 0; i < KEYS; i++) {
-    await settledFrame(view, view.frames.length - 1);
+/** Key → first frame on /flip (a white page that turns to full-screen noise and back per key press), at `fps`. */
+async function flipLatencies(build: Build, id: string, fps: number): Promise<number[] | string> {
+  const req = timedClient(build.server.url, build.key);
+  await req("POST", `/computers/${id}/navigate`, { url: `${site.url}/flip` });
+  const view = await openView(build.server.url, build.key, id, fps);
+  try {
+    // The page's title counts the key presses that reached it (GET /tabs), so the figure is of real flips.
+    const title = async () => ((await req("GET", `/computers/${id}/tabs`)).body.result.tabs as { title: string }[])[0]?.title ?? "";
+    const untilTitle = async (want: string) => {
+      for (const until = performance.now() + 5000; performance.now() < until; await settle(50)) if ((await title()) === want) return true;
+      return false;
+    };
+    click(view, 640, 360); // keys go to the focused page, as for a viewer
+    const white = (await settledFrame(view, 0))?.bytes ?? 0;
     const seen = view.frames.length;
-    const shows = expect();
-    const sent = performance.now();
-    press();
-    let found: number | null = null;
-    while (found === null && performance.now() < sent + 3000) {
-      const hit = view.frames.slice(seen).find(shows);
-      if (hit) found = hit.at - sent;
-      else await new Promise((r) => setTimeout(r, 2));
-    }
-    if (found !== null) latencies.push(found);
-  }
-  return latencies;
-}
-
-const latencySummary = (l: number[]) =>
-  l.length ? `p50 ${pct(l, 50).toFixed(0)} ms, p95 ${pct(l, 95).toFixed(0)} ms (n=${l.length}/${KEYS})` : "no frame showed the change";
-
-try {
-  rows.push(["load average at start", os.loadavg().map((l) => l.toFixed(2)).join(" "), ""]);
-  const browser = (await req("POST", "/computers", { kind: "browser" })).body;
-  await req("POST", `/computers/${browser.id}/navigate`, { url: `${site.url}/animated` });
-  const idle = await (async () => {
-    const before = ticksOf(chromium);
-    await new Promise((r) => setTimeout(r, 2000));
-    return (((ticksOf(chromium) - before) / TICKS / 2) * 100).toFixed(0);
-  })();
-  let view = await openView(browser.id, 30);
-  let w = await watch(view, chromium);
-  rows.push(["browser fps, animated page (fps=30, q60, 1280×720)", w.fps.toFixed(1), "≥ 25"]);
-  rows.push(["browser CPU while watched", `Chromium ${w.partCpu} % (${idle} % unwatched), server ${w.serverCpu} %`, ""]);
-  view.ws.close();
-  view = await openView(browser.id, 15);
-  w = await watch(view, chromium);
-  rows.push(["browser fps, animated page (fps=15 default)", w.fps.toFixed(1), ""]);
-  rows.push(["browser CPU while watched at 15 fps", `Chromium ${w.partCpu} %, server ${w.serverCpu} %`, ""]);
-  view.ws.close();
-
-  // Key → first frame showing it: /flip swaps a white page and full-screen noise per key press.
-  await req("POST", `/computers/${browser.id}/navigate`, { url: `${site.url}/flip` });
-  view = await openView(browser.id, 30);
-  const press = (v: View, key = "a") => {
-    v.ws.send(JSON.stringify({ type: "key", action: "down", key }));
-    v.ws.send(JSON.stringify({ type: "key", action: "up", key }));
-  };
-  // The page's title says how many key presses reached it (GET /tabs), so the figure is of real flips.
-  const flipTitle = async () => ((await req("GET", `/computers/${browser.id}/tabs`)).body.result.tabs as { title: string }[])[0]?.title ?? "";
-  const untilTitle = async (want: RegExp) => {
-    for (const until = performance.now() + 5000; performance.now() < until; await new Promise((r) => setTimeout(r, 50))) {
-      const title = await flipTitle();
-      if (want.test(title)) return title;
-    }
-    return await flipTitle();
-  };
-  // Click the page first, as a viewer would: keys go to the focused page.
-  view.ws.send(JSON.stringify({ type: "pointer", action: "down", x: 640, y: 360 }));
-  view.ws.send(JSON.stringify({ type: "pointer", action: "up", x: 640, y: 360 }));
-  // Calibrate: a white frame, then a noisy one; they must differ in size by far more than noise between frames.
-  const white = (await settledFrame(view, 0))?.bytes ?? 0;
-  const seen = view.frames.length;
-  press(view);
-  const flipped = await untilTitle(/^flip 1 noise$/);
-  const noisy = (await settledFrame(view, seen))?.bytes ?? 0;
-  press(view);
-  const back = await untilTitle(/^flip 2 white$/);
-  await settledFrame(view, view.frames.length);
-  rows.push(["flip page frame sizes (white / noise)", `${white} / ${noisy} bytes; page title after 1 and 2 presses: "${flipped}", "${back}"`, ""]);
-  if (flipped !== "flip 1 noise" || back !== "flip 2 white") {
-    rows.push(["browser key → first frame showing it", "invalid: the key presses did not flip the page (title above)", "p50 ≤ 50 ms"]);
-  } else if (noisy < white * 4) {
-    // The page did flip (title above) yet no frame showed the noise: the capture dropped the one repaint.
-    rows.push(["browser key → first frame showing it", "invalid: the page flipped but no frame showed it (see the sizes above)", "p50 ≤ 50 ms"]);
-  } else {
+    pressKey(view);
+    if (!(await untilTitle("flip 1 noise"))) return `invalid: the key press did not flip the page ("${await title()}")`;
+    const noisy = (await settledFrame(view, seen))?.bytes ?? 0;
+    pressKey(view);
+    if (!(await untilTitle("flip 2 white"))) return `invalid: the second key press did not flip the page ("${await title()}")`;
+    // The page did flip (title) yet no frame showed the noise: the capture dropped the one repaint.
+    if (noisy < white * 4) return `invalid: the page flipped but no frame showed it (white ${white} B, noise ${noisy} B)`;
     const threshold = Math.sqrt(white * noisy);
     let on = false;
-    const latencies = await keyLatencies(view, () => press(view), () => {
+    return await keyLatencies(view, KEYS, () => pressKey(view), () => {
       on = !on;
       const want = on;
       return (f) => (f.bytes > threshold) === want;
     });
-    const title = await flipTitle();
-    rows.push(["browser key → first frame showing it", `${latencySummary(latencies)}; page title after: "${title}"`, "p50 ≤ 50 ms"]);
+  } finally {
+    await closeView(view);
   }
-  view.ws.close();
-  await req("DELETE", `/computers/${browser.id}`);
+}
 
-  if (DESKTOP) {
-    try {
-      const desk = (await req("POST", "/computers", { kind: "desktop" })).body;
-      // Still screen first: identical frames are sent once a second only.
-      let dview = await openView(desk.id, 15);
-      let dw = await watch(dview, desktop);
-      rows.push(["desktop fps, still screen (fps=15)", dw.fps.toFixed(1), ""]);
-      rows.push(["desktop CPU while watched, still", `desktop processes ${dw.partCpu} %, spawned helpers ${dw.helperCpu} %, server ${dw.serverCpu} %`, ""]);
-      dview.ws.close();
-      // Key → frame at fps=30, as for the browser: a letter typed into the terminal (clicked first, for focus);
-      // the first frame that differs from the one before shows it.
-      dview = await openView(desk.id, 30);
-      dview.ws.send(JSON.stringify({ type: "pointer", action: "down", x: 400, y: 300 }));
-      dview.ws.send(JSON.stringify({ type: "pointer", action: "up", x: 400, y: 300 }));
-      const latencies = await keyLatencies(dview, () => press(dview, "x"), () => {
-        const before = dview.frames[dview.frames.length - 1]?.data;
+async function browserRows(build: Build): Promise<BrowserFigures> {
+  const req = timedClient(build.server.url, build.key);
+  const pid = build.server.process.pid!;
+  const figures: BrowserFigures = { watched: [], keyP50: new Map() };
+  const id = (await req("POST", "/computers", { kind: "browser" })).body.id as string;
+  try {
+    for (const [page, url] of PAGES) {
+      await req("POST", `/computers/${id}/navigate`, { url: `${site.url}${url}` });
+      await settle(1000);
+      const unwatched = (await cpuOver(SECONDS, { chromium: chromiumOf(pid) }, pid)).cpu.chromium;
+      for (const fps of FPS) {
+        const view = await openView(build.server.url, build.key, id, fps);
+        const w = await watch(view, pid);
+        await closeView(view);
+        figures.watched.push({ page, fps, delivered: w.delivered, unwatched, watched: w.chromium, server: w.server });
+        rows.push([`${build.name}: browser, ${page}, fps=${fps}`, `${w.delivered.toFixed(1)} fps; Chromium ${f0(w.chromium)} % watched, ${f0(unwatched)} % unwatched; server ${f0(w.server)} %`, ""]);
+      }
+    }
+    for (const fps of FPS) {
+      const l = await flipLatencies(build, id, fps);
+      if (typeof l !== "string" && l.length) figures.keyP50.set(fps, pct(l, 50));
+      rows.push([`${build.name}: browser key → first frame showing it, fps=${fps}`, typeof l === "string" ? l : latencySummary(l, KEYS), ""]);
+    }
+  } finally {
+    await req("DELETE", `/computers/${id}`);
+  }
+  return figures;
+}
+
+async function desktopRows(build: Build) {
+  const req = timedClient(build.server.url, build.key);
+  const pid = build.server.process.pid!;
+  const id = (await req("POST", "/computers", { kind: "desktop" })).body.id as string;
+  const watchDesktop = async (what: string, fps: number) => {
+    const view = await openView(build.server.url, build.key, id, fps);
+    await settle(1000);
+    const before = view.frames.length;
+    const m = await cpuOver(SECONDS, { desktop: desktopProcesses, server: serverAlone(pid) }, pid);
+    await closeView(view);
+    const delivered = (view.frames.length - before) / m.seconds;
+    rows.push([`${build.name}: desktop, ${what}, fps=${fps}`, `${delivered.toFixed(1)} fps; desktop processes ${f0(m.cpu.desktop)} %, spawned helpers ${f0(m.helpers)} %, server ${f0(m.cpu.server)} %`, ""]);
+  };
+  try {
+    // Still screen: identical frames are sent once a second only.
+    for (const fps of FPS) await watchDesktop("still screen", fps);
+    for (const fps of [15, 30]) {
+      // A letter typed into the terminal (clicked first, for focus); the first frame that differs from the one before shows it.
+      const view = await openView(build.server.url, build.key, id, fps);
+      click(view, 400, 300);
+      const latencies = await keyLatencies(view, KEYS, () => pressKey(view, "x"), () => {
+        const before = view.frames[view.frames.length - 1]?.data;
         return (f) => !before || !f.data.equals(before);
       });
-      rows.push(["desktop key → first frame showing it (fps=30)", latencySummary(latencies), "p50 ≤ 50 ms"]);
-      dview.ws.close();
-      // Animated: a terminal printing the time every 20 ms (bash builtins only, no spawns).
-      await req("POST", `/computers/${desk.id}/exec/sync`, {
-        command: "setsid xterm -geometry 30x8-0-0 -e bash -c 'exec 3<> <(:); while :; do echo $EPOCHREALTIME; read -t 0.02 -u 3; done' >/dev/null 2>&1 &",
-      });
-      await new Promise((r) => setTimeout(r, 2000));
-      dview = await openView(desk.id, 30);
-      dw = await watch(dview, desktop);
-      rows.push(["desktop fps, animated terminal (fps=30, q60, 1280×720, ffmpeg capture)", dw.fps.toFixed(1), "≥ 15"]);
-      rows.push(["desktop CPU while watched, animated at 30 fps", `desktop processes ${dw.partCpu} %, spawned helpers ${dw.helperCpu} %, server ${dw.serverCpu} %`, ""]);
-      dview.ws.close();
-      dview = await openView(desk.id, 15);
-      dw = await watch(dview, desktop);
-      rows.push(["desktop fps, animated terminal (fps=15 default)", dw.fps.toFixed(1), ""]);
-      rows.push(["desktop CPU while watched, animated at 15 fps", `desktop processes ${dw.partCpu} %, spawned helpers ${dw.helperCpu} %, server ${dw.serverCpu} %`, ""]);
-      dview.ws.close();
-      await req("DELETE", `/computers/${desk.id}`);
+      await closeView(view);
+      rows.push([`${build.name}: desktop key → first frame showing it, fps=${fps}`, latencySummary(latencies, KEYS), ""]);
+    }
+    // Animated: a terminal printing the time every 20 ms (bash builtins only, no spawns).
+    await req("POST", `/computers/${id}/exec/sync`, {
+      command: "setsid xterm -geometry 30x8-0-0 -e bash -c 'exec 3<> <(:); while :; do echo $EPOCHREALTIME; read -t 0.02 -u 3; done' >/dev/null 2>&1 &",
+    });
+    await settle(2000);
+    for (const fps of FPS) await watchDesktop("animated terminal", fps);
+  } finally {
+    await req("DELETE", `/computers/${id}`);
+  }
+}
+
+/** The BENCH_BASELINE checkout's server, started by that checkout's own test harness. */
+async function startBaseline(dir: string): Promise<Build> {
+  const harness = (await import(pathToFileURL(path.resolve(dir, "tests/api/harness.ts")).href)) as typeof import("../tests/api/harness");
+  const server = await harness.startServer({ dataDir: mkdtempSync(path.join(os.tmpdir(), "cabin-bench-live-baseline-")), env: serverEnv });
+  const commit = execFileSync("git", ["-C", dir, "rev-parse", "--short", "HEAD"]).toString().trim();
+  return { name: `baseline ${commit}`, server, key: await harness.createOrgKey(server, "Bench") };
+}
+
+/** The targets, as ratios within this run (watching's added cost against the page's own, delivered/asked, key p50 against the baseline). */
+function summary(name: string, figures: BrowserFigures, baseline?: BrowserFigures) {
+  const box = figures.watched.find((w) => w.page === "moving box" && w.fps === 15);
+  if (box) {
+    const added = (box.watched - box.unwatched) / Math.max(box.unwatched, 1);
+    rows.push([`${name}: watching at 15 fps adds, moving box`, `${added.toFixed(2)}× the page's own Chromium CPU (${f0(box.unwatched)} → ${f0(box.watched)} %)`, "≤ 0.5×"]);
+  }
+  const animated = figures.watched.filter((w) => w.page !== "still");
+  const worst = animated.reduce((a, b) => (b.delivered / b.fps < a.delivered / a.fps ? b : a), animated[0]);
+  if (worst) rows.push([`${name}: lowest delivered/asked fps (animated pages)`, `${(worst.delivered / worst.fps).toFixed(2)}× (${worst.page}, fps=${worst.fps})`, "≥ 0.9×"]);
+  if (!baseline) return;
+  for (const fps of FPS) {
+    const ours = figures.keyP50.get(fps);
+    const theirs = baseline.keyP50.get(fps);
+    if (ours !== undefined && theirs !== undefined) {
+      rows.push([`${name}: key → frame p50 against the baseline, fps=${fps}`, `${(ours / theirs).toFixed(2)}× (${f0(ours)} ms vs ${f0(theirs)} ms)`, "≤ 1×"]);
+    }
+  }
+}
+
+const builds: Build[] = [];
+try {
+  rows.push(["load average at start", os.loadavg().map((l) => l.toFixed(2)).join(" "), ""]);
+  // One server at a time, so neither's Chromium runs while the other is measured.
+  let baselineFigures: BrowserFigures | undefined;
+  let baselineName = "";
+  if (BASELINE_DIR) {
+    console.log(`starting the baseline's server (${BASELINE_DIR})…`);
+    const baseline = await startBaseline(BASELINE_DIR);
+    builds.push(baseline);
+    baselineName = baseline.name;
+    baselineFigures = await browserRows(baseline);
+    await baseline.server.destroy();
+    builds.pop();
+  }
+  console.log("starting this checkout's server…");
+  const server = await startServer({ env: serverEnv });
+  const current: Build = { name: "this build", server, key: await createOrgKey(server, "Bench") };
+  builds.push(current);
+  const figures = await browserRows(current);
+  if (DESKTOP) {
+    try {
+      await desktopRows(current);
     } catch (err) {
       rows.push(["desktop", `skipped: ${String(err).slice(0, 120)}`, ""]);
     }
   }
+  if (baselineFigures) summary(baselineName, baselineFigures);
+  summary(current.name, figures, baselineFigures);
   rows.push(["load average at end", os.loadavg().map((l) => l.toFixed(2)).join(" "), ""]);
 } finally {
   await site.close();
-  await server.stop();
-  await server.destroy();
+  for (const build of builds) await build.server.destroy();
 }
 
 const width = Math.max(...rows.map((r) => r[0].length));

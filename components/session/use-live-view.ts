@@ -2,6 +2,7 @@
 
 import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
 import type { LiveInputMessage } from "@/components/session/live-input";
+import { DrawTimer, drawableFps, FRAMES_TO_JUDGE, shouldAskLower, VIEWER_MAX_FPS, withFps } from "@/components/session/live-view-rate";
 
 export type ConnectionState = "connecting" | "live" | "reconnecting" | "ended";
 
@@ -14,6 +15,9 @@ const MAX_RETRY_MS = 10_000;
  * reconnects with exponential backoff until the server says the session ended.
  * `url` is the session's `endpoints.ws` (its token in the query: a browser
  * WebSocket cannot send headers); the latest one is used on each reconnect.
+ * Watching costs the session's machine per frame (docs/live-view-cost.md): the
+ * viewer asks for the fps it can draw (live-view-rate.ts) and closes the socket
+ * while the browser tab is hidden, reconnecting when it is shown again.
  */
 export function useLiveView({ url, canvas, onEnded }: { url: string | undefined; canvas: RefObject<HTMLCanvasElement | null>; onEnded: (reason: string) => void }) {
   const [state, setState] = useState<ConnectionState>("connecting");
@@ -37,6 +41,9 @@ export function useLiveView({ url, canvas, onEnded }: { url: string | undefined;
     // Frames that arrive while one is decoding replace each other: only the newest is drawn.
     let pending: Blob | null = null;
     let decoding = false;
+    let askedFps = VIEWER_MAX_FPS;
+    let askingAgain = false;
+    const drawTimer = new DrawTimer();
 
     async function draw() {
       if (decoding) return;
@@ -44,6 +51,7 @@ export function useLiveView({ url, canvas, onEnded }: { url: string | undefined;
       while (pending && !disposed) {
         const blob = pending;
         pending = null;
+        const started = performance.now();
         try {
           const bitmap = await createImageBitmap(blob);
           const target = canvas.current;
@@ -56,6 +64,7 @@ export function useLiveView({ url, canvas, onEnded }: { url: string | undefined;
             target.getContext("2d")?.drawImage(bitmap, 0, 0);
           }
           bitmap.close();
+          judgeRate(performance.now() - started);
         } catch {
           // A frame that does not decode is skipped; the next one replaces it.
         }
@@ -63,10 +72,21 @@ export function useLiveView({ url, canvas, onEnded }: { url: string | undefined;
       decoding = false;
     }
 
+    /** After FRAMES_TO_JUDGE frames, asks again at the fps this viewer can draw if that is well below what it asked. */
+    function judgeRate(drawMs: number) {
+      drawTimer.add(drawMs);
+      if (drawTimer.count !== FRAMES_TO_JUDGE) return;
+      const drawable = drawableFps(drawTimer.averageMs);
+      if (!shouldAskLower(askedFps, drawable)) return;
+      askedFps = drawable;
+      askingAgain = true;
+      socket.current?.close(1000, "asking for a lower fps");
+    }
+
     function connect() {
       const target = urlRef.current;
-      if (!target || disposed) return;
-      const ws = new WebSocket(target);
+      if (!target || disposed || document.hidden) return;
+      const ws = new WebSocket(withFps(target, askedFps));
       ws.binaryType = "blob";
       socket.current = ws;
       ws.onmessage = (event) => {
@@ -93,17 +113,36 @@ export function useLiveView({ url, canvas, onEnded }: { url: string | undefined;
       ws.onopen = () => setState("live");
       ws.onclose = () => {
         if (socket.current === ws) socket.current = null;
-        if (disposed || ended) return;
+        if (disposed || ended || document.hidden) return;
+        if (askingAgain) {
+          askingAgain = false;
+          connect();
+          return;
+        }
         setState("reconnecting");
         const delay = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** attempt++);
         retryTimer = setTimeout(connect, delay);
       };
     }
 
+    // A hidden tab draws nothing: its socket closes (the capture stops if it was the only viewer) until shown again.
+    function visibilityChanged() {
+      if (document.hidden) {
+        clearTimeout(retryTimer);
+        socket.current?.close(1000, "viewer hidden");
+        socket.current = null;
+      } else if (!socket.current && !ended) {
+        setState("connecting");
+        connect();
+      }
+    }
+    document.addEventListener("visibilitychange", visibilityChanged);
+
     setState("connecting");
     connect();
     return () => {
       disposed = true;
+      document.removeEventListener("visibilitychange", visibilityChanged);
       clearTimeout(retryTimer);
       socket.current?.close(1000, "viewer closed");
       socket.current = null;

@@ -1,17 +1,22 @@
 // Live-view frames of a browser session: CDP Page.startScreencast on the main
-// tab (JPEG at the viewport's size, every frame acknowledged so Chromium keeps
-// sending). Chromium paints up to 60 frames a second. Every frame is taken
-// (everyNthFrame 1) and thinned here to the fps asked, keeping the latest
-// skipped one to send when its turn comes: with everyNthFrame 2 Chromium
-// silently drops every other lone repaint, so a still page changed by a key
-// press showed the change only half the time (bench:live's flip page). The main tab changes on new_tab,
+// tab (JPEG at the viewport's size). Chromium would encode every frame it
+// paints (up to 60 a second); ScreencastPacer acknowledges at most one frame
+// per interval of the asked fps, so Chromium encodes about that many and drops
+// the rest unencoded, and a Page.captureScreenshot after an animation stops
+// shows its last repaint (docs/live-view-cost.md). Every frame that arrives is
+// offered to `thin`, which sends at most `fps` a second and keeps the latest
+// skipped one to send when its turn comes, so the last change before a still
+// screen is never the one left out. The main tab changes on new_tab,
 // switch_tab, popups and closes, and TabSet has no change events, so the
 // capture checks the main page a few times a second and moves to the new one.
 import type { CDPSession, Page } from "playwright-core";
 import type { ScreencastFrame, ScreencastSettings, ScreencastSink } from "@/lib/computers/driver";
 import { CaptureSet } from "@/lib/computers/live/captures";
+import { liveViewStats } from "@/lib/computers/live/hub";
+import { ScreencastPacer } from "@/lib/computers/browser/screencast-pacing";
 
 const FOLLOW_MAIN_EVERY_MS = 200;
+const THIN_SLACK = 0.75;
 
 interface ScreencastFrameEvent {
   data: string;
@@ -23,6 +28,9 @@ interface ScreencastFrameEvent {
 class PageCapture {
   private page: Page | undefined;
   private cdp: CDPSession | null = null;
+  private pacer: ScreencastPacer | null = null;
+  /** Screencast frames received; a settle screenshot taken while one arrived may be older than it and is dropped. */
+  private framesReceived = 0;
   private size = "";
   private stopped = false;
   private switching: Promise<void> = Promise.resolve();
@@ -60,17 +68,24 @@ class PageCapture {
   private async attach(page: Page, size?: { width: number; height: number }) {
     const cdp = await page.context().newCDPSession(page);
     this.cdp = cdp;
+    const pacer = new ScreencastPacer(1000 / this.settings.fps, {
+      ack: (sessionId) => void cdp.send("Page.screencastFrameAck", { sessionId }).catch(() => {}),
+      settle: () => void this.screenshot(cdp, size),
+    });
+    this.pacer = pacer;
     cdp.on("Page.screencastFrame", (event: ScreencastFrameEvent) => {
-      cdp.send("Page.screencastFrameAck", { sessionId: event.sessionId }).catch(() => {});
+      liveViewStats().browser_screencast_frames++;
       if (this.stopped || this.cdp !== cdp) return;
+      this.framesReceived++;
       const { deviceWidth, deviceHeight, timestamp } = event.metadata;
-      // Decoded only if sent: most frames of an animated page are thinned away.
+      // Decoded only if sent: a frame replaced before its turn never is.
       this.thin(() => ({
         jpeg: Buffer.from(event.data, "base64"),
         width: Math.round(deviceWidth),
         height: Math.round(deviceHeight),
         timestamp: timestamp ? Math.round(timestamp * 1000) : Date.now(),
       }));
+      pacer.received(event.sessionId);
     });
     await cdp.send("Page.startScreencast", {
       format: "jpeg",
@@ -80,15 +95,24 @@ class PageCapture {
     });
     // Chromium sends screencast frames only when something repaints: a still page
     // would show a new viewer nothing, so the capture opens with one screenshot.
-    const shot = (await cdp.send("Page.captureScreenshot", { format: "jpeg", quality: this.settings.quality })) as { data: string };
-    if (!this.stopped && this.cdp === cdp && size) {
-      this.send({ jpeg: Buffer.from(shot.data, "base64"), width: size.width, height: size.height, timestamp: Date.now() });
-    }
+    await this.screenshot(cdp, size);
   }
 
-  /** Sends at most `fps` frames a second; a frame that comes too soon waits for its turn unless a newer one replaces it. */
+  /** One Page.captureScreenshot of the current page, sent unless a screencast frame arrived meanwhile (it may be newer). */
+  private async screenshot(cdp: CDPSession, size?: { width: number; height: number }) {
+    const before = this.framesReceived;
+    const shot = (await cdp.send("Page.captureScreenshot", { format: "jpeg", quality: this.settings.quality }).catch(() => null)) as { data: string } | null;
+    if (!shot || this.stopped || this.cdp !== cdp || !size || this.framesReceived !== before) return;
+    this.thin(() => ({ jpeg: Buffer.from(shot.data, "base64"), width: size.width, height: size.height, timestamp: Date.now() }));
+  }
+
+  /**
+   * Sends about `fps` frames a second; a frame that comes too soon waits for its turn unless a newer one replaces it.
+   * The pacer already spaces frames one interval apart on average: THIN_SLACK keeps their arrival jitter from
+   * holding each one back a little more than the last until one is replaced.
+   */
   private thin(frame: () => ScreencastFrame) {
-    const wait = this.lastSentAt + 1000 / this.settings.fps - Date.now();
+    const wait = this.lastSentAt + (1000 / this.settings.fps) * THIN_SLACK - Date.now();
     if (wait <= 0 && !this.holdTimer) return this.send(frame());
     this.held = frame;
     this.holdTimer ??= setTimeout(() => {
@@ -107,6 +131,8 @@ class PageCapture {
   private async detach() {
     const cdp = this.cdp;
     this.cdp = null;
+    this.pacer?.stop();
+    this.pacer = null;
     if (!cdp) return;
     await cdp.send("Page.stopScreencast").catch(() => {});
     await cdp.detach().catch(() => {});

@@ -18,19 +18,21 @@ export interface Viewer extends ScreencastSettings {
 
 /**
  * Process-wide counters for /api/health (computersHealth): captures running, viewers attached, frames captured,
+ * screencast frames Chromium encoded for browser captures (ScreencastPacer keeps them near the viewers' fps),
  * and desktop input messages applied as XTest events or through xdotool (DesktopLiveInput).
  */
 export interface LiveViewStats {
   capturing: number;
   viewers: number;
   frames: number;
+  browser_screencast_frames: number;
   desktop_input_xtest: number;
   desktop_input_xdotool: number;
 }
 
 const STATS = singletonKey<LiveViewStats>("liveViewStats");
 export function liveViewStats(): LiveViewStats {
-  return singleton(STATS, () => ({ capturing: 0, viewers: 0, frames: 0, desktop_input_xtest: 0, desktop_input_xdotool: 0 }));
+  return singleton(STATS, () => ({ capturing: 0, viewers: 0, frames: 0, browser_screencast_frames: 0, desktop_input_xtest: 0, desktop_input_xdotool: 0 }));
 }
 
 // A frame may arrive a little early against a viewer's interval (capture jitter);
