@@ -4,7 +4,7 @@ import { chromiumHelp } from "@/lib/computers/browser/find-chromium";
 import { computersHealth } from "@/lib/computers/health";
 import { getDb } from "@/lib/db";
 import { modelsHealth } from "@/lib/models/registry";
-import { usageHealth } from "@/lib/models/usage";
+import { usageHealth } from "@/lib/models/usage/usage";
 
 export interface CheckResult {
   ok: boolean;

@@ -4,9 +4,9 @@ import { revokeApiKey } from "../lib/auth/api-keys";
 import { generatePassword, operatorCreateKey, operatorCreateOrg, operatorCreateUser } from "../lib/auth/operator";
 import { ROLES, type Role } from "../lib/auth/organizations";
 import { disconnectDb } from "../lib/db";
-import { setKeyBudgetById, setOrganizationBudgetBySlug } from "../lib/models/budget-settings";
+import { setKeyBudgetById, setOrganizationBudgetBySlug } from "../lib/models/limits/budget-settings";
 import { quotaChangeFromArgs, QUOTA_HELP, quotaSummary } from "./cli-quotas";
-import { setOrganizationQuotasBySlug } from "../lib/computers/quotas-store";
+import { setOrganizationQuotasBySlug } from "../lib/computers/sessions/quotas-store";
 
 const HELP = `Cabin operator CLI
 

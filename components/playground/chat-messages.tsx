@@ -2,7 +2,7 @@
 
 import type { UIMessage } from "ai";
 import { Button } from "@/components/ui/button";
-import type { PlaygroundMessageMetadata } from "@/lib/models/playground-stream";
+import type { PlaygroundMessageMetadata } from "@/lib/models/playground/playground-stream";
 
 export type PlaygroundMessage = UIMessage<PlaygroundMessageMetadata>;
 

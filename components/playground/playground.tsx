@@ -12,7 +12,7 @@ import { Composer } from "@/components/playground/composer";
 import { PRESETS } from "@/components/playground/presets";
 import { SettingsPanel, type PlaygroundSettings } from "@/components/playground/settings-panel";
 import { ViewCode } from "@/components/playground/view-code";
-import type { PlaygroundModel } from "@/lib/models/playground";
+import type { PlaygroundModel } from "@/lib/models/playground/playground";
 
 const BALANCED = PRESETS.find((p) => p.value === "balanced")!;
 

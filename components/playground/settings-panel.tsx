@@ -2,7 +2,7 @@
 
 import { useId } from "react";
 import { ToggleGroup } from "@/components/ui/toggle-group";
-import type { PlaygroundModel } from "@/lib/models/playground";
+import type { PlaygroundModel } from "@/lib/models/playground/playground";
 import { MAX_TOKENS_RANGE, PRESETS, presetOf, TEMPERATURE_RANGE, type SamplingSettings } from "@/components/playground/presets";
 
 const CONTROL =

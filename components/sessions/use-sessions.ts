@@ -5,7 +5,7 @@ import { useEffect, useState } from "react";
 import { queryKeys } from "@/components/query-keys";
 import { fetchJson } from "@/lib/fetch-json";
 // Type-only: erased at compile time, so no server code reaches the browser.
-import type { DashboardSession, DashboardSessionList, SessionCreateOptions, SessionFilter } from "@/lib/computers/dashboard";
+import type { DashboardSession, DashboardSessionList, SessionCreateOptions, SessionFilter } from "@/lib/computers/dashboard/dashboard";
 
 export type { DashboardSession, SessionCreateOptions, SessionFilter };
 

@@ -5,10 +5,10 @@
 // a 0–1000 space (docs/computer-use.md); `toPixels` rescales its calls to the
 // screenshot's pixels before they run.
 import { isAppError } from "@/lib/api/errors";
-import { executeAction } from "@/lib/computers/action-service";
-import type { ActionResult } from "@/lib/computers/failures";
+import { executeAction } from "@/lib/computers/actions/action-service";
+import type { ActionResult } from "@/lib/computers/actions/failures";
 import { createComputer, deleteComputer, type SessionCaller } from "@/lib/computers/service";
-import { findComputer } from "@/lib/computers/store";
+import { findComputer } from "@/lib/computers/sessions/store";
 import { randomHex } from "@/lib/random-id";
 
 export interface ComputerRef {

@@ -6,8 +6,8 @@
 // `computer_use` tool plus a `done` function, `tool_choice: "required"`.
 import { AppError } from "@/lib/api/errors";
 import { parseWith } from "@/lib/api/request";
-import { getBudgetLedger } from "@/lib/models/budget";
-import { getRateLimiter, type ModelPrincipal } from "@/lib/models/http";
+import { getBudgetLedger } from "@/lib/models/limits/budget";
+import { getRateLimiter, type ModelPrincipal } from "@/lib/models/gateway/http";
 import { createResponse } from "@/lib/models/responses/create";
 import { responsesCreateSchema, type InputItem } from "@/lib/models/responses/schema";
 import { randomHex } from "@/lib/random-id";

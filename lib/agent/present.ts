@@ -3,8 +3,8 @@
 // `exit_code`) and, where the SDK is silent, the task's computer, steps,
 // usage, cost, timestamps and result. Screenshot links are built per read
 // (capability URLs expire), or inlined as data URLs in screenshot_mode base64.
-import { screenshotUrl } from "@/lib/computers/screenshot-links";
-import { readScreenshot } from "@/lib/computers/screenshots";
+import { screenshotUrl } from "@/lib/computers/screenshots/screenshot-links";
+import { readScreenshot } from "@/lib/computers/screenshots/screenshots";
 import type { StepRow, TaskListRow, TaskRow } from "@/lib/agent/store";
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);

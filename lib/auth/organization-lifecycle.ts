@@ -11,13 +11,13 @@ import { parseWith } from "@/lib/api/request";
 import { forgetDeletedKeys } from "@/lib/auth/api-keys";
 import type { Member } from "@/lib/auth/member";
 import { countOwners } from "@/lib/auth/organization-settings";
-import { LIVE_STATUSES } from "@/lib/computers/lifecycle";
+import { LIVE_STATUSES } from "@/lib/computers/sessions/lifecycle";
 import { getSessionManager } from "@/lib/computers/registry";
 import { deleteComputer } from "@/lib/computers/service";
-import { removeStateFiles, stateFilesOf } from "@/lib/computers/state-store";
+import { removeStateFiles, stateFilesOf } from "@/lib/computers/state/state-store";
 import { getDb } from "@/lib/db";
 import { getLogger } from "@/lib/logger";
-import { forgetSpendOf } from "@/lib/models/budget";
+import { forgetSpendOf } from "@/lib/models/limits/budget";
 
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 

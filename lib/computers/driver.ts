@@ -1,4 +1,4 @@
-// The contract between the kind-neutral session lifecycle (lib/computers/manager.ts)
+// The contract between the kind-neutral session lifecycle (lib/computers/sessions/manager.ts)
 // and the code that actually runs a computer. Browser sessions (lib/computers/browser/)
 // are the first implementation; desktop sessions (lib/computers/desktop/) implement
 // the same interface. The manager owns lifetimes, idle reaping, persistence,
@@ -6,10 +6,10 @@
 //
 // Rules for implementers:
 // - Never touch the database or throw AppError from a driver: throw ActionError
-//   (lib/computers/action-error.ts) for failures a client should see, plain Errors
+//   (lib/computers/actions/action-error.ts) for failures a client should see, plain Errors
 //   for everything else (the manager logs them and answers 500 / provision_failed).
-//   lib/computers/failures.ts is the one translation of both for clients.
-// - Run `act` and `screenshot` through one ActionQueue (lib/computers/action-queue.ts):
+//   lib/computers/actions/failures.ts is the one translation of both for clients.
+// - Run `act` and `screenshot` through one ActionQueue (lib/computers/actions/action-queue.ts):
 //   one at a time per computer, each bounded by ACTION_TIMEOUT_SECONDS.
 // - What only some kinds can do is an optional capability on the handle (`exec`,
 //   `screencast`, `liveInput`);
@@ -21,7 +21,7 @@
 //   `stop({saveState: false})` to release what is left (must not hang on a dead
 //   computer) and keeps the last periodic snapshot as the saved state.
 // - `stop` must be idempotent and must kill the whole process tree it started.
-import type { Action, ActionType } from "@/lib/computers/actions";
+import type { Action, ActionType } from "@/lib/computers/actions/actions";
 
 export type ComputerKind = "browser" | "desktop";
 
@@ -99,7 +99,7 @@ export interface ActionOutcome {
   pageContext?: PageContext | ScreenContext;
 }
 
-/** Actions the action layer does itself for every kind (lib/computers/action-service.ts `perform`; `debug` through the exec capability). */
+/** Actions the action layer does itself for every kind (lib/computers/actions/action-service.ts `perform`; `debug` through the exec capability). */
 export type KindNeutralAction = Extract<ActionType, "wait" | "screenshot" | "debug">;
 /** What reaches a driver's `act`. */
 export type DriverAction = Exclude<Action, { type: KindNeutralAction }>;
@@ -228,7 +228,7 @@ export interface ComputerHandle {
   snapshot(): Promise<SavedState>;
   /** stop: release everything; with saveState, return a final snapshot taken before teardown. */
   stop(options: { saveState: boolean }): Promise<SavedState | null>;
-  /** act: one action of lib/computers/actions.ts; unsupported types throw ActionError("not_supported"). */
+  /** act: one action of lib/computers/actions/actions.ts; unsupported types throw ActionError("not_supported"). */
   act(action: DriverAction): Promise<ActionOutcome>;
   screenshot(options: ScreenshotOptions): Promise<Screenshot>;
   /** exec: present on kinds that run commands (desktop). */

@@ -2,7 +2,7 @@
 // live sessions, open /events streams, and for browsers the pool's processes, contexts and pages, so
 // operators (and leak tests) can see that ended sessions left nothing behind.
 import { liveViewStats } from "@/lib/computers/live/hub";
-import { describeProxy } from "@/lib/computers/proxy";
+import { describeProxy } from "@/lib/computers/egress/proxy";
 import { getSessionManager } from "@/lib/computers/registry";
 import { getEnv } from "@/lib/env";
 

@@ -3,7 +3,7 @@
 // must be exactly one owner of the browsers and desktops.
 import { browserDriver } from "@/lib/computers/browser/browser-driver";
 import { desktopDriver } from "@/lib/computers/desktop/desktop-driver";
-import { SessionManager } from "@/lib/computers/manager";
+import { SessionManager } from "@/lib/computers/sessions/manager";
 import { singleton, singletonKey } from "@/lib/singleton";
 
 const MANAGER = singletonKey<SessionManager>("sessionManager");

@@ -6,16 +6,16 @@ import { parseWith } from "@/lib/api/request";
 import type { ApiPrincipal } from "@/lib/auth/api-keys";
 import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
-import { assertServedHere, findOwnedComputer, reachSession } from "@/lib/computers/access";
-import { parseCreateOptions } from "@/lib/computers/create-options";
+import { assertServedHere, findOwnedComputer, reachSession } from "@/lib/computers/sessions/access";
+import { parseCreateOptions } from "@/lib/computers/sessions/create-options";
 import type { ComputerKind, ProxyConfig, SavedState } from "@/lib/computers/driver";
-import { asAppError } from "@/lib/computers/failures";
-import { toSession, toSessionListItem, type SessionObject } from "@/lib/computers/lifecycle";
-import { listComputerPage, nextPageHeaders, parsePageQuery } from "@/lib/computers/list-page";
-import { parseProxyUrl } from "@/lib/computers/proxy";
+import { asAppError } from "@/lib/computers/actions/failures";
+import { toSession, toSessionListItem, type SessionObject } from "@/lib/computers/sessions/lifecycle";
+import { listComputerPage, nextPageHeaders, parsePageQuery } from "@/lib/computers/sessions/list-page";
+import { parseProxyUrl } from "@/lib/computers/egress/proxy";
 import { getSessionManager } from "@/lib/computers/registry";
-import { loadState } from "@/lib/computers/state-store";
-import * as store from "@/lib/computers/store";
+import { loadState } from "@/lib/computers/state/state-store";
+import * as store from "@/lib/computers/sessions/store";
 
 /** Who a session is created or managed for: an API key's organization, or a team in the dashboard (apiKeyId null). */
 export interface SessionCaller {

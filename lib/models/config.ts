@@ -2,7 +2,7 @@
 // id -> settings; unset, the two default ids run locally on the generated
 // placeholder model. Pure: lib/env.ts hands over the raw values.
 import { z } from "zod";
-import { capabilitiesConfigSchema, resolveCapabilities, type Capabilities } from "@/lib/models/capabilities";
+import { capabilitiesConfigSchema, resolveCapabilities, type Capabilities } from "@/lib/models/generation/capabilities";
 import type { Prices } from "@/lib/models/types";
 
 export interface ModelDefaults {

@@ -11,7 +11,7 @@ import { ensureEmbeddedModel, PLACEHOLDER_NOTICE } from "@/lib/models/local/embe
 import type { ModelBackend, ModelInfo, ResolvedModel } from "@/lib/models/types";
 import { UpstreamBackend } from "@/lib/models/upstream/backend";
 import { singleton, singletonKey } from "@/lib/singleton";
-import { coolingBackends } from "@/lib/models/fallback";
+import { coolingBackends } from "@/lib/models/generation/fallback";
 
 interface Registry {
   byId: Map<string, ResolvedModel>;

@@ -3,10 +3,10 @@
 // freeing llama.cpp.
 import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
-import { registerModelFastPath } from "@/lib/models/fast-path";
+import { registerModelFastPath } from "@/lib/models/gateway/fast-path";
 import { disposeLocalRuntime } from "@/lib/models/local/runtime";
 import { listModels, warmUpModels } from "@/lib/models/registry";
-import { flushUsage } from "@/lib/models/usage";
+import { flushUsage } from "@/lib/models/usage/usage";
 
 export async function start(): Promise<() => Promise<void>> {
   // Builds the registry now: a bad MODELS value is reported at start-up, not at the first request.

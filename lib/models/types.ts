@@ -1,11 +1,11 @@
 // The shapes every backend speaks. Routes and the wire encoder only see these;
 // which backend serves a model id is configuration (lib/models/config.ts).
 
-import type { Capabilities } from "@/lib/models/capabilities";
-import type { ChatCompletionRequest } from "@/lib/models/schemas";
-import type { ChatOptions, ToolCall, ToolCallDelta } from "@/lib/models/tools";
+import type { Capabilities } from "@/lib/models/generation/capabilities";
+import type { ChatCompletionRequest } from "@/lib/models/gateway/schemas";
+import type { ChatOptions, ToolCall, ToolCallDelta } from "@/lib/models/generation/tools";
 import type { UpstreamResponse } from "@/lib/models/upstream/http-client";
-import type { RequestSignal } from "@/lib/models/request-signal";
+import type { RequestSignal } from "@/lib/models/gateway/request-signal";
 
 /** "content_filter" only ever comes from an upstream, passed through. */
 export type FinishReason = "stop" | "length" | "tool_calls" | "content_filter";

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deriveStateKey, openState } from "@/lib/computers/state-crypto";
+import { deriveStateKey, openState } from "@/lib/computers/state/state-crypto";
 import { createDb } from "@/lib/db";
 import { createOrgKey, startServer, type TestServer } from "./harness";
 import {

@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { describe, expect, inject, it } from "vitest";
-import { monthOf } from "@/lib/models/budget";
+import { monthOf } from "@/lib/models/limits/budget";
 import { migrationNames } from "../../scripts/db/migrations-fs";
 import { MIGRATIONS_DIR } from "../../scripts/db/paths";
 

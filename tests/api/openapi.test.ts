@@ -6,8 +6,8 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { NAMED_ACTION_TYPES } from "@/lib/computers/action-service";
-import { modelRouteList } from "@/lib/models/route-table";
+import { NAMED_ACTION_TYPES } from "@/lib/computers/actions/action-service";
+import { modelRouteList } from "@/lib/models/gateway/route-table";
 import { call } from "./client";
 import { api, createSession } from "./computers-fixtures";
 

@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deriveStateKey, openState } from "@/lib/computers/state-crypto";
+import { deriveStateKey, openState } from "@/lib/computers/state/state-crypto";
 import { createDb } from "@/lib/db";
 import { createOrgKey, startServer, type TestServer } from "../api/harness";
 import { api, chromiumPidsOf, createSession, readBrowserState, setBrowserState, startSite, waitFor, type Site, type Target } from "../api/computers-fixtures";

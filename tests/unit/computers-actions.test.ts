@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/api/errors";
-import { ACTION_TYPES, parseAction } from "@/lib/computers/actions";
+import { ACTION_TYPES, parseAction } from "@/lib/computers/actions/actions";
 import { thrownAppError } from "./thrown-app-error";
 import { toChord, toPlaywrightKey } from "@/lib/computers/browser/keys";
 

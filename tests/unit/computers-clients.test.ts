@@ -7,9 +7,9 @@ import { configuredOrigin, normalizeHost, publicOrigin, requestOrigin } from "@/
 import { renderError, toAppError } from "@/lib/api/render";
 import { parseWith } from "@/lib/api/request";
 import { loadEnv } from "@/lib/env";
-import { parseAction } from "@/lib/computers/actions";
-import { parseCreateOptions } from "@/lib/computers/create-options";
-import { screenshotToken, verifyScreenshotToken } from "@/lib/computers/screenshot-links";
+import { parseAction } from "@/lib/computers/actions/actions";
+import { parseCreateOptions } from "@/lib/computers/sessions/create-options";
+import { screenshotToken, verifyScreenshotToken } from "@/lib/computers/screenshots/screenshot-links";
 
 const headers = (h: Record<string, string>) => new Headers(h);
 const env = loadEnv({ PORT: "3000" });

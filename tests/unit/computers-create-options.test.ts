@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/api/errors";
-import { parseCreateOptions } from "@/lib/computers/create-options";
+import { parseCreateOptions } from "@/lib/computers/sessions/create-options";
 import { thrownAppError } from "./thrown-app-error";
 
 const PLAN = 3600;

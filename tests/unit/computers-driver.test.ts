@@ -3,12 +3,12 @@
 // normaliser both drivers read.
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/api/errors";
-import { ActionError, type ActionErrorReason } from "@/lib/computers/action-error";
-import { ActionQueue } from "@/lib/computers/action-queue";
+import { ActionError, type ActionErrorReason } from "@/lib/computers/actions/action-error";
+import { ActionQueue } from "@/lib/computers/actions/action-queue";
 import { toPlaywrightKey } from "@/lib/computers/browser/keys";
 import { toKeysym } from "@/lib/computers/desktop/xdotool";
-import { asActionResult, asAppError } from "@/lib/computers/failures";
-import { canonicalKey } from "@/lib/computers/keys";
+import { asActionResult, asAppError } from "@/lib/computers/actions/failures";
+import { canonicalKey } from "@/lib/computers/sessions/keys";
 
 const live = (ending: boolean) => ({ id: "comp_1", ending: ending ? Promise.resolve() : null });
 const call = { requestId: "req_1" };

@@ -2,7 +2,7 @@
 // 400 naming the field before they reach argv, xdotool or Chromium's input.
 import { describe, expect, it } from "vitest";
 import { parseWith } from "@/lib/api/request";
-import { parseAction } from "@/lib/computers/actions";
+import { parseAction } from "@/lib/computers/actions/actions";
 import { execBody } from "@/lib/computers/desktop/exec-service";
 import { parseLiveInput } from "@/lib/computers/live/input-message";
 import { thrownAppError } from "./thrown-app-error";

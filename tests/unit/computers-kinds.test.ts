@@ -8,8 +8,8 @@ const driverFor = vi.fn();
 vi.mock("@/lib/computers/registry", () => ({
   getSessionManager: () => ({ driverFor, events: { publish: () => {}, watched: () => false } }),
 }));
-vi.mock("@/lib/computers/access", async (original) => ({
-  ...(await original<typeof import("@/lib/computers/access")>()),
+vi.mock("@/lib/computers/sessions/access", async (original) => ({
+  ...(await original<typeof import("@/lib/computers/sessions/access")>()),
   reachSession: vi.fn(async (_p: unknown, id: string) => ({
     row: { id, kind: "desktop" },
     live: {},
@@ -18,7 +18,7 @@ vi.mock("@/lib/computers/access", async (original) => ({
 }));
 
 const { createComputer } = await import("@/lib/computers/service");
-const { createTab, listTabs, switchTab, closeTab, executeAction } = await import("@/lib/computers/action-service");
+const { createTab, listTabs, switchTab, closeTab, executeAction } = await import("@/lib/computers/actions/action-service");
 
 const principal = { organizationId: "org", apiKeyId: "key" };
 const call = { principal, id: "comp_1", requestId: "req_1", baseUrl: "http://x" };

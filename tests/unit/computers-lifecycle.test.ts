@@ -7,7 +7,7 @@ vi.mock("@/lib/computers/browser/cdp-enabled", () => ({ cdpEnabled: () => cdp.en
 const tools = vi.hoisted(() => ({ x11vnc: "/usr/bin/x11vnc" as string | null, ffmpeg: "/usr/bin/ffmpeg" as string | null }));
 vi.mock("@/lib/computers/desktop/live-tools", () => ({ x11vncPath: () => tools.x11vnc, ffmpegPath: () => tools.ffmpeg }));
 
-import { dueReason, idleDeadlineAfter, initialDeadlines, msUntilDue, toSession, toSessionListItem } from "@/lib/computers/lifecycle";
+import { dueReason, idleDeadlineAfter, initialDeadlines, msUntilDue, toSession, toSessionListItem } from "@/lib/computers/sessions/lifecycle";
 
 const t0 = new Date("2026-01-01T00:00:00.000Z");
 const at = (s: number) => new Date(t0.getTime() + s * 1000);

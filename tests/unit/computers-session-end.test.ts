@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SessionEndBus, type SessionEnded } from "@/lib/computers/session-end";
+import { SessionEndBus, type SessionEnded } from "@/lib/computers/sessions/session-end";
 
 const ended: SessionEnded = { sessionId: "comp_1", organizationId: "org", kind: "browser", reason: "deleted", at: new Date(0) };
 

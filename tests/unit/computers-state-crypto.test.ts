@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { deriveStateKey, openState, sealState } from "@/lib/computers/state-crypto";
-import { describeProxy, parseProxyUrl } from "@/lib/computers/proxy";
+import { deriveStateKey, openState, sealState } from "@/lib/computers/state/state-crypto";
+import { describeProxy, parseProxyUrl } from "@/lib/computers/egress/proxy";
 
 const key = deriveStateKey("x".repeat(40));
 

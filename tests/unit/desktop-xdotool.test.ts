@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseAction } from "@/lib/computers/actions";
+import { parseAction } from "@/lib/computers/actions/actions";
 import { toKeysym, xdotoolArgs } from "@/lib/computers/desktop/xdotool";
 
 const args = (action: Record<string, unknown>) => xdotoolArgs(parseAction(action));

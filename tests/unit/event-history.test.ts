@@ -1,7 +1,7 @@
 // EventHistory and its use by SessionEvents: the replay behind /events' Last-Event-ID and ?since=.
 import { describe, expect, it } from "vitest";
-import { EventHistory, replayStart } from "@/lib/computers/event-history";
-import { SessionEvents, type SessionEvent } from "@/lib/computers/session-events";
+import { EventHistory, replayStart } from "@/lib/computers/events/event-history";
+import { SessionEvents, type SessionEvent } from "@/lib/computers/events/session-events";
 
 const exit = (id: string): SessionEvent => ({ event: "exec_exit", data: { request_id: id, exit_code: 0 } });
 

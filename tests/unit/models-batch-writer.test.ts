@@ -1,6 +1,6 @@
 // BatchWriter's retry, backoff and drop rules, over an injected writer (pure logic).
 import { describe, expect, it } from "vitest";
-import { BatchWriter, type BatchWriterOptions } from "@/lib/models/batch-writer";
+import { BatchWriter, type BatchWriterOptions } from "@/lib/models/usage/batch-writer";
 
 interface Row {
   requestId: string;

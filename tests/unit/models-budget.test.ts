@@ -1,7 +1,7 @@
 // BudgetLedger: the in-memory budget check (no store query once loaded),
 // spend added as recorded, background refresh that never lowers spend, month rollover.
 import { describe, expect, it } from "vitest";
-import { BudgetLedger, type BudgetScope, type BudgetStore } from "@/lib/models/budget";
+import { BudgetLedger, type BudgetScope, type BudgetStore } from "@/lib/models/limits/budget";
 
 const principal = { organizationId: "org", apiKeyId: "key" };
 

@@ -4,12 +4,12 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { parseModelAliases } from "@/lib/models/aliases";
-import { checkChatCapabilities, resolveCapabilities } from "@/lib/models/capabilities";
+import { checkChatCapabilities, resolveCapabilities } from "@/lib/models/generation/capabilities";
 import { rewriteNumbers } from "@/lib/models/local/chat-run";
 import { toGrammarSchema } from "@/lib/models/local/json-schema-grammar";
 import { callInstructions, signatureOf } from "@/lib/models/local/tool-prompt";
 import { computerFunctionTool } from "@/lib/models/responses/to-chat";
-import type { FunctionTool } from "@/lib/models/tools";
+import type { FunctionTool } from "@/lib/models/generation/tools";
 
 describe("the local model's tool prompt", () => {
   const computer = computerFunctionTool({ type: "computer_use", display_width: 1280, display_height: 720, environment: "desktop" }) as FunctionTool;

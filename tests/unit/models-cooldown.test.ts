@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Cooldowns } from "@/lib/models/cooldown";
+import { Cooldowns } from "@/lib/models/limits/cooldown";
 
 describe("Cooldowns", () => {
   const clock = () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { PushGeneration } from "@/lib/models/generation";
-import { costUsd } from "@/lib/models/usage";
+import { PushGeneration } from "@/lib/models/generation/generation";
+import { costUsd } from "@/lib/models/usage/usage";
 import type { GenerationDelta } from "@/lib/models/types";
 
 describe("PushGeneration", () => {

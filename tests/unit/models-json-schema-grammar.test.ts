@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/api/errors";
 import { MAX_ARRAY_ITEMS, MAX_STRING_LENGTH, toGrammarSchema } from "@/lib/models/local/json-schema-grammar";
-import { assembleToolCalls, chatOptionsOf } from "@/lib/models/tools";
+import { assembleToolCalls, chatOptionsOf } from "@/lib/models/generation/tools";
 
 function refusal(schema: unknown): string | undefined {
   try {

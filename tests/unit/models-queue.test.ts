@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isAppError } from "@/lib/api/errors";
-import { BoundedQueue } from "@/lib/models/queue";
+import { BoundedQueue } from "@/lib/models/limits/queue";
 
 const live = () => new AbortController().signal;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/api/errors";
-import { formatReset, RateLimiter } from "@/lib/models/rate-limit";
+import { formatReset, RateLimiter } from "@/lib/models/limits/rate-limit";
 
 function limiter(rpm: number, tpm: number) {
   let now = 1_000_000;

@@ -83,7 +83,7 @@ describe("environment and computer_call_output parsing", () => {
 
 describe("the /v1/responses routes", () => {
   it("tells cancel apart from the id route, and answers 405 for other methods on it", async () => {
-    const { resolveModelRoute } = await import("@/lib/models/route-table");
+    const { resolveModelRoute } = await import("@/lib/models/gateway/route-table");
     const { cancelResponseRoute, getResponseRoute } = await import("@/lib/models/responses/routes");
     expect(resolveModelRoute("POST", "/v1/responses/resp_1/cancel")).toEqual({ handler: cancelResponseRoute, params: { id: "resp_1" } });
     expect(resolveModelRoute("GET", "/v1/responses/resp_1")).toEqual({ handler: getResponseRoute, params: { id: "resp_1" } });

@@ -1,9 +1,9 @@
 // The /v1 route table: which handler a method and path reach, and the 405/404
 // derived from it (pure: the derived answers need no key, so no database).
 import { describe, expect, it } from "vitest";
-import type { ModelHttpRequest } from "@/lib/models/http";
-import { resolveModelRoute } from "@/lib/models/route-table";
-import { chatCompletionsRoute, getModelRoute, listModelsRoute } from "@/lib/models/routes";
+import type { ModelHttpRequest } from "@/lib/models/gateway/http";
+import { resolveModelRoute } from "@/lib/models/gateway/route-table";
+import { chatCompletionsRoute, getModelRoute, listModelsRoute } from "@/lib/models/gateway/routes";
 
 function request(method: string, pathname: string): ModelHttpRequest {
   return { method, pathname, requestId: "req_test", header: () => null, text: async () => "", signal: new AbortController().signal };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/api/errors";
 import { parseWith } from "@/lib/api/request";
-import { chatCompletionSchema, completionSchema, embeddingSchema, toMessages, toSampling } from "@/lib/models/schemas";
+import { chatCompletionSchema, completionSchema, embeddingSchema, toMessages, toSampling } from "@/lib/models/gateway/schemas";
 
 const chat = (extra: Record<string, unknown>) => ({ model: "svc.sm-1", messages: [{ role: "user", content: "hi" }], ...extra });
 

@@ -3,8 +3,8 @@
 // back what is given back, grant what it can, debit tokens.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AppError } from "@/lib/api/errors";
-import type { RateLimits } from "@/lib/models/rate-limit";
-import { LEASE_TTL_MS, leaseSize, SharedRateLimiter, TOKEN_FLUSH_MS, type LeaseRequest, type RateBucketStore } from "@/lib/models/shared-rate-limit";
+import type { RateLimits } from "@/lib/models/limits/rate-limit";
+import { LEASE_TTL_MS, leaseSize, SharedRateLimiter, TOKEN_FLUSH_MS, type LeaseRequest, type RateBucketStore } from "@/lib/models/limits/shared-rate-limit";
 
 function memoryStore(clock: () => number) {
   const buckets = new Map<string, { requests: number; tokens: number; at: number }>();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ChunkEncoder, completionBody, embeddingsBody, usageOf } from "@/lib/models/wire";
+import { ChunkEncoder, completionBody, embeddingsBody, usageOf } from "@/lib/models/gateway/wire";
 
 const meta = { id: "chatcmpl-1", created: 1700000000, model: "svc.sm-1" };
 const decode = (b: Uint8Array | null) => new TextDecoder().decode(b!);

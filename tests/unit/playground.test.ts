@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { SNIPPETS, type CodeCall } from "@/components/playground/code-snippets";
 import { presetOf } from "@/components/playground/presets";
-import { toUiMessageChunks } from "@/lib/models/playground-stream";
+import { toUiMessageChunks } from "@/lib/models/playground/playground-stream";
 
 const call: CodeCall = {
   origin: "https://cabin.example.com",

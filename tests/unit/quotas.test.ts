@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isAppError } from "@/lib/api/errors";
-import { decodeCursor, encodeCursor, parsePageQuery } from "@/lib/computers/list-page";
-import { defaultQuotas, effectiveQuotas, liveUsage, QuotaGate, type QuotaSession } from "@/lib/computers/quotas";
+import { decodeCursor, encodeCursor, parsePageQuery } from "@/lib/computers/sessions/list-page";
+import { defaultQuotas, effectiveQuotas, liveUsage, QuotaGate, type QuotaSession } from "@/lib/computers/sessions/quotas";
 
 const NOW = Date.parse("2026-11-23T12:00:00Z");
 const session = (over: Partial<QuotaSession> = {}): QuotaSession => ({

@@ -1,7 +1,7 @@
 // CancelSignal: the fast path's stand-in for AbortSignal keeps its semantics
-// where /v1 code relies on them (lib/models/request-signal.ts).
+// where /v1 code relies on them (lib/models/gateway/request-signal.ts).
 import { describe, expect, it } from "vitest";
-import { CancelSignal } from "@/lib/models/request-signal";
+import { CancelSignal } from "@/lib/models/gateway/request-signal";
 
 describe("CancelSignal", () => {
   it("runs each listener once, in order, on the first abort only", () => {

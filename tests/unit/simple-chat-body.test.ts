@@ -2,8 +2,8 @@
 // would accept the body and return the same value: checked on typical bodies
 // and on thousands of generated ones mixing valid and invalid values.
 import { describe, expect, it } from "vitest";
-import { chatCompletionSchema } from "@/lib/models/schemas";
-import { acceptSimpleChatBody } from "@/lib/models/simple-chat-body";
+import { chatCompletionSchema } from "@/lib/models/gateway/schemas";
+import { acceptSimpleChatBody } from "@/lib/models/gateway/simple-chat-body";
 
 /** mulberry32: a seeded generator, so a failure reproduces. */
 function random(seed: number) {

@@ -2,7 +2,7 @@
 // (SessionEvents) and the SSE body builder (sseStream).
 import { describe, expect, it } from "vitest";
 import { sseStream } from "@/lib/api/sse";
-import { SessionEvents, type SessionEvent } from "@/lib/computers/session-events";
+import { SessionEvents, type SessionEvent } from "@/lib/computers/events/session-events";
 
 const exit = (id: string): SessionEvent => ({ event: "exec_exit", data: { request_id: id, exit_code: 0 } });
 

@@ -1,9 +1,9 @@
 // Session time and range arithmetic of the Usage page: pure functions.
 import { describe, expect, it } from "vitest";
-import { peakConcurrent, summarizeSpans } from "@/lib/computers/session-usage";
-import { bucketStarts, parseUsageRange } from "@/lib/models/usage-range";
+import { peakConcurrent, summarizeSpans } from "@/lib/computers/dashboard/session-usage";
+import { bucketStarts, parseUsageRange } from "@/lib/models/usage/usage-range";
 import { niceTicks } from "@/components/usage/chart-scale";
-import { csvCell } from "@/lib/models/usage-csv";
+import { csvCell } from "@/lib/models/usage/usage-csv";
 
 const NOW = new Date("2026-11-23T15:30:00Z");
 const at = (iso: string) => Date.parse(iso);

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { afterAll, describe, expect, it } from "vitest";
-import { insertSql, SqliteWriterThread } from "@/lib/models/usage-sqlite-worker";
+import { insertSql, SqliteWriterThread } from "@/lib/models/usage/usage-sqlite-worker";
 
 // better-sqlite3 ships no types (Prisma's adapter wraps it); the few calls used here.
 interface Statement {

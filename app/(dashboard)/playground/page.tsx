@@ -2,7 +2,7 @@ import { headers } from "next/headers";
 import { Playground } from "@/components/playground/playground";
 import { PageHeader } from "@/components/ui/card";
 import { publicOrigin } from "@/lib/api/public-url";
-import { playgroundModels } from "@/lib/models/playground";
+import { playgroundModels } from "@/lib/models/playground/playground";
 
 export const metadata = { title: "Playground" };
 export const dynamic = "force-dynamic";

@@ -3,12 +3,12 @@
 // ACTION_SCHEMAS, executeBody/batchBody/createTabBody, execBody, settingsQuery);
 // answers from lib/api/openapi/responses.ts.
 import { z } from "zod";
-import { ACTION_SCHEMAS, type ActionType } from "@/lib/computers/actions";
-import { batchBody, createTabBody, executeBody, NAMED_ACTION_TYPES } from "@/lib/computers/action-service";
-import { createBodySchema } from "@/lib/computers/create-options";
+import { ACTION_SCHEMAS, type ActionType } from "@/lib/computers/actions/actions";
+import { batchBody, createTabBody, executeBody, NAMED_ACTION_TYPES } from "@/lib/computers/actions/action-service";
+import { createBodySchema } from "@/lib/computers/sessions/create-options";
 import { execBody } from "@/lib/computers/desktop/exec-service";
 import { settingsQuery } from "@/lib/computers/live/screencast-stream";
-import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "@/lib/computers/list-page";
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "@/lib/computers/sessions/list-page";
 import { jsonSchema, ok, operation, pathParam, queryParams, ref, requestBody, withoutProperty, type JsonSchema } from "@/lib/api/openapi/build";
 
 const id = pathParam("id", "Session id (comp_<hex>)", "comp_0123456789abcdef");

@@ -2,8 +2,8 @@
 // the actions on them. Actions and screenshots of a session go through one
 // ActionQueue (one at a time, bounded); stop() does not wait for them.
 import type { BrowserContextOptions, Page } from "playwright-core";
-import { ActionError, isActionError } from "@/lib/computers/action-error";
-import { ActionQueue } from "@/lib/computers/action-queue";
+import { ActionError, isActionError } from "@/lib/computers/actions/action-error";
+import { ActionQueue } from "@/lib/computers/actions/action-queue";
 import type {
   ActionOutcome, ComputerEvents, ComputerHandle, DriverAction, PageContext, SavedState, Screenshot, ScreenshotOptions, StartSpec,
   Viewport, CdpCapability,

@@ -6,14 +6,14 @@ import type { IncomingMessage } from "node:http";
 import { AppError } from "@/lib/api/errors";
 import { verifyCapability } from "@/lib/api/capability-token";
 import { authenticateApiKey } from "@/lib/auth/api-keys";
-import { assertServedHere, findOwnedComputer } from "@/lib/computers/access";
+import { assertServedHere, findOwnedComputer } from "@/lib/computers/sessions/access";
 import { cdpEnabled, cdpOffReason } from "@/lib/computers/browser/cdp-enabled";
 import { cdpCapability } from "@/lib/computers/browser/cdp-url";
 import type { CdpCapability } from "@/lib/computers/driver";
-import { terminatedError } from "@/lib/computers/failures";
-import type { LiveSession } from "@/lib/computers/manager";
+import { terminatedError } from "@/lib/computers/actions/failures";
+import type { LiveSession } from "@/lib/computers/sessions/manager";
 import { getSessionManager } from "@/lib/computers/registry";
-import * as store from "@/lib/computers/store";
+import * as store from "@/lib/computers/sessions/store";
 
 export interface CdpAccess {
   live: LiveSession;

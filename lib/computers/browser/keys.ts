@@ -1,7 +1,7 @@
 // Canonical key names (`canonicalKey`) → Playwright's
 // keyboard names. The canonical spelling is Playwright's, so the map is the
 // identity; it exists so that both drivers read one normaliser.
-import { canonicalKey } from "@/lib/computers/keys";
+import { canonicalKey } from "@/lib/computers/sessions/keys";
 
 export function toPlaywrightKey(name: string, param = "keys"): string {
   return canonicalKey(name, param);

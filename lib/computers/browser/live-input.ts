@@ -3,7 +3,7 @@
 // underneath). It bypasses the session's ActionQueue on purpose: a human's
 // pointer must not wait behind a slow navigation.
 import type { Page } from "playwright-core";
-import { ActionError } from "@/lib/computers/action-error";
+import { ActionError } from "@/lib/computers/actions/action-error";
 import type { LiveInput, LiveInputCapability } from "@/lib/computers/driver";
 import { toPlaywrightKey } from "@/lib/computers/browser/keys";
 

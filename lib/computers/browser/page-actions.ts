@@ -1,8 +1,8 @@
 // Input and page actions on one Playwright page. Tab actions live in the
 // session (they need the tab set); screenshots go through ComputerHandle.screenshot.
 import type { Page } from "playwright-core";
-import { ActionError } from "@/lib/computers/action-error";
-import type { ActionOf } from "@/lib/computers/actions";
+import { ActionError } from "@/lib/computers/actions/action-error";
+import type { ActionOf } from "@/lib/computers/actions/actions";
 import { clickHistoryButton } from "@/lib/computers/browser/history-buttons";
 import { toChord, toPlaywrightKey } from "@/lib/computers/browser/keys";
 import { FAILURE_HEADER, REFUSAL_HEADER, type EgressProblem, type EgressProxy } from "@/lib/computers/egress/browser-proxy";

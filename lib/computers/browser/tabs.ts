@@ -4,7 +4,7 @@
 // main; when the main tab closes, the most recently active remaining tab does.
 // Generic over the page type so it is unit tested without a browser.
 import { randomBytes } from "node:crypto";
-import { ActionError } from "@/lib/computers/action-error";
+import { ActionError } from "@/lib/computers/actions/action-error";
 
 export const MAIN_TAB_ID = "tab_main";
 

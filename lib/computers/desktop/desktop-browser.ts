@@ -5,8 +5,8 @@
 // Chromium dying) ends that browser; the next browser action starts a new one.
 // Callers serialize calls (DesktopComputer's ActionQueue).
 import type { BrowserContext, Page } from "playwright-core";
-import { ActionError, isActionError } from "@/lib/computers/action-error";
-import type { ActionOf } from "@/lib/computers/actions";
+import { ActionError, isActionError } from "@/lib/computers/actions/action-error";
+import type { ActionOf } from "@/lib/computers/actions/actions";
 import { navigate } from "@/lib/computers/browser/page-actions";
 import { TabSet } from "@/lib/computers/browser/tabs";
 import type { ActionOutcome, DriverAction, PageContext, ScreenContext } from "@/lib/computers/driver";

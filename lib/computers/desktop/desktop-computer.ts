@@ -3,8 +3,8 @@
 // user (its `exec` capability), browser actions in the desktop's own Chromium
 // (DesktopBrowser), and snapshots of the overlay's upper layer. Input, browser
 // actions and screenshots go through one ActionQueue; exec runs beside them.
-import { ActionError } from "@/lib/computers/action-error";
-import { ActionQueue } from "@/lib/computers/action-queue";
+import { ActionError } from "@/lib/computers/actions/action-error";
+import { ActionQueue } from "@/lib/computers/actions/action-queue";
 import type {
   ActionOutcome, ComputerHandle, DriverAction, ExecCapability, ExecRequest, ExecResult, ExecSink, ExecStreamEnd, LiveInputCapability, SavedState,
   ScreenContext, Screenshot, ScreenshotOptions,

@@ -2,7 +2,7 @@
 // (the live desktops) is a process-wide singleton: one owner per process, even when
 // Next loads this module from more than one bundle.
 import { AppError } from "@/lib/api/errors";
-import { ActionError } from "@/lib/computers/action-error";
+import { ActionError } from "@/lib/computers/actions/action-error";
 import type { ComputerDriver, ComputerEvents, ComputerHandle, StartSpec } from "@/lib/computers/driver";
 import { DesktopComputer } from "@/lib/computers/desktop/desktop-computer";
 import { DesktopRunner } from "@/lib/computers/desktop/desktop-runner";

@@ -6,12 +6,12 @@ import { z } from "zod";
 import { AppError } from "@/lib/api/errors";
 import { parseWith } from "@/lib/api/request";
 import type { ApiPrincipal } from "@/lib/auth/api-keys";
-import { reachSession, type Reached } from "@/lib/computers/access";
+import { reachSession, type Reached } from "@/lib/computers/sessions/access";
 import type { ExecCapability, ExecResult } from "@/lib/computers/driver";
-import { asAppError } from "@/lib/computers/failures";
+import { asAppError } from "@/lib/computers/actions/failures";
 import { getSessionManager } from "@/lib/computers/registry";
 import { getEnv } from "@/lib/env";
-import { EXEC_DEFAULT_TIMEOUT_SECONDS, execCommand, execCwd, execEnv, execTimeoutSeconds } from "@/lib/computers/exec-fields";
+import { EXEC_DEFAULT_TIMEOUT_SECONDS, execCommand, execCwd, execEnv, execTimeoutSeconds } from "@/lib/computers/actions/exec-fields";
 
 /** The body of exec/sync and of the exec stream (POST /computers/{id}/exec). */
 export const execBody = z.strictObject({

@@ -9,9 +9,9 @@ import { StringDecoder } from "node:string_decoder";
 import { parseWith } from "@/lib/api/request";
 import { toAppError } from "@/lib/api/render";
 import type { ApiPrincipal } from "@/lib/auth/api-keys";
-import { reachSession } from "@/lib/computers/access";
+import { reachSession } from "@/lib/computers/sessions/access";
 import { execBody, execOf } from "@/lib/computers/desktop/exec-service";
-import { asAppError } from "@/lib/computers/failures";
+import { asAppError } from "@/lib/computers/actions/failures";
 import { getSessionManager } from "@/lib/computers/registry";
 import { getEnv } from "@/lib/env";
 

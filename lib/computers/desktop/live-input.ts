@@ -11,7 +11,7 @@ import type { LiveInput, LiveInputCapability } from "@/lib/computers/driver";
 import type { HostDisplay } from "@/lib/computers/desktop/host-display";
 import { PIXELS_PER_NOTCH, toKeysym } from "@/lib/computers/desktop/xdotool";
 import { FAKE, XTestConnection, type FakeEvent, type KeyPlace } from "@/lib/computers/desktop/xtest";
-import { canonicalKey, type CanonicalKey } from "@/lib/computers/keys";
+import { canonicalKey, type CanonicalKey } from "@/lib/computers/sessions/keys";
 import { liveViewStats } from "@/lib/computers/live/hub";
 import { getLogger } from "@/lib/logger";
 

@@ -1,9 +1,9 @@
 // Actions → xdotool argument lists (pure; unit tested). Every command that has a
 // delay gets `--delay 0`: xdotool's defaults (12 ms per key, ~100 ms per click)
 // make a 20-character type take 150 ms instead of 11.
-import { ActionError } from "@/lib/computers/action-error";
-import type { Action, ActionOf } from "@/lib/computers/actions";
-import { canonicalKey, type CanonicalKey } from "@/lib/computers/keys";
+import { ActionError } from "@/lib/computers/actions/action-error";
+import type { Action, ActionOf } from "@/lib/computers/actions/actions";
+import { canonicalKey, type CanonicalKey } from "@/lib/computers/sessions/keys";
 
 // Canonical key names (`canonicalKey`) → X keysyms.
 const KEYSYMS: Record<CanonicalKey, string> = {

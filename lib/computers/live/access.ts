@@ -7,14 +7,14 @@
 import { AppError } from "@/lib/api/errors";
 import { credentialsError } from "@/lib/api/capability-token";
 import { authenticateApiKey } from "@/lib/auth/api-keys";
-import { assertServedHere, findOwnedComputer } from "@/lib/computers/access";
+import { assertServedHere, findOwnedComputer } from "@/lib/computers/sessions/access";
 import type { ComputerHandle } from "@/lib/computers/driver";
-import { terminatedError } from "@/lib/computers/failures";
+import { terminatedError } from "@/lib/computers/actions/failures";
 import { ScreencastHub } from "@/lib/computers/live/hub";
 import { verifyLiveViewToken } from "@/lib/computers/live/token";
-import type { LiveSession } from "@/lib/computers/manager";
+import type { LiveSession } from "@/lib/computers/sessions/manager";
 import { getSessionManager } from "@/lib/computers/registry";
-import * as store from "@/lib/computers/store";
+import * as store from "@/lib/computers/sessions/store";
 
 const LIVE_VIEW_TOKEN_HELP = {
   message: "Invalid or expired live-view token: read the session again for fresh endpoints",

@@ -9,7 +9,7 @@ import { parseWith } from "@/lib/api/request";
 import { sseStream } from "@/lib/api/sse";
 import { reachLiveView, type LiveViewCredentials } from "@/lib/computers/live/access";
 import type { ScreencastSettings } from "@/lib/computers/driver";
-import { terminatedError } from "@/lib/computers/failures";
+import { terminatedError } from "@/lib/computers/actions/failures";
 
 // Frames queued for a client before new ones are dropped.
 const MAX_QUEUED_EVENTS = 4;

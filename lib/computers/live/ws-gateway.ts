@@ -9,7 +9,7 @@ import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import { isAppError } from "@/lib/api/errors";
-import { isActionError } from "@/lib/computers/action-error";
+import { isActionError } from "@/lib/computers/actions/action-error";
 import type { ScreencastSettings } from "@/lib/computers/driver";
 import { reachLiveView, touchForInput, type LiveViewTarget } from "@/lib/computers/live/access";
 import { parseLiveInput } from "@/lib/computers/live/input-message";

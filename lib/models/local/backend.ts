@@ -6,12 +6,12 @@
 import type { Token } from "node-llama-cpp";
 import { AppError } from "@/lib/api/errors";
 import { getLogger } from "@/lib/logger";
-import { PushGeneration } from "@/lib/models/generation";
+import { PushGeneration } from "@/lib/models/generation/generation";
 import { prepareLocalChat, type ChatRunOptions } from "@/lib/models/local/chat-run";
 import { runtimeEntry, type LoadedModel, type LocalModelSpec, type RuntimeEntry } from "@/lib/models/local/runtime";
-import type { ChatOptions } from "@/lib/models/tools";
+import type { ChatOptions } from "@/lib/models/generation/tools";
 import type { ChatMessage, EmbeddingResult, FinishReason, Generation, GenerationInput, ModelBackend, SamplingParams } from "@/lib/models/types";
-import type { RequestSignal } from "@/lib/models/request-signal";
+import type { RequestSignal } from "@/lib/models/gateway/request-signal";
 
 function finishReasonOf(stopReason: string): FinishReason | undefined {
   if (stopReason === "maxTokens") return "length";

@@ -11,11 +11,11 @@
 import { randomBytes } from "node:crypto";
 import type { ChatHistoryItem, ChatModelFunctionCall, ChatModelFunctions, GbnfJsonSchema, LlamaChat, Token } from "node-llama-cpp";
 import { AppError } from "@/lib/api/errors";
-import type { PushGeneration } from "@/lib/models/generation";
+import type { PushGeneration } from "@/lib/models/generation/generation";
 import { JSON_OBJECT_GBNF, toGrammarSchema } from "@/lib/models/local/json-schema-grammar";
 import { callInstructions } from "@/lib/models/local/tool-prompt";
 import type { LoadedModel } from "@/lib/models/local/runtime";
-import type { ChatOptions, FunctionTool } from "@/lib/models/tools";
+import type { ChatOptions, FunctionTool } from "@/lib/models/generation/tools";
 import type { ChatMessage } from "@/lib/models/types";
 
 export interface ChatRunOptions {

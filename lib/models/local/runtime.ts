@@ -4,7 +4,7 @@
 // settings share one entry (both default ids use the same placeholder model).
 import type { ChatWrapper, Llama, LlamaContext, LlamaEmbeddingContext, LlamaModel, TokenBias } from "node-llama-cpp";
 import { getLogger } from "@/lib/logger";
-import { BoundedQueue } from "@/lib/models/queue";
+import { BoundedQueue } from "@/lib/models/limits/queue";
 import { singleton, singletonKey } from "@/lib/singleton";
 
 export interface LocalModelSpec {

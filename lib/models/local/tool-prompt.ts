@@ -4,7 +4,7 @@
 // one line with its parameters as a short TypeScript-like signature rather
 // than the JSON Schema itself; the grammar (`toGrammarSchema`) enforces the
 // schema exactly whatever the prompt says.
-import type { FunctionTool } from "@/lib/models/tools";
+import type { FunctionTool } from "@/lib/models/generation/tools";
 
 type Json = Record<string, unknown>;
 

@@ -7,10 +7,10 @@
 import { AppError } from "@/lib/api/errors";
 import { errorBody, toAppError } from "@/lib/api/render";
 import { parseWith } from "@/lib/api/request";
-import { checkChatCapabilities } from "@/lib/models/capabilities";
-import { jsonReply, type ModelReply, type ModelRequest } from "@/lib/models/http";
-import { CLIENT_CLOSED, drain, meter, statusOf, withCost } from "@/lib/models/inference";
-import { withFallback } from "@/lib/models/fallback";
+import { checkChatCapabilities } from "@/lib/models/generation/capabilities";
+import { jsonReply, type ModelReply, type ModelRequest } from "@/lib/models/gateway/http";
+import { CLIENT_CLOSED, drain, meter, statusOf, withCost } from "@/lib/models/generation/inference";
+import { withFallback } from "@/lib/models/generation/fallback";
 import { getModel } from "@/lib/models/registry";
 import { forwardResponse, nativeReply, type NativeCall, type NativeTurn } from "@/lib/models/responses/passthrough";
 import { actionSpaceOf, type ActionSpace } from "@/lib/models/responses/action-space";
@@ -18,10 +18,10 @@ import { newItemId, OutputAssembler, type ResponseEvent } from "@/lib/models/res
 import type { InputItem, ResponsesCreateRequest } from "@/lib/models/responses/schema";
 import { chainedInput, saveResponse } from "@/lib/models/responses/store";
 import { toChatRequest } from "@/lib/models/responses/to-chat";
-import { chatCompletionSchema, toMessages, toSampling, type ChatCompletionRequest } from "@/lib/models/schemas";
-import { chatOptionsOf } from "@/lib/models/tools";
+import { chatCompletionSchema, toMessages, toSampling, type ChatCompletionRequest } from "@/lib/models/gateway/schemas";
+import { chatOptionsOf } from "@/lib/models/generation/tools";
 import type { FinishReason, Generation, ResolvedModel } from "@/lib/models/types";
-import { SSE_HEADERS } from "@/lib/models/wire";
+import { SSE_HEADERS } from "@/lib/models/gateway/wire";
 
 type ResponseObject = Record<string, unknown> & { id: string; status: string; output: unknown[] };
 

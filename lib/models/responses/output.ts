@@ -6,7 +6,7 @@
 import { z } from "zod";
 import type { ActionSpace } from "@/lib/models/responses/action-space";
 import { COMPUTER_TOOL_NAME } from "@/lib/models/responses/to-chat";
-import type { ToolCallDelta } from "@/lib/models/tools";
+import type { ToolCallDelta } from "@/lib/models/generation/tools";
 import { randomHex } from "@/lib/random-id";
 
 export type ResponseEvent = { type: string } & Record<string, unknown>;

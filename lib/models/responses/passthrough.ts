@@ -8,14 +8,14 @@
 // translated one, for `previous_response_id` and GET.
 import { AppError } from "@/lib/api/errors";
 import { sseParser } from "@/lib/api/sse-reader";
-import { jsonReply, type ModelReply, type ModelRequest } from "@/lib/models/http";
-import type { meter } from "@/lib/models/inference";
+import { jsonReply, type ModelReply, type ModelRequest } from "@/lib/models/gateway/http";
+import type { meter } from "@/lib/models/generation/inference";
 import type { InputItem, ResponsesCreateRequest } from "@/lib/models/responses/schema";
 import { saveResponse } from "@/lib/models/responses/store";
 import type { ForwardedCall, ModelBackend } from "@/lib/models/types";
 import { upstreamNetworkError, upstreamTimeout } from "@/lib/models/upstream/errors";
-import { SSE_HEADERS } from "@/lib/models/wire";
-import type { RequestSignal } from "@/lib/models/request-signal";
+import { SSE_HEADERS } from "@/lib/models/gateway/wire";
+import type { RequestSignal } from "@/lib/models/gateway/request-signal";
 
 const CLIENT_CLOSED = 499;
 

@@ -1,6 +1,6 @@
 // The /v1/responses handlers (paths in `resolveModelRoute`'s table).
 import { AppError } from "@/lib/api/errors";
-import { jsonReply, readModelBody, withModelApi } from "@/lib/models/http";
+import { jsonReply, readModelBody, withModelApi } from "@/lib/models/gateway/http";
 import { createResponse } from "@/lib/models/responses/create";
 import { responsesCreateSchema } from "@/lib/models/responses/schema";
 import { loadResponse } from "@/lib/models/responses/store";

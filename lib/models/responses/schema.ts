@@ -3,7 +3,7 @@
 // items are loose, so the ids and statuses a client echoes back from a
 // previous output (`id`, `status`) are accepted, and output items replay as input.
 import { z } from "zod";
-import { jsonSchemaObject } from "@/lib/models/tools";
+import { jsonSchemaObject } from "@/lib/models/generation/tools";
 
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 

@@ -3,7 +3,7 @@
 // computer-use tool becomes a function tool `computer` whose arguments are the
 // action union; its calls come back as computer_call items (`toOutputItems`).
 import { actionSpaceOf, describeActionSpace } from "@/lib/models/responses/action-space";
-import type { ChatCompletionRequest } from "@/lib/models/schemas";
+import type { ChatCompletionRequest } from "@/lib/models/gateway/schemas";
 import type { ComputerToolSpec, InputItem, ResponsesCreateRequest } from "@/lib/models/responses/schema";
 
 /** The function name the computer-use tool is exposed under to a chat model. */

@@ -9,13 +9,13 @@ import { urlToHttpOptions } from "node:url";
 import { AppError } from "@/lib/api/errors";
 import { readSseData } from "@/lib/api/sse-reader";
 import type { UpstreamBackendConfig } from "@/lib/models/config";
-import { PushGeneration } from "@/lib/models/generation";
+import { PushGeneration } from "@/lib/models/generation/generation";
 import { estimatePromptTokens, estimateTokens } from "@/lib/models/upstream/estimate-tokens";
 import { upstreamHttpError, upstreamNetworkError, upstreamTimeout } from "@/lib/models/upstream/errors";
 import { postJson, type UpstreamTarget } from "@/lib/models/upstream/http-client";
-import type { ToolCall, ToolCallDelta } from "@/lib/models/tools";
+import type { ToolCall, ToolCallDelta } from "@/lib/models/generation/tools";
 import type { EmbeddingResult, FinishReason, ForwardedCall, Generation, GenerationInput, ModelBackend, SamplingParams } from "@/lib/models/types";
-import { CancelSignal, type RequestSignal } from "@/lib/models/request-signal";
+import { CancelSignal, type RequestSignal } from "@/lib/models/gateway/request-signal";
 
 interface UpstreamUsage {
   prompt_tokens?: number;

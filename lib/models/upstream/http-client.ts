@@ -5,7 +5,7 @@
 import http, { type IncomingMessage } from "node:http";
 import https from "node:https";
 import type { urlToHttpOptions } from "node:url";
-import type { RequestSignal } from "@/lib/models/request-signal";
+import type { RequestSignal } from "@/lib/models/gateway/request-signal";
 
 const agents = {
   "http:": new http.Agent({ keepAlive: true, keepAliveMsecs: 30_000 }),

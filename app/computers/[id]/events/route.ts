@@ -1,7 +1,7 @@
 import { withApiKey } from "@/lib/api/handlers";
 import { SSE_HEADERS } from "@/lib/api/sse";
-import { replayStart } from "@/lib/computers/event-history";
-import { openSessionEvents } from "@/lib/computers/events-service";
+import { replayStart } from "@/lib/computers/events/event-history";
+import { openSessionEvents } from "@/lib/computers/events/events-service";
 
 export const dynamic = "force-dynamic";
 

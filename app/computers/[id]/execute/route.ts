@@ -1,7 +1,7 @@
 import { methodNotAllowed, withApiKey } from "@/lib/api/handlers";
 import { readJson } from "@/lib/api/request";
-import { executeAction } from "@/lib/computers/action-service";
-import { actionCall } from "@/lib/computers/route-context";
+import { executeAction } from "@/lib/computers/actions/action-service";
+import { actionCall } from "@/lib/computers/sessions/route-context";
 
 export const dynamic = "force-dynamic";
 

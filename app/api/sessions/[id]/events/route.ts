@@ -3,8 +3,8 @@
 // (Last-Event-ID or ?since=).
 import { SSE_HEADERS } from "@/lib/api/sse";
 import { withMember } from "@/lib/api/with-member";
-import { openSessionEventsAs } from "@/lib/computers/dashboard-streams";
-import { replayStart } from "@/lib/computers/event-history";
+import { openSessionEventsAs } from "@/lib/computers/dashboard/dashboard-streams";
+import { replayStart } from "@/lib/computers/events/event-history";
 
 export const dynamic = "force-dynamic";
 

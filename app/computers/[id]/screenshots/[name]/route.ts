@@ -1,5 +1,5 @@
 import { methodNotAllowed, withPublic } from "@/lib/api/handlers";
-import { getScreenshotFile } from "@/lib/computers/screenshot-links";
+import { getScreenshotFile } from "@/lib/computers/screenshots/screenshot-links";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import { methodNotAllowed, withApiKey } from "@/lib/api/handlers";
-import { closeTab } from "@/lib/computers/action-service";
-import { actionCall } from "@/lib/computers/route-context";
+import { closeTab } from "@/lib/computers/actions/action-service";
+import { actionCall } from "@/lib/computers/sessions/route-context";
 
 export const dynamic = "force-dynamic";
 

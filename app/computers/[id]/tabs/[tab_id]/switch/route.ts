@@ -1,6 +1,6 @@
 import { methodNotAllowed, withApiKey } from "@/lib/api/handlers";
-import { switchTab } from "@/lib/computers/action-service";
-import { actionCall } from "@/lib/computers/route-context";
+import { switchTab } from "@/lib/computers/actions/action-service";
+import { actionCall } from "@/lib/computers/sessions/route-context";
 
 export const dynamic = "force-dynamic";
 
