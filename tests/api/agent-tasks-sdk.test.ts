@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ended, idleSteps, SCRIPTED_MODEL, startAgentWorld, waitForTask, type AgentWorld } from "./agent-fixtures";
+import { parseSseText } from "@/lib/api/sse-reader";
 
 let world: AgentWorld;
 
@@ -89,7 +90,7 @@ describe("the SDK's agent.tasks methods, as the SDK sends them", () => {
     expect(streamRes.status).toBe(200);
     expect(streamRes.headers.get("content-type")).toMatch(/^text\/event-stream/);
     const text = await streamRes.text();
-    const events = text.split("\n\n").filter((r) => r.startsWith("event:")).map((r) => ({ event: /^event: (.*)$/m.exec(r)![1], data: JSON.parse(/^data: (.*)$/m.exec(r)![1]!) }));
+    const events = parseSseText(text).flatMap((item) => (item.type === "event" ? [{ event: item.event, data: JSON.parse(item.data) }] : []));
     expect(events.map((e) => e.event)).toEqual(["started", "step", "completed"]);
     for (const e of events) expect(typeof e.data.task_id).toBe("string");
     expect(events.at(-1)!.data).toMatchObject({ status: "completed", result: "nothing to do" });

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOrgKey, startServer, type TestServer } from "./harness";
 import { listenOnLoopback, type LoopbackServer } from "./loopback";
 import { closeDbs, openai, postV1, usageRow } from "./models-helpers";
+import { parseSseText } from "@/lib/api/sse-reader";
 
 const UPSTREAM_MODEL = "upstream-native-model";
 const received: { url: string; body: any }[] = [];
@@ -166,10 +167,10 @@ describe("native /v1/responses passthrough", () => {
   it("reports a native stream that breaks before response.completed in-band, and records it as a failure", async () => {
     const res = await postV1("/responses", { model: "nat.cut", input: "hi", stream: true }, { base: gateway.url, key });
     expect(res.status).toBe(200);
-    const blocks = (await res.text()).split("\n\n").filter(Boolean);
-    expect(blocks[0]).toContain("response.created");
-    expect(blocks.at(-1)).toMatch(/^event: error\ndata: /);
-    expect(JSON.parse(blocks.at(-1)!.split("data: ")[1]!)).toMatchObject({ type: "error", code: "upstream_error" });
+    const events = parseSseText(await res.text()).flatMap((item) => (item.type === "event" ? [item] : []));
+    expect(events[0]!.data).toContain("response.created");
+    expect(events.at(-1)!.event).toBe("error");
+    expect(JSON.parse(events.at(-1)!.data)).toMatchObject({ type: "error", code: "upstream_error" });
     const row = await usageRow(res.headers.get("x-request-id")!, gateway.databaseUrl);
     expect(row).toMatchObject({ endpoint: "responses", status: 502, backend: "cut", stream: true });
   });

@@ -3,6 +3,7 @@
 // every request, and answer `done` once the script runs out.
 import { afterEach, describe, expect, it } from "vitest";
 import { startScriptedUpstream, toPixels, type ScriptedUpstream } from "../api/scripted-cua-upstream";
+import { parseSseText } from "@/lib/api/sse-reader";
 
 let upstream: ScriptedUpstream | undefined;
 afterEach(async () => {
@@ -42,7 +43,7 @@ describe("startScriptedUpstream", () => {
     upstream = await startScriptedUpstream({ coordinateSpace: "pixels" });
     upstream.setScript([{ action: { type: "click", x: 500, y: 500 } }]);
     const text = await (await post("/responses", { model: "m", tools: [{ ...tool, type: "computer_use_preview" }], input: "go", stream: true })).text();
-    const events = text.split("\n\n").filter(Boolean).map((block) => JSON.parse(block.split("\ndata: ")[1]!));
+    const events = parseSseText(text).flatMap((item) => (item.type === "event" ? [JSON.parse(item.data)] : []));
     expect(events.map((e) => e.type)).toEqual(["response.created", "response.output_item.added", "response.output_item.done", "response.completed"]);
     expect(events.at(-1).response.output[0].action).toEqual({ type: "click", x: 640, y: 360 });
   });
