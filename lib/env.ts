@@ -4,7 +4,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { parseAddressRanges } from "@/lib/ip-ranges";
-import { parseEgressAllow } from "@/lib/computers/egress/policy";
+import { parseEgressAllow } from "@/lib/egress-allow";
 
 const bool = z
   .enum(["1", "0", "true", "false", "yes", "no", ""])
