@@ -4,7 +4,8 @@
 // `process.env` read in app/, lib/ or components/ outside `getEnv`'s module,
 // (d) no comment that cites a document outside the repository (old work items,
 // their numbered findings, specification files, paths on a build machine): a
-// comment cites a page under docs/ or a symbol, which a newcomer can open.
+// comment cites a page under docs/ or a symbol, which a newcomer can open,
+// (e) no runtime import against the layer order (LAYER_RULES).
 // Prints every finding and exits 1 when there is one.
 //
 // Import edges: static imports and re-exports, and dynamic `import("…")`
@@ -166,6 +167,32 @@ function exampleLoop(component: string[], graph: Map<string, Set<string>>): stri
   return component;
 }
 
+/**
+ * The layer order (docs/development.md "Contributing"), as the runtime imports it forbids:
+ * lib/env.ts is the bottom and imports only the base parsers; lib/auth knows nothing of the
+ * session and model domains (organization deletion asks them through OrganizationResources);
+ * the domains know nothing of what is built on them (agent tasks, MCP, the settings page's
+ * composition); lib/ never imports app/ or components/.
+ */
+const LAYER_RULES: Array<{ from: RegExp; to: RegExp; unless?: RegExp; why: string }> = [
+  { from: /^lib\/env\.ts$/, to: /^lib\//, unless: /^lib\/(ip-ranges|egress-allow)\.ts$/, why: "lib/env.ts is the bottom layer: it may import only the base parsers" },
+  { from: /^lib\/auth\//, to: /^lib\/(computers|models|agent|mcp|settings)\//, why: "lib/auth sits below the session and model domains" },
+  { from: /^lib\/(computers|models)\//, to: /^lib\/(agent|mcp|settings)\//, why: "the domains sit below agent tasks, MCP and the settings composition" },
+  { from: /^lib\/agent\//, to: /^lib\/mcp\//, why: "agent tasks sit below the MCP server" },
+  { from: /^lib\//, to: /^(app|components)\//, why: "lib/ sits below the pages and components" },
+];
+
+function layerFindings(graph: Map<string, Set<string>>): string[] {
+  const findings: string[] = [];
+  for (const [from, targets] of graph) {
+    for (const to of targets) {
+      const rule = LAYER_RULES.find((r) => r.from.test(from) && r.to.test(to) && !r.unless?.test(to));
+      if (rule) findings.push(`layer: ${from} imports ${to}: ${rule.why}`);
+    }
+  }
+  return findings;
+}
+
 export function checkHouse(): string[] {
   const files = sourceFiles();
   const options = compilerOptions();
@@ -192,6 +219,7 @@ export function checkHouse(): string[] {
     }
     graph.set(rel, edges);
   }
+  findings.push(...layerFindings(graph));
   for (const component of cycles(graph)) {
     findings.push(`cycle: ${exampleLoop(component, graph).join(" → ")}${component.length > 2 ? ` (${component.length} modules in the loop)` : ""}`);
   }
@@ -200,5 +228,5 @@ export function checkHouse(): string[] {
 
 const findings = checkHouse();
 for (const f of findings) console.log(f);
-console.log(findings.length ? `house: ${findings.length} finding(s)` : "house: no file over 300 lines, no import cycle, process.env read only in lib/env.ts, no comment citing a document outside the repository");
+console.log(findings.length ? `house: ${findings.length} finding(s)` : "house: no file over 300 lines, no import cycle, no import against the layer order, process.env read only in lib/env.ts, no comment citing a document outside the repository");
 process.exit(findings.length ? 1 : 0);

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { queryKeys } from "@/components/query-keys";
 import { fetchJson } from "@/lib/fetch-json";
 import type { NextOrganization } from "@/lib/auth/organization-lifecycle";
-import type { OrganizationSettings } from "@/lib/auth/organization-settings";
+import type { OrganizationSettings } from "@/lib/settings/organization-settings";
 
 export type { NextOrganization, OrganizationSettings };
 

@@ -1,7 +1,7 @@
 // The Settings page's write side: rename (name and slug, slug unique), leave
 // (never the last owner) and delete (owner only, confirmed by typing the slug).
-// Deleting stops the organization's live sessions through the session service
-// first and waits for their tear-down, then removes the organization; the
+// Deleting first asks every part that holds something for the organization
+// (OrganizationResources: the sessions are stopped and torn down), then removes the organization; the
 // database cascades its members, keys, sessions, saved states and usage rows,
 // every server forgets its keys at once (forgetDeletedKeys), and the large
 // saved states kept as files are removed.
@@ -10,14 +10,10 @@ import { AppError } from "@/lib/api/errors";
 import { parseWith } from "@/lib/api/request";
 import { forgetDeletedKeys } from "@/lib/auth/api-keys";
 import type { Member } from "@/lib/auth/member";
-import { countOwners } from "@/lib/auth/organization-settings";
-import { LIVE_STATUSES } from "@/lib/computers/sessions/lifecycle";
-import { getSessionManager } from "@/lib/computers/registry";
-import { deleteComputer } from "@/lib/computers/service";
-import { removeStateFiles, stateFilesOf } from "@/lib/computers/state/state-store";
+import { type PreparedDeletion, prepareResourcesForDeletion } from "@/lib/auth/organization-resources";
+import { countOwners } from "@/lib/auth/organizations";
 import { getDb } from "@/lib/db";
 import { getLogger } from "@/lib/logger";
-import { forgetSpendOf } from "@/lib/models/limits/budget";
 
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
@@ -91,29 +87,6 @@ export async function leaveOrganization(member: Member): Promise<NextOrganizatio
   return moveLoginSessions(member.userId, member.organizationId);
 }
 
-/** Stops every live session of the organization and waits until each is torn down (state saved, computer released). */
-export async function stopLiveSessions(organizationId: string) {
-  const manager = getSessionManager();
-  const live = await getDb().computer.findMany({
-    where: { organizationId, status: { in: [...LIVE_STATUSES] } },
-    select: { id: true, hostId: true },
-  });
-  const elsewhere = live.filter((row) => row.hostId !== manager.hostId);
-  if (elsewhere.length) {
-    throw new AppError("conflict", `${elsewhere.length} live session(s) run on another host (${elsewhere[0]!.hostId}); stop them there first`, {
-      detail: "sessions_on_other_host",
-    });
-  }
-  await Promise.all(
-    live.map(async (row) => {
-      const session = manager.get(row.id);
-      await deleteComputer({ principal: { organizationId, apiKeyId: null }, id: row.id });
-      await session?.ending?.catch((err) => getLogger().warn({ err, id: row.id }, "session tear-down failed while deleting its organization"));
-    }),
-  );
-  return live.length;
-}
-
 export async function deleteOrganization(member: Member, body: unknown): Promise<NextOrganization & { stopped_sessions: number }> {
   const { confirm_slug } = parseWith(deleteBody, body);
   const db = getDb();
@@ -131,26 +104,12 @@ export async function deleteOrganization(member: Member, body: unknown): Promise
   return { ...next, stopped_sessions: stopped };
 }
 
-/** Collected before a deletion: the keys' rows go with the organization, their month totals do not. */
-async function keyIdsOf(organizationId: string): Promise<string[]> {
-  return (await getDb().apiKey.findMany({ where: { organizationId }, select: { id: true } })).map((key) => key.id);
-}
-
 /**
  * Before an organization's rows are deleted, by Settings (deleteOrganization) or by Better Auth's
- * own `POST /api/auth/organization/delete` (beforeDeleteOrganization): stops its live sessions, so
- * no computer outlives its rows. Returns how many, and what to run once the rows are gone (the large
- * saved states kept as files, the month totals).
+ * own `POST /api/auth/organization/delete` (beforeDeleteOrganization): every part that holds
+ * something for it is asked (OrganizationResources: its live sessions are stopped, so no computer
+ * outlives its rows). Returns how many sessions stopped, and what to run once the rows are gone.
  */
-export async function prepareOrganizationDeletion(organizationId: string): Promise<{ stopped: number; afterDeletion: () => Promise<void> }> {
-  const stopped = await stopLiveSessions(organizationId);
-  const stateFiles = await stateFilesOf(organizationId);
-  const keyIds = await keyIdsOf(organizationId);
-  return {
-    stopped,
-    afterDeletion: async () => {
-      await removeStateFiles(stateFiles);
-      await forgetSpendOf(organizationId, keyIds);
-    },
-  };
+export function prepareOrganizationDeletion(organizationId: string): Promise<PreparedDeletion> {
+  return prepareResourcesForDeletion(organizationId);
 }

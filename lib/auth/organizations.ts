@@ -65,3 +65,7 @@ export async function hasPendingInvitation(email: string): Promise<boolean> {
 export async function activateOrganizationForSessions({ userId, organizationId }: { userId: string; organizationId: string }) {
   await getDb().session.updateMany({ where: { userId, activeOrganizationId: null }, data: { activeOrganizationId: organizationId } });
 }
+
+export async function countOwners(organizationId: string): Promise<number> {
+  return getDb().member.count({ where: { organizationId, role: "owner" } });
+}

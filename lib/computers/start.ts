@@ -2,13 +2,16 @@
 // previous process, reap its Chromiums, warm the pool, start the reaper, offer
 // the CDP gateway to the custom server (`registerCdpGateway`); the
 // returned stop hook ends every session cleanly.
+import { registerOrganizationResources } from "@/lib/auth/organization-resources";
 import { registerCdpGateway } from "@/lib/computers/browser/cdp-gateway";
+import { sessionResources } from "@/lib/computers/sessions/organization-deletion";
 import { getSessionManager } from "@/lib/computers/registry";
 import { getLogger } from "@/lib/logger";
 
 export async function startComputers(): Promise<() => Promise<void>> {
   const manager = getSessionManager();
   registerCdpGateway();
+  registerOrganizationResources("sessions", sessionResources);
   try {
     await manager.boot();
   } catch (err) {

@@ -1,7 +1,9 @@
 // Model API start-up (called once by `boot`): validate MODELS, load local
 // models in the background; the returned stop hook flushes usage writes before
 // freeing llama.cpp.
+import { registerOrganizationResources } from "@/lib/auth/organization-resources";
 import { getEnv } from "@/lib/env";
+import { spendResources } from "@/lib/models/limits/budget";
 import { getLogger } from "@/lib/logger";
 import { registerModelFastPath } from "@/lib/models/gateway/fast-path";
 import { disposeLocalRuntime } from "@/lib/models/local/runtime";
@@ -11,6 +13,7 @@ import { flushUsage } from "@/lib/models/usage/usage";
 export async function start(): Promise<() => Promise<void>> {
   // Builds the registry now: a bad MODELS value is reported at start-up, not at the first request.
   listModels();
+  registerOrganizationResources("model spend", spendResources);
   // Production only: in development Next's router keeps /v1 hot-reloadable.
   if (getEnv().NODE_ENV === "production") registerModelFastPath();
   if (getEnv().MODEL_WARMUP) {

@@ -9,6 +9,7 @@ import { availability } from "@/lib/computers/desktop/host";
 import { liveUsage } from "@/lib/computers/sessions/quotas";
 import { organizationQuotaView, type QuotaView } from "@/lib/computers/sessions/quotas-store";
 import { getSessionManager } from "@/lib/computers/registry";
+import { countOwners } from "@/lib/auth/organizations";
 import { getDb } from "@/lib/db";
 import { getEnv } from "@/lib/env";
 import { listModels } from "@/lib/models/registry";
@@ -59,10 +60,6 @@ export function operatorFacts(): OperatorFacts {
       placeholder: m.metadata.placeholder === true,
     })),
   };
-}
-
-export async function countOwners(organizationId: string): Promise<number> {
-  return getDb().member.count({ where: { organizationId, role: "owner" } });
 }
 
 export async function getOrganizationSettings(member: Member): Promise<OrganizationSettings> {

@@ -4,7 +4,7 @@
 import { withMember } from "@/lib/api/with-member";
 import { readJson } from "@/lib/api/request";
 import { deleteOrganization, renameOrganization } from "@/lib/auth/organization-lifecycle";
-import { getOrganizationSettings } from "@/lib/auth/organization-settings";
+import { getOrganizationSettings } from "@/lib/settings/organization-settings";
 
 export const dynamic = "force-dynamic";
 

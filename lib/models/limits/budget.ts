@@ -10,6 +10,7 @@
 // the usage writes), so a reload costs the same whatever the month's traffic.
 import { AppError } from "@/lib/api/errors";
 import type { ApiPrincipal } from "@/lib/auth/api-keys";
+import type { OrganizationResources } from "@/lib/auth/organization-resources";
 import { getDb } from "@/lib/db";
 import { getLogger } from "@/lib/logger";
 import { singleton, singletonKey } from "@/lib/singleton";
@@ -194,3 +195,15 @@ export async function setMonthlyBudget(scope: BudgetScope, id: string, usd: numb
   else await db.apiKey.update({ where: { id }, data: { monthlyBudgetUsd: usd } });
   getBudgetLedger().setBudget(scope, id, usd);
 }
+
+/**
+ * What an organization's deletion asks of the model API (OrganizationResources): the ids of its
+ * keys, collected before their rows go, so their month totals and the organization's can be
+ * forgotten after (the totals are not rows of the organization).
+ */
+export const spendResources: OrganizationResources = {
+  async prepareDeletion(organizationId) {
+    const keyIds = (await getDb().apiKey.findMany({ where: { organizationId }, select: { id: true } })).map((key) => key.id);
+    return { afterDeletion: () => forgetSpendOf(organizationId, keyIds) };
+  },
+};
