@@ -168,7 +168,7 @@ describe("openai-compatible upstream backend", () => {
       }
     }
     // The upstream's own 400 (here: a prompt longer than its context) reaches the client as that 400.
-    const long = [{ role: "user", content: "water ".repeat(2100) }];
+    const long = [{ role: "user", content: "water ".repeat(8300) }]; // past the local model's 8,192-token context
     const bad = await postV1("/chat/completions", { model: "up.sm-1", messages: long, max_tokens: 3 }, { base: gateway.url, key: gatewayKey });
     expect(bad.status).toBe(400);
     expect((await bad.json()).error).toMatchObject({ type: "invalid_request_error", param: "messages", code: "context_length_exceeded" });

@@ -50,7 +50,7 @@ describe("desktop actions → xdotool", () => {
   });
 
   it("drags along a path and presses buttons", () => {
-    expect(args({ type: "drag", x1: 1, y1: 2, x2: 3, y2: 4 })).toEqual(["mousemove", "1", "2", "mousedown", "1", "mousemove", "3", "4", "mouseup", "1"]);
+    expect(args({ type: "drag", x1: 1, y1: 2, x2: 3, y2: 4 })).toEqual(["mousemove", "1", "2", "mousedown", "1", "sleep", "0.05", "mousemove", "3", "4", "sleep", "0.05", "mouseup", "1"]);
     expect(args({ type: "mouse_down" })).toEqual(["mousedown", "1"]);
     expect(args({ type: "mouse_up", x: 1, y: 1, button: "right" })).toEqual(["mousemove", "1", "1", "mouseup", "3"]);
   });

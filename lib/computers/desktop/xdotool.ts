@@ -34,6 +34,8 @@ const MAX_NOTCHES = 50;
 
 const xy = (x: number, y: number) => [String(Math.round(x)), String(Math.round(y))];
 const move = (x: number, y: number) => ["mousemove", ...xy(x, y)];
+/** Seconds between the steps of a drag (xdotool `sleep`). */
+const DRAG_PAUSE = "0.05";
 
 function notches(delta: number): number {
   return delta === 0 ? 0 : Math.min(MAX_NOTCHES, Math.max(1, Math.round(Math.abs(delta) / PIXELS_PER_NOTCH)));
@@ -81,7 +83,10 @@ export function xdotoolArgs(action: Action): string[] | null {
     }
     case "drag": {
       const [first, ...rest] = action.path;
-      return holding(action.held_keys, [...move(first.x, first.y), "mousedown", "1", ...rest.flatMap((p) => move(p.x, p.y)), "mouseup", "1"]);
+      // A pause after the press and between points: the window manager takes the press first
+      // (click-to-focus) and replays it, and a motion sent before that reaches nobody.
+      const points = rest.flatMap((p) => [...move(p.x, p.y), "sleep", DRAG_PAUSE]);
+      return holding(action.held_keys, [...move(first.x, first.y), "mousedown", "1", "sleep", DRAG_PAUSE, ...points, "mouseup", "1"]);
     }
     case "type":
       return action.text ? ["type", "--delay", "0", "--", action.text] : [];
