@@ -135,7 +135,7 @@ describe.skipIf(!canRunDesktops)("dashboard session tools: exec on a desktop", (
       [requestId, "first\n", false],
       [requestId, "oops\n", true],
     ]);
-    expect(seen.at(-1)?.data).toEqual({ request_id: requestId, exit_code: 3 });
+    expect(seen.at(-1)?.data).toEqual({ request_id: requestId, exit_code: 3, command });
     events.abort();
   });
 

@@ -130,7 +130,11 @@ describe.skipIf(!canRunDesktops)("desktop exec stream", () => {
     expect(await stream.rest()).toContainEqual({ type: "exit", code: 4 });
     const streamed = (await events.until((e) => e.event === "exec_exit" && of(streamId)(e))).filter(of(streamId));
     expect(decoded(streamed)).toEqual([["out\n", false], ["err\n", true]]);
-    expect(streamed.at(-1)).toEqual({ event: "exec_exit", data: { request_id: streamId, exit_code: 4 } });
+    // Numbered for replay (an SSE id), and naming its command so a late reader knows what ended.
+    expect(streamed.at(-1)).toEqual({
+      event: "exec_exit", id: expect.stringMatching(/^\d+$/),
+      data: { request_id: streamId, exit_code: 4, command: "echo out; sleep 0.2; echo err >&2; exit 4" },
+    });
 
     const sync = await api("POST", `/computers/${id}/exec/sync`, { command: "echo synced" }, s.a);
     const syncId = sync.headers.get("x-request-id")!;
