@@ -76,7 +76,7 @@ test("browser session: live frames, takeover click, tabs, last tab refused, stop
   // Read-only until taken over: a click now does nothing to the page.
   await clickFramePoint(page, canvas, 200, 150);
   await page.getByRole("button", { name: "Take control" }).click();
-  await expect(page.getByTestId("control-banner")).toContainText("You are controlling this session");
+  await expect(page.getByTestId("control-banner")).toContainText("You are in control");
   await expect(canvas).toHaveAttribute("data-controlling", "true");
   await clickFramePoint(page, canvas, 200, 150);
   // The test page counted the click; the tab strip reads its title.
