@@ -57,7 +57,7 @@ for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 
     await page.getByRole("button", { name: "Pause" }).focus();
     await page.keyboard.press("Enter");
     await expect(page.getByTestId("task-status")).toHaveAttribute("data-status", "paused");
-    await page.getByLabel("Message to the agent").fill("Keep waiting");
+    await page.getByRole("textbox", { name: "Message to the agent" }).fill("Keep waiting");
     await page.getByRole("button", { name: "Send" }).click();
     await expect(page.getByText("Sent: it joins the next model call.")).toBeVisible();
     await page.getByRole("button", { name: "Resume" }).click();
