@@ -34,6 +34,8 @@ for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 
     // A step a second, for longer than the test: the task keeps running until it is stopped.
     upstream.setScript(Array.from({ length: 300 }, (_, i) => ({ text: `Waiting, turn ${i + 1}`, action: { type: "wait" } })));
 
+    // On a phone the navigation is in the drawer behind Menu.
+    if (viewport.width < 768) await page.getByRole("button", { name: "Menu" }).click();
     await page.getByRole("link", { name: "Tasks" }).first().click();
     await expect(page).toHaveURL(/\/tasks$/);
     await expect(page.getByTestId("tasks-empty")).toBeVisible();
