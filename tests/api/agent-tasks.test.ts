@@ -83,7 +83,8 @@ describe("agent tasks on the scripted upstream", () => {
     expect(task.steps[0].model_text).toBe("I will click Go.");
     expect(task.steps[0].screenshot_url).toMatch(new RegExp(`^${world.server.url}/computers/${task.computer_id}/screenshots/`));
     for (const step of task.steps) expect(step.timings_ms.total).toBeGreaterThanOrEqual(step.timings_ms.model);
-    expect(world.page.records).toEqual([{ type: "click", x: 650, y: 325 }, { type: "submit", text: "hello agent" }]);
+    // The page reports each event with a request of its own, which may land just after the task's end.
+    await expect.poll(() => world.page.records, { timeout: 10_000 }).toEqual([{ type: "click", x: 650, y: 325 }, { type: "submit", text: "hello agent" }]);
     // The upstream saw the Lightcone computer tool, the done function and the screenshot of the page.
     const first = world.upstream.requests.at(-4)!.body;
     expect(first.tools).toEqual(expect.arrayContaining([expect.objectContaining({ type: "computer_use", display_width: 1280, display_height: 720 }), expect.objectContaining({ type: "function", name: "done" })]));
