@@ -71,7 +71,7 @@ describe.skipIf(!canRunDesktops)("desktop sessions", () => {
     const url = await api("POST", `/computers/${d.id}/screenshot`, {}, s.a);
     expect(url.body.result.screenshot_url).toMatch(/\/screenshots\//);
 
-    // navigate, html and tabs run in the desktop's own Chromium (desktop-browse.test.ts); these stay browser-only.
+    // navigate, html and tabs run in the desktop's own Chromium (docs/desktop-browsing.md); these stay browser-only.
     const viewport = await api("POST", `/computers/${d.id}/execute`, { action: { type: "set_viewport", width: 800, height: 600 } }, s.a);
     expect(viewport.status).toBe(400);
     expect(viewport.body.error.message).toMatch(/browser sessions/);
