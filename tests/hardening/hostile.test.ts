@@ -27,7 +27,12 @@ let liveId = "";
 
 beforeAll(async () => {
   // Generated actions may be valid long ones (a 60 s wait): a short action timeout keeps the live session's queue moving.
-  server = await startServer({ env: { ACTION_TIMEOUT_SECONDS: "5", ...(canRunDesktops ? { DESKTOP_IMAGES_DIR: desktopImagesDir() } : {}) } });
+  // Generated /v1 bodies are often valid completions with a large max_tokens: the placeholder's smaller context of
+  // before (2,048 tokens, not the default 8,192) bounds each such answer to seconds, so the suite's 90 s per request
+  // measures the server's handling of the input, not how long a long generation takes on two cores.
+  server = await startServer({
+    env: { ACTION_TIMEOUT_SECONDS: "5", MODEL_CONTEXT_SIZE: "2048", ...(canRunDesktops ? { DESKTOP_IMAGES_DIR: desktopImagesDir() } : {}) },
+  });
   const org = JSON.parse(await runCli(server, ["org", "create", "Hostile Org", "--json"])) as { slug: string };
   const { key } = JSON.parse(await runCli(server, ["keys", "create", "--org", org.slug, "--json"])) as { key: string };
   // Generated bodies are often valid creates: a small quota keeps them to a few live sessions (then 429s).
