@@ -4,7 +4,8 @@ import { defineConfig } from "@playwright/test";
 import { findChromium } from "./lib/computers/browser/find-chromium";
 
 const chromium = findChromium();
-if (!chromium) throw new Error("No Chromium found for the e2e tests: run `npm test` (installs one) or set CHROMIUM_PATH");
+if (!chromium)
+  throw new Error("No Chromium found for the e2e tests: run `npm test` (installs one) or set CHROMIUM_PATH");
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -18,8 +19,15 @@ export default defineConfig({
     headless: true,
     launchOptions: {
       executablePath: chromium.path,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
     },
     trace: "retain-on-failure",
   },

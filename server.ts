@@ -7,7 +7,14 @@
 // Before any of them, the edge (lib/api/edge): requests no route serves, bodies
 // past MAX_REQUEST_BODY_BYTES, the client address login limits key on, security headers.
 import { EventEmitter } from "node:events";
-import { createServer, ServerResponse, type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders, type Server } from "node:http";
+import {
+  createServer,
+  ServerResponse,
+  type IncomingMessage,
+  type OutgoingHttpHeader,
+  type OutgoingHttpHeaders,
+  type Server,
+} from "node:http";
 import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import next from "next";
@@ -15,7 +22,16 @@ import { answerClientError, bareError, jsonForBareErrors } from "./lib/api/bare-
 import { CLIENT_ADDRESS_HEADER, clientAddress } from "./lib/api/client-address";
 import { parseAddressRanges } from "./lib/ip-ranges";
 import {
-  drainLimit, jsonSurfaceOf, limitBody, refuseDeclaredLength, refuseRequestLine, refuseUpgrade, securityHeaders, surfaceOf, tooLargeError, incomingRequestId,
+  drainLimit,
+  jsonSurfaceOf,
+  limitBody,
+  refuseDeclaredLength,
+  refuseRequestLine,
+  refuseUpgrade,
+  securityHeaders,
+  surfaceOf,
+  tooLargeError,
+  incomingRequestId,
 } from "./lib/api/edge";
 import { AppError } from "./lib/api/errors";
 import { requestIdFrom } from "./lib/api/request";
@@ -46,7 +62,8 @@ function refuse(req: IncomingMessage, res: ServerResponse, error: AppError, requ
   // A route that did not read the body may have answered before the body's refusal.
   if (res.writableEnded) return;
   const { status, headers, body } = renderError(error, surfaceOf(req.url ?? "/"), requestId);
-  if (!res.headersSent) res.writeHead(status, { ...headers, "content-length": Buffer.byteLength(body), connection: "close" });
+  if (!res.headersSent)
+    res.writeHead(status, { ...headers, "content-length": Buffer.byteLength(body), connection: "close" });
   res.end(body);
 }
 
@@ -73,7 +90,11 @@ const TIMEOUT_CHECK_MS = 1_000;
  * prototype rather than wrapped per request: no closure or listener per answer.
  */
 class EdgeResponse extends ServerResponse {
-  override writeHead(statusCode: number, statusMessage?: string, headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this;
+  override writeHead(
+    statusCode: number,
+    statusMessage?: string,
+    headers?: OutgoingHttpHeaders | OutgoingHttpHeader[],
+  ): this;
   override writeHead(statusCode: number, headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this;
   override writeHead(statusCode: number, ...rest: unknown[]): this {
     if (CLOSE_AFTER.has(statusCode) && !this.headersSent) {
@@ -85,41 +106,59 @@ class EdgeResponse extends ServerResponse {
 }
 
 // Node's own answer to a request without Host is a bare 400: the handler answers it in JSON instead.
-const server = createServer({ connectionsCheckingInterval: TIMEOUT_CHECK_MS, ServerResponse: EdgeResponse, requireHostHeader: false }, (req, res) => {
-  const requestId = incomingRequestId(req);
-  req.headers["x-request-id"] = requestId;
-  res.setHeader("x-request-id", requestId);
-  req.headers[CLIENT_ADDRESS_HEADER] = clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustedProxies);
-  for (const [name, value] of req.headers["x-forwarded-proto"] === "https" ? SECURITY_HEADERS_HTTPS : SECURITY_HEADERS) res.setHeader(name, value);
-  const refusal = refuseRequestLine(req.method ?? "GET", req.url ?? "/");
-  if (refusal) return refuse(req, res, refusal, requestId);
-  if (req.headers.host === undefined && req.httpVersionMinor >= 1) {
-    return refuse(req, res, new AppError("invalid_request", "The request has no Host header (HTTP/1.1 requires one)"), requestId);
-  }
-  const declaredTooLarge = refuseDeclaredLength(req.headers["content-length"], env.MAX_REQUEST_BODY_BYTES);
-  if (declaredTooLarge) {
-    // Drained first (see drainLimit), unless it is past all reason.
-    if (Number(req.headers["content-length"]) > drainLimit(env.MAX_REQUEST_BODY_BYTES)) return refuse(req, res, declaredTooLarge, requestId);
-    req.once("end", () => refuse(req, res, declaredTooLarge, requestId)).resume();
-    return;
-  }
-  // Node's parser delivers no more body than a declared length, which is within the limit here:
-  // only a chunked body must be counted as it arrives.
-  if (req.headers["content-length"] === undefined) {
-    limitBody(req, env.MAX_REQUEST_BODY_BYTES, () => refuse(req, res, tooLargeError(env.MAX_REQUEST_BODY_BYTES), requestId));
-  }
-  // Nesting and value counts are bounded as the body arrives, before anything parses it (docs/limits.md).
-  const hasBody = req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
-  if (hasBody && scansAsJson(req.headers["content-type"])) {
-    watchJsonShape(req, drainLimit(env.MAX_REQUEST_BODY_BYTES), (error) => refuse(req, res, error, requestId));
-  }
-  // Domain HTTP fast paths (the model gateway) first: each returns true when it took the request.
-  // They answer every error with a JSON body of their own, so only Next needs `jsonForBareErrors`.
-  const fastPaths = peekSingleton(httpHandlersKey);
-  if (fastPaths) for (const take of fastPaths.values()) if (take(req, res)) return;
-  jsonForBareErrors(res, surfaceOf(req.url ?? "/"), requestId, jsonSurfaceOf(req.url ?? "/") !== null);
-  void handle(req, res);
-});
+const server = createServer(
+  { connectionsCheckingInterval: TIMEOUT_CHECK_MS, ServerResponse: EdgeResponse, requireHostHeader: false },
+  (req, res) => {
+    const requestId = incomingRequestId(req);
+    req.headers["x-request-id"] = requestId;
+    res.setHeader("x-request-id", requestId);
+    req.headers[CLIENT_ADDRESS_HEADER] = clientAddress(
+      req.socket.remoteAddress,
+      req.headers["x-forwarded-for"],
+      trustedProxies,
+    );
+    for (const [name, value] of req.headers["x-forwarded-proto"] === "https"
+      ? SECURITY_HEADERS_HTTPS
+      : SECURITY_HEADERS)
+      res.setHeader(name, value);
+    const refusal = refuseRequestLine(req.method ?? "GET", req.url ?? "/");
+    if (refusal) return refuse(req, res, refusal, requestId);
+    if (req.headers.host === undefined && req.httpVersionMinor >= 1) {
+      return refuse(
+        req,
+        res,
+        new AppError("invalid_request", "The request has no Host header (HTTP/1.1 requires one)"),
+        requestId,
+      );
+    }
+    const declaredTooLarge = refuseDeclaredLength(req.headers["content-length"], env.MAX_REQUEST_BODY_BYTES);
+    if (declaredTooLarge) {
+      // Drained first (see drainLimit), unless it is past all reason.
+      if (Number(req.headers["content-length"]) > drainLimit(env.MAX_REQUEST_BODY_BYTES))
+        return refuse(req, res, declaredTooLarge, requestId);
+      req.once("end", () => refuse(req, res, declaredTooLarge, requestId)).resume();
+      return;
+    }
+    // Node's parser delivers no more body than a declared length, which is within the limit here:
+    // only a chunked body must be counted as it arrives.
+    if (req.headers["content-length"] === undefined) {
+      limitBody(req, env.MAX_REQUEST_BODY_BYTES, () =>
+        refuse(req, res, tooLargeError(env.MAX_REQUEST_BODY_BYTES), requestId),
+      );
+    }
+    // Nesting and value counts are bounded as the body arrives, before anything parses it (docs/limits.md).
+    const hasBody = req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
+    if (hasBody && scansAsJson(req.headers["content-type"])) {
+      watchJsonShape(req, drainLimit(env.MAX_REQUEST_BODY_BYTES), (error) => refuse(req, res, error, requestId));
+    }
+    // Domain HTTP fast paths (the model gateway) first: each returns true when it took the request.
+    // They answer every error with a JSON body of their own, so only Next needs `jsonForBareErrors`.
+    const fastPaths = peekSingleton(httpHandlersKey);
+    if (fastPaths) for (const take of fastPaths.values()) if (take(req, res)) return;
+    jsonForBareErrors(res, surfaceOf(req.url ?? "/"), requestId, jsonSurfaceOf(req.url ?? "/") !== null);
+    void handle(req, res);
+  },
+);
 
 // Requests Node's parser refuses (unknown methods, oversized headers, timeouts) get JSON too.
 server.on("clientError", (err, socket) => answerClientError(err, socket));
@@ -143,7 +182,11 @@ server.on("connection", (socket: Socket) => {
   if (trustedProxies.has(address)) return;
   if (!connectionSlots.take(address)) {
     socket.on("error", () => socket.destroy());
-    const error = tooManyFromAddress("connections", env.HTTP_MAX_CONNECTIONS_PER_ADDRESS, "HTTP_MAX_CONNECTIONS_PER_ADDRESS");
+    const error = tooManyFromAddress(
+      "connections",
+      env.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
+      "HTTP_MAX_CONNECTIONS_PER_ADDRESS",
+    );
     refuseUpgrade(socket, error, requestIdFrom(null));
     return closeSoon(socket);
   }
@@ -159,7 +202,12 @@ server.on("upgrade", (req, socket, head) => {
   const surface = surfaceOf(req.url ?? "/");
   const address = clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustedProxies);
   if (!upgradeSlots.take(address)) {
-    refuseUpgrade(socket, tooManyFromAddress("WebSocket upgrades", env.WEBSOCKETS_MAX_PER_ADDRESS, "WEBSOCKETS_MAX_PER_ADDRESS"), requestId, surface);
+    refuseUpgrade(
+      socket,
+      tooManyFromAddress("WebSocket upgrades", env.WEBSOCKETS_MAX_PER_ADDRESS, "WEBSOCKETS_MAX_PER_ADDRESS"),
+      requestId,
+      surface,
+    );
     return closeSoon(socket);
   }
   socket.once("close", () => upgradeSlots.give(address));
@@ -172,7 +220,12 @@ server.on("upgrade", (req, socket, head) => {
   // Next serves WebSockets only for the dev server's hot reload.
   if (dev && (req.url ?? "").startsWith("/_next/")) return void nextUpgrade(req, socket, head);
   const path = (req.url ?? "/").split("?", 1)[0].slice(0, 200);
-  refuseUpgrade(socket, new AppError("not_found", `No WebSocket endpoint at ${path}`, { detail: "no_websocket_endpoint" }), requestId, surface);
+  refuseUpgrade(
+    socket,
+    new AppError("not_found", `No WebSocket endpoint at ${path}`, { detail: "no_websocket_endpoint" }),
+    requestId,
+    surface,
+  );
   closeSoon(socket);
 });
 

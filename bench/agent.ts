@@ -18,8 +18,19 @@ const TASKS = Number(process.env.BENCH_AGENT_TASKS ?? 3);
 const MODEL = "bench.scripted";
 
 const upstream = await startScriptedUpstream();
-const page = await listenOnLoopback(createServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>bench</title><button style='width:400px;height:300px'>x</button>")));
-const server = await startServer({ env: { LOG_LEVEL: "warn", MODELS: JSON.stringify({ [MODEL]: { backend: "openai-compatible", url: upstream.url, responses: "native" } }) } });
+const page = await listenOnLoopback(
+  createServer((_req, res) =>
+    res
+      .writeHead(200, { "content-type": "text/html" })
+      .end("<!doctype html><title>bench</title><button style='width:400px;height:300px'>x</button>"),
+  ),
+);
+const server = await startServer({
+  env: {
+    LOG_LEVEL: "warn",
+    MODELS: JSON.stringify({ [MODEL]: { backend: "openai-compatible", url: upstream.url, responses: "native" } }),
+  },
+});
 const key = await createOrgKey(server, "Bench");
 const req = timedClient(server.url, key);
 const click = { type: "click", x: 100, y: 100, button: "left" };
@@ -38,10 +49,17 @@ try {
     const s = await req("POST", `/computers/${session.id}/execute`, { action: { type: "screenshot" } });
     floorAction.push(a.ms + s.ms);
     upstream.setScript([{ action: { ...click } }]);
-    floorModel.push((await req("POST", "/v1/responses", {
-      model: MODEL, input: "bench", store: false, tool_choice: "required",
-      tools: [{ type: "computer_use", display_width: 1280, display_height: 720, environment: "browser" }],
-    })).ms);
+    floorModel.push(
+      (
+        await req("POST", "/v1/responses", {
+          model: MODEL,
+          input: "bench",
+          store: false,
+          tool_choice: "required",
+          tools: [{ type: "computer_use", display_width: 1280, display_height: 720, environment: "browser" }],
+        })
+      ).ms,
+    );
   }
   await req("DELETE", `/computers/${session.id}`);
 
@@ -51,8 +69,19 @@ try {
   const loop: number[] = [];
   const total: number[] = [];
   for (let t = 0; t < TASKS; t++) {
-    upstream.setScript([...Array.from({ length: STEPS }, () => ({ action: { ...click, x: 78, y: 139 } })), { done: { result: "bench" } }]);
-    const started = (await req("POST", "/agent/tasks", { instruction: "bench", kind: "browser", model: MODEL, start_url: `${page.url}/`, max_steps: STEPS + 1 })).body as { task_id: string };
+    upstream.setScript([
+      ...Array.from({ length: STEPS }, () => ({ action: { ...click, x: 78, y: 139 } })),
+      { done: { result: "bench" } },
+    ]);
+    const started = (
+      await req("POST", "/agent/tasks", {
+        instruction: "bench",
+        kind: "browser",
+        model: MODEL,
+        start_url: `${page.url}/`,
+        max_steps: STEPS + 1,
+      })
+    ).body as { task_id: string };
     let task: any;
     for (;;) {
       task = (await req("GET", `/agent/tasks/${started.task_id}`)).body;
@@ -69,10 +98,22 @@ try {
   }
   rows.push([`floor: client over HTTP, click + screenshot (${STEPS})`, fmt(floorAction), "floor"]);
   rows.push([`floor: client over HTTP, POST /v1/responses (${STEPS})`, fmt(floorModel), "floor"]);
-  rows.push([`loop step: model call in-process (${model.length})`, fmt(model), `ratio p50 ${(pct(model, 50) / pct(floorModel, 50)).toFixed(2)} of HTTP`]);
-  rows.push([`loop step: action + screenshot in-process (${action.length})`, fmt(action), `ratio p50 ${(pct(action, 50) / pct(floorAction, 50)).toFixed(2)} of HTTP`]);
+  rows.push([
+    `loop step: model call in-process (${model.length})`,
+    fmt(model),
+    `ratio p50 ${(pct(model, 50) / pct(floorModel, 50)).toFixed(2)} of HTTP`,
+  ]);
+  rows.push([
+    `loop step: action + screenshot in-process (${action.length})`,
+    fmt(action),
+    `ratio p50 ${(pct(action, 50) / pct(floorAction, 50)).toFixed(2)} of HTTP`,
+  ]);
   rows.push([`loop step: the loop's own share (store step, events) (${loop.length})`, fmt(loop), "reported"]);
-  rows.push([`loop step: total (${total.length})`, fmt(total), `ratio p50 ${(pct(total, 50) / (pct(floorAction, 50) + pct(floorModel, 50))).toFixed(2)} of the two HTTP floors`]);
+  rows.push([
+    `loop step: total (${total.length})`,
+    fmt(total),
+    `ratio p50 ${(pct(total, 50) / (pct(floorAction, 50) + pct(floorModel, 50))).toFixed(2)} of the two HTTP floors`,
+  ]);
   printTable(rows);
 } finally {
   await server.destroy();

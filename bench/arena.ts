@@ -28,7 +28,9 @@ const site = createServer((_req, res) => {
 await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
 const siteUrl = `http://127.0.0.1:${(site.address() as { port: number }).port}/`;
 
-const server = await startServer({ env: { LOG_LEVEL: "warn", BROWSER_STANDBY_CONTEXTS: String(Math.max(2, CONCURRENCY)) } });
+const server = await startServer({
+  env: { LOG_LEVEL: "warn", BROWSER_STANDBY_CONTEXTS: String(Math.max(2, CONCURRENCY)) },
+});
 const key = await createOrgKey(server, "Arena");
 const req = timedClient(server.url, key);
 const rows: [string, string, string][] = [];
@@ -52,13 +54,16 @@ async function cycle(): Promise<Record<Step, number>> {
 
 /** PSS (MiB) of the process trees of this server's pool Chromiums (browser processes carrying the owner marker). */
 function chromiumPssMiB(): number {
-  return treePssMiB((p) => p.cmdline.includes("--cabin-owner=") && !p.cmdline.includes("--type=") && p.ppid === server.process.pid).pss;
+  return treePssMiB(
+    (p) => p.cmdline.includes("--cabin-owner=") && !p.cmdline.includes("--type=") && p.ppid === server.process.pid,
+  ).pss;
 }
 
 /** Memory a CDP client adds: PSS of the pool with `n` sessions, then with a connectOverCDP client on each. */
 async function clientMemory(n: number) {
   const ids: string[] = [];
-  for (let i = 0; i < n; i++) ids.push((await req("POST", "/computers", { inactivity_timeout_seconds: 600 })).body.id as string);
+  for (let i = 0; i < n; i++)
+    ids.push((await req("POST", "/computers", { inactivity_timeout_seconds: 600 })).body.id as string);
   await sleep(3000);
   const before = chromiumPssMiB();
   const browsers = [];
@@ -74,7 +79,11 @@ async function clientMemory(n: number) {
   await sleep(3000);
   const after = chromiumPssMiB();
   rows.push([`connectOverCDP, ${n} idle sessions`, `p50 ${fmt(pct(connect, 50))}, p95 ${fmt(pct(connect, 95))}`, ""]);
-  rows.push([`pool Chromium PSS, ${n} sessions → with a CDP client each`, `${before.toFixed(0)} → ${after.toFixed(0)} MiB (${((after - before) / n).toFixed(1)} MiB per client)`, ""]);
+  rows.push([
+    `pool Chromium PSS, ${n} sessions → with a CDP client each`,
+    `${before.toFixed(0)} → ${after.toFixed(0)} MiB (${((after - before) / n).toFixed(1)} MiB per client)`,
+    "",
+  ]);
   for (const b of browsers) await b.close();
   for (const id of ids) await req("DELETE", `/computers/${id}`);
 }
@@ -92,25 +101,38 @@ async function floorCycle(browser: import("playwright-core").Browser): Promise<n
 async function pooled<T>(runs: number, concurrency: number, task: () => Promise<T>): Promise<T[]> {
   const out: T[] = [];
   let started = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (started < runs) {
-      started++;
-      out.push(await task());
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (started < runs) {
+        started++;
+        out.push(await task());
+      }
+    }),
+  );
   return out;
 }
 
 function report(label: string, results: Record<Step, number>[], floor: number[], target: string) {
   for (const step of STEPS) {
     const values = results.map((r) => r[step]);
-    rows.push([`${label}: ${step}`, `p50 ${fmt(pct(values, 50))}, p95 ${fmt(pct(values, 95))} (n=${values.length})`, step === "whole" ? target : ""]);
+    rows.push([
+      `${label}: ${step}`,
+      `p50 ${fmt(pct(values, 50))}, p95 ${fmt(pct(values, 95))} (n=${values.length})`,
+      step === "whole" ? target : "",
+    ]);
   }
-  rows.push([`${label}: floor (raw newContext→newPage→goto→close)`, `p50 ${fmt(pct(floor, 50))}, p95 ${fmt(pct(floor, 95))} (n=${floor.length})`, ""]);
+  rows.push([
+    `${label}: floor (raw newContext→newPage→goto→close)`,
+    `p50 ${fmt(pct(floor, 50))}, p95 ${fmt(pct(floor, 95))} (n=${floor.length})`,
+    "",
+  ]);
 }
 
-const raw = await chromium.launch({ executablePath: findChromium()?.path ?? "/usr/bin/chromium", ignoreDefaultArgs: [PLAYWRIGHT_DISABLE_FEATURES_FLAG],
-  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", DISABLE_FEATURES_FLAG] });
+const raw = await chromium.launch({
+  executablePath: findChromium()?.path ?? "/usr/bin/chromium",
+  ignoreDefaultArgs: [PLAYWRIGHT_DISABLE_FEATURES_FLAG],
+  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", DISABLE_FEATURES_FLAG],
+});
 try {
   await sleep(2000); // the standby contexts fill
   for (let i = 0; i < 3; i++) await cycle(); // warm-up, not counted

@@ -3,8 +3,14 @@
 import { spawn, type ChildProcess } from "node:child_process";
 
 /** Runs `source` (an ES module that prints its port) with `env`; resolves with its port. */
-export async function spawnHttpChild(source: string, env: Record<string, string> = {}): Promise<{ port: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ["--input-type=module", "-e", source], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+export async function spawnHttpChild(
+  source: string,
+  env: Record<string, string> = {},
+): Promise<{ port: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ["--input-type=module", "-e", source], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const port = await new Promise<string>((resolve, reject) => {
     child.stdout!.once("data", (d) => resolve(String(d).trim()));
     child.once("exit", (code) => reject(new Error(`bench child server exited (${code})`)));

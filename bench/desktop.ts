@@ -20,7 +20,11 @@ const rows: [string, string, string][] = [];
 
 const req = timedClient(server.url, key);
 const record = (name: string, values: number[], target = "") =>
-  rows.push([name, `p50 ${pct(values, 50).toFixed(0)} ms, p95 ${pct(values, 95).toFixed(0)} ms (n=${values.length})`, target]);
+  rows.push([
+    name,
+    `p50 ${pct(values, 50).toFixed(0)} ms, p95 ${pct(values, 95).toFixed(0)} ms (n=${values.length})`,
+    target,
+  ]);
 
 /** PSS (MiB) of every process in a nested PID namespace (the desktops) plus Cabin's marked host-side helpers. */
 function desktopPssMiB(): { pss: number; processes: number; networkPss: number } {
@@ -46,19 +50,25 @@ function desktopPssMiB(): { pss: number; processes: number; networkPss: number }
 
 function newestManifest() {
   const dir = desktopImagesDir();
-  const manifests = readdirSync(dir).filter((d) => !d.startsWith(".")).flatMap((d) => {
-    try {
-      return [JSON.parse(readFileSync(path.join(dir, d, "manifest.json"), "utf8"))];
-    } catch {
-      return [];
-    }
-  });
+  const manifests = readdirSync(dir)
+    .filter((d) => !d.startsWith("."))
+    .flatMap((d) => {
+      try {
+        return [JSON.parse(readFileSync(path.join(dir, d, "manifest.json"), "utf8"))];
+      } catch {
+        return [];
+      }
+    });
   return manifests.sort((a, b) => String(a.built_at).localeCompare(String(b.built_at))).at(-1);
 }
 
 try {
   const manifest = newestManifest();
-  rows.push(["base image", `${manifest.version}: ${(manifest.size_bytes / 1048576).toFixed(0)} MiB, built in ${manifest.build_seconds} s`, ""]);
+  rows.push([
+    "base image",
+    `${manifest.version}: ${(manifest.size_bytes / 1048576).toFixed(0)} MiB, built in ${manifest.build_seconds} s`,
+    "",
+  ]);
 
   const creates: number[] = [];
   for (let i = 0; i < CREATES; i++) {
@@ -69,7 +79,9 @@ try {
   record("create → ready (fresh desktop)", creates, "target p50 ≤ 1000 ms");
 
   const source = (await req("POST", "/computers", { kind: "desktop", persistent: true })).body;
-  await req("POST", `/computers/${source.id}/exec/sync`, { command: "mkdir -p ~/work && seq 1 200000 > ~/work/numbers.txt && cp -r /etc/X11 ~/work/" });
+  await req("POST", `/computers/${source.id}/exec/sync`, {
+    command: "mkdir -p ~/work && seq 1 200000 > ~/work/numbers.txt && cp -r /etc/X11 ~/work/",
+  });
   const del = await req("DELETE", `/computers/${source.id}`);
   rows.push(["delete of a persistent desktop (close apps, snapshot, save)", `${del.ms.toFixed(0)} ms`, ""]);
   const restores: number[] = [];
@@ -99,8 +111,16 @@ try {
   for (let i = 0; i < IDLE; i++) idle.push((await req("POST", "/computers", { kind: "desktop" })).body.id);
   await new Promise((r) => setTimeout(r, 2000));
   const after = desktopPssMiB();
-  rows.push([`memory per idle desktop (PSS, ${IDLE} desktops)`, `${((after.pss - before.pss) / IDLE).toFixed(1)} MiB, ${((after.processes - before.processes) / IDLE).toFixed(1)} processes`, ""]);
-  rows.push(["  of which the desktop's network (slirp4netns)", `${((after.networkPss - before.networkPss) / IDLE).toFixed(1)} MiB`, ""]);
+  rows.push([
+    `memory per idle desktop (PSS, ${IDLE} desktops)`,
+    `${((after.pss - before.pss) / IDLE).toFixed(1)} MiB, ${((after.processes - before.processes) / IDLE).toFixed(1)} processes`,
+    "",
+  ]);
+  rows.push([
+    "  of which the desktop's network (slirp4netns)",
+    `${((after.networkPss - before.networkPss) / IDLE).toFixed(1)} MiB`,
+    "",
+  ]);
   for (const id of idle) await req("DELETE", `/computers/${id}`);
 } finally {
   await server.destroy();
@@ -108,4 +128,5 @@ try {
 
 const width = Math.max(...rows.map((r) => r[0].length));
 console.log(`\nDesktop sessions (${new Date().toISOString()})`);
-for (const [name, value, target] of rows) console.log(`${name.padEnd(width)}  ${value}${target ? `   [${target}]` : ""}`);
+for (const [name, value, target] of rows)
+  console.log(`${name.padEnd(width)}  ${value}${target ? `   [${target}]` : ""}`);

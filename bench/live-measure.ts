@@ -9,7 +9,15 @@ import { pct } from "./timing";
 
 const TICKS = 100; // USER_HZ
 
-export interface Proc { pid: number; ppid: number; comm: string; ticks: number; reaped: number; nested: boolean; env: string }
+export interface Proc {
+  pid: number;
+  ppid: number;
+  comm: string;
+  ticks: number;
+  reaped: number;
+  nested: boolean;
+  env: string;
+}
 
 function processes(): Proc[] {
   const out: Proc[] = [];
@@ -21,8 +29,20 @@ function processes(): Proc[] {
       const status = readFileSync(`/proc/${name}/status`, "utf8");
       const nested = (/^NSpid:\s+(.*)$/m.exec(status)?.[1].trim().split(/\s+/).length ?? 1) > 1;
       let env = "";
-      try { env = readFileSync(`/proc/${name}/environ`, "latin1"); } catch { /* not ours */ }
-      out.push({ pid: Number(name), ppid: Number(f[1]), comm, ticks: Number(f[11]) + Number(f[12]), reaped: Number(f[13]) + Number(f[14]), nested, env });
+      try {
+        env = readFileSync(`/proc/${name}/environ`, "latin1");
+      } catch {
+        /* not ours */
+      }
+      out.push({
+        pid: Number(name),
+        ppid: Number(f[1]),
+        comm,
+        ticks: Number(f[11]) + Number(f[12]),
+        reaped: Number(f[13]) + Number(f[14]),
+        nested,
+        env,
+      });
     } catch {
       // exited
     }
@@ -31,7 +51,10 @@ function processes(): Proc[] {
 }
 
 /** What a CPU figure counts: the processes `pick` selects, with their descendants unless `alone`. */
-export interface Part { pick: (p: Proc) => boolean; alone?: boolean }
+export interface Part {
+  pick: (p: Proc) => boolean;
+  alone?: boolean;
+}
 
 /** CPU ticks of a part now (a process that exited meanwhile drops out: compare parts that do not churn). */
 export function ticksOf(part: Part): number {
@@ -39,7 +62,11 @@ export function ticksOf(part: Part): number {
   const chosen = new Set(all.filter(part.pick).map((p) => p.pid));
   for (let grew = !part.alone; grew; ) {
     grew = false;
-    for (const p of all) if (!chosen.has(p.pid) && chosen.has(p.ppid)) { chosen.add(p.pid); grew = true; }
+    for (const p of all)
+      if (!chosen.has(p.pid) && chosen.has(p.ppid)) {
+        chosen.add(p.pid);
+        grew = true;
+      }
   }
   return all.filter((p) => chosen.has(p.pid)).reduce((sum, p) => sum + p.ticks, 0);
 }
@@ -58,7 +85,11 @@ export const desktopProcesses: Part = { pick: (p) => p.nested || p.env.includes(
 
 /** % of one core each part used over `seconds` (plus the server's reaped children as `helpers`). */
 export async function cpuOver(seconds: number, parts: Record<string, Part>, serverPid: number) {
-  const start = { at: performance.now(), reaped: reapedTicks(serverPid), ticks: Object.fromEntries(Object.entries(parts).map(([k, p]) => [k, ticksOf(p)])) };
+  const start = {
+    at: performance.now(),
+    reaped: reapedTicks(serverPid),
+    ticks: Object.fromEntries(Object.entries(parts).map(([k, p]) => [k, ticksOf(p)])),
+  };
   await new Promise((r) => setTimeout(r, seconds * 1000));
   const s = (performance.now() - start.at) / 1000;
   const pctOf = (t: number) => (t / TICKS / s) * 100;
@@ -66,14 +97,28 @@ export async function cpuOver(seconds: number, parts: Record<string, Part>, serv
   return { seconds: s, cpu, helpers: pctOf(reapedTicks(serverPid) - start.reaped) };
 }
 
-export interface Frame { at: number; bytes: number; data: Buffer }
-export interface View { ws: WebSocket; frames: Frame[] }
+export interface Frame {
+  at: number;
+  bytes: number;
+  data: Buffer;
+}
+export interface View {
+  ws: WebSocket;
+  frames: Frame[];
+}
 
 export async function openView(serverUrl: string, key: string, id: string, fps: number): Promise<View> {
-  const ws = new WebSocket(`${serverUrl.replace(/^http/, "ws")}/computers/${id}/ws?fps=${fps}&quality=60`, { headers: { authorization: `Bearer ${key}` } });
+  const ws = new WebSocket(`${serverUrl.replace(/^http/, "ws")}/computers/${id}/ws?fps=${fps}&quality=60`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
   const view: View = { ws, frames: [] };
-  ws.on("message", (data, isBinary) => { if (isBinary) view.frames.push({ at: performance.now(), bytes: (data as Buffer).length, data: data as Buffer }); });
-  await new Promise((resolve, reject) => { ws.once("open", resolve); ws.once("error", reject); });
+  ws.on("message", (data, isBinary) => {
+    if (isBinary) view.frames.push({ at: performance.now(), bytes: (data as Buffer).length, data: data as Buffer });
+  });
+  await new Promise((resolve, reject) => {
+    ws.once("open", resolve);
+    ws.once("error", reject);
+  });
   return view;
 }
 
@@ -103,7 +148,12 @@ export async function settledFrame(view: View, after: number): Promise<Frame | n
 }
 
 /** `presses` key presses; for each, ms from sending to the first frame that `expect()` (made just before the press) accepts. */
-export async function keyLatencies(view: View, presses: number, press: () => void, expect: () => (f: Frame) => boolean): Promise<number[]> {
+export async function keyLatencies(
+  view: View,
+  presses: number,
+  press: () => void,
+  expect: () => (f: Frame) => boolean,
+): Promise<number[]> {
   const latencies: number[] = [];
   for (let i = 0; i < presses; i++) {
     await settledFrame(view, view.frames.length - 1);
@@ -133,4 +183,6 @@ export function click(view: View, x: number, y: number) {
 }
 
 export const latencySummary = (l: number[], of: number) =>
-  l.length ? `p50 ${pct(l, 50).toFixed(0)} ms, p95 ${pct(l, 95).toFixed(0)} ms (n=${l.length}/${of})` : "no frame showed the change";
+  l.length
+    ? `p50 ${pct(l, 50).toFixed(0)} ms, p95 ${pct(l, 95).toFixed(0)} ms (n=${l.length}/${of})`
+    : "no frame showed the change";

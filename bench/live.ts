@@ -20,7 +20,17 @@ import { createOrgKey, startServer, type TestServer } from "../tests/api/harness
 import { desktopImagesDir } from "../tests/api/desktop-fixtures";
 import { startLiveSite } from "../tests/api/live-fixtures";
 import {
-  chromiumOf, click, closeView, cpuOver, desktopProcesses, keyLatencies, latencySummary, openView, pressKey, serverAlone, settledFrame,
+  chromiumOf,
+  click,
+  closeView,
+  cpuOver,
+  desktopProcesses,
+  keyLatencies,
+  latencySummary,
+  openView,
+  pressKey,
+  serverAlone,
+  settledFrame,
   type View,
 } from "./live-measure";
 import { pct, timedClient } from "./timing";
@@ -30,12 +40,30 @@ const KEYS = Number(process.env.BENCH_LIVE_KEYS ?? 16);
 const DESKTOP = process.env.BENCH_LIVE_DESKTOP !== "0";
 const BASELINE_DIR = process.env.BENCH_BASELINE;
 const FPS = [5, 15, 30];
-const PAGES = [["still", "/still"], ["moving box", "/animated"], ["full-screen animation", "/fullscreen"]] as const;
+const PAGES = [
+  ["still", "/still"],
+  ["moving box", "/animated"],
+  ["full-screen animation", "/fullscreen"],
+] as const;
 const serverEnv = { LOG_LEVEL: "warn", DESKTOP_IMAGES_DIR: desktopImagesDir() };
 
-interface Build { name: string; server: TestServer; key: string }
-interface Watched { page: string; fps: number; delivered: number; unwatched: number; watched: number; server: number }
-interface BrowserFigures { watched: Watched[]; keyP50: Map<number, number> }
+interface Build {
+  name: string;
+  server: TestServer;
+  key: string;
+}
+interface Watched {
+  page: string;
+  fps: number;
+  delivered: number;
+  unwatched: number;
+  watched: number;
+  server: number;
+}
+interface BrowserFigures {
+  watched: Watched[];
+  keyP50: Map<number, number>;
+}
 
 const rows: [string, string, string][] = [];
 const site = await startLiveSite();
@@ -57,9 +85,11 @@ async function flipLatencies(build: Build, id: string, fps: number): Promise<num
   const view = await openView(build.server.url, build.key, id, fps);
   try {
     // The page's title counts the key presses that reached it (GET /tabs), so the figure is of real flips.
-    const title = async () => ((await req("GET", `/computers/${id}/tabs`)).body.result.tabs as { title: string }[])[0]?.title ?? "";
+    const title = async () =>
+      ((await req("GET", `/computers/${id}/tabs`)).body.result.tabs as { title: string }[])[0]?.title ?? "";
     const untilTitle = async (want: string) => {
-      for (const until = performance.now() + 5000; performance.now() < until; await settle(50)) if ((await title()) === want) return true;
+      for (const until = performance.now() + 5000; performance.now() < until; await settle(50))
+        if ((await title()) === want) return true;
       return false;
     };
     click(view, 640, 360); // keys go to the focused page, as for a viewer
@@ -69,16 +99,23 @@ async function flipLatencies(build: Build, id: string, fps: number): Promise<num
     if (!(await untilTitle("flip 1 noise"))) return `invalid: the key press did not flip the page ("${await title()}")`;
     const noisy = (await settledFrame(view, seen))?.bytes ?? 0;
     pressKey(view);
-    if (!(await untilTitle("flip 2 white"))) return `invalid: the second key press did not flip the page ("${await title()}")`;
+    if (!(await untilTitle("flip 2 white")))
+      return `invalid: the second key press did not flip the page ("${await title()}")`;
     // The page did flip (title) yet no frame showed the noise: the capture dropped the one repaint.
-    if (noisy < white * 4) return `invalid: the page flipped but no frame showed it (white ${white} B, noise ${noisy} B)`;
+    if (noisy < white * 4)
+      return `invalid: the page flipped but no frame showed it (white ${white} B, noise ${noisy} B)`;
     const threshold = Math.sqrt(white * noisy);
     let on = false;
-    return await keyLatencies(view, KEYS, () => pressKey(view), () => {
-      on = !on;
-      const want = on;
-      return (f) => (f.bytes > threshold) === want;
-    });
+    return await keyLatencies(
+      view,
+      KEYS,
+      () => pressKey(view),
+      () => {
+        on = !on;
+        const want = on;
+        return (f) => f.bytes > threshold === want;
+      },
+    );
   } finally {
     await closeView(view);
   }
@@ -99,13 +136,21 @@ async function browserRows(build: Build): Promise<BrowserFigures> {
         const w = await watch(view, pid);
         await closeView(view);
         figures.watched.push({ page, fps, delivered: w.delivered, unwatched, watched: w.chromium, server: w.server });
-        rows.push([`${build.name}: browser, ${page}, fps=${fps}`, `${w.delivered.toFixed(1)} fps; Chromium ${f0(w.chromium)} % watched, ${f0(unwatched)} % unwatched; server ${f0(w.server)} %`, ""]);
+        rows.push([
+          `${build.name}: browser, ${page}, fps=${fps}`,
+          `${w.delivered.toFixed(1)} fps; Chromium ${f0(w.chromium)} % watched, ${f0(unwatched)} % unwatched; server ${f0(w.server)} %`,
+          "",
+        ]);
       }
     }
     for (const fps of FPS) {
       const l = await flipLatencies(build, id, fps);
       if (typeof l !== "string" && l.length) figures.keyP50.set(fps, pct(l, 50));
-      rows.push([`${build.name}: browser key → first frame showing it, fps=${fps}`, typeof l === "string" ? l : latencySummary(l, KEYS), ""]);
+      rows.push([
+        `${build.name}: browser key → first frame showing it, fps=${fps}`,
+        typeof l === "string" ? l : latencySummary(l, KEYS),
+        "",
+      ]);
     }
   } finally {
     await req("DELETE", `/computers/${id}`);
@@ -124,7 +169,11 @@ async function desktopRows(build: Build) {
     const m = await cpuOver(SECONDS, { desktop: desktopProcesses, server: serverAlone(pid) }, pid);
     await closeView(view);
     const delivered = (view.frames.length - before) / m.seconds;
-    rows.push([`${build.name}: desktop, ${what}, fps=${fps}`, `${delivered.toFixed(1)} fps; desktop processes ${f0(m.cpu.desktop)} %, spawned helpers ${f0(m.helpers)} %, server ${f0(m.cpu.server)} %`, ""]);
+    rows.push([
+      `${build.name}: desktop, ${what}, fps=${fps}`,
+      `${delivered.toFixed(1)} fps; desktop processes ${f0(m.cpu.desktop)} %, spawned helpers ${f0(m.helpers)} %, server ${f0(m.cpu.server)} %`,
+      "",
+    ]);
   };
   try {
     // Still screen: identical frames are sent once a second only.
@@ -133,16 +182,26 @@ async function desktopRows(build: Build) {
       // A letter typed into the terminal (clicked first, for focus); the first frame that differs from the one before shows it.
       const view = await openView(build.server.url, build.key, id, fps);
       click(view, 400, 300);
-      const latencies = await keyLatencies(view, KEYS, () => pressKey(view, "x"), () => {
-        const before = view.frames[view.frames.length - 1]?.data;
-        return (f) => !before || !f.data.equals(before);
-      });
+      const latencies = await keyLatencies(
+        view,
+        KEYS,
+        () => pressKey(view, "x"),
+        () => {
+          const before = view.frames[view.frames.length - 1]?.data;
+          return (f) => !before || !f.data.equals(before);
+        },
+      );
       await closeView(view);
-      rows.push([`${build.name}: desktop key → first frame showing it, fps=${fps}`, latencySummary(latencies, KEYS), ""]);
+      rows.push([
+        `${build.name}: desktop key → first frame showing it, fps=${fps}`,
+        latencySummary(latencies, KEYS),
+        "",
+      ]);
     }
     // Animated: a terminal printing the time every 20 ms (bash builtins only, no spawns).
     await req("POST", `/computers/${id}/exec/sync`, {
-      command: "setsid xterm -geometry 30x8-0-0 -e bash -c 'exec 3<> <(:); while :; do echo $EPOCHREALTIME; read -t 0.02 -u 3; done' >/dev/null 2>&1 &",
+      command:
+        "setsid xterm -geometry 30x8-0-0 -e bash -c 'exec 3<> <(:); while :; do echo $EPOCHREALTIME; read -t 0.02 -u 3; done' >/dev/null 2>&1 &",
     });
     await settle(2000);
     for (const fps of FPS) await watchDesktop("animated terminal", fps);
@@ -153,8 +212,13 @@ async function desktopRows(build: Build) {
 
 /** The BENCH_BASELINE checkout's server, started by that checkout's own test harness. */
 async function startBaseline(dir: string): Promise<Build> {
-  const harness = (await import(pathToFileURL(path.resolve(dir, "tests/api/harness.ts")).href)) as typeof import("../tests/api/harness");
-  const server = await harness.startServer({ dataDir: mkdtempSync(path.join(os.tmpdir(), "cabin-bench-live-baseline-")), env: serverEnv });
+  const harness = (await import(
+    pathToFileURL(path.resolve(dir, "tests/api/harness.ts")).href
+  )) as typeof import("../tests/api/harness");
+  const server = await harness.startServer({
+    dataDir: mkdtempSync(path.join(os.tmpdir(), "cabin-bench-live-baseline-")),
+    env: serverEnv,
+  });
   const commit = execFileSync("git", ["-C", dir, "rev-parse", "--short", "HEAD"]).toString().trim();
   return { name: `baseline ${commit}`, server, key: await harness.createOrgKey(server, "Bench") };
 }
@@ -164,24 +228,44 @@ function summary(name: string, figures: BrowserFigures, baseline?: BrowserFigure
   const box = figures.watched.find((w) => w.page === "moving box" && w.fps === 15);
   if (box) {
     const added = (box.watched - box.unwatched) / Math.max(box.unwatched, 1);
-    rows.push([`${name}: watching at 15 fps adds, moving box`, `${added.toFixed(2)}× the page's own Chromium CPU (${f0(box.unwatched)} → ${f0(box.watched)} %)`, "≤ 0.5×"]);
+    rows.push([
+      `${name}: watching at 15 fps adds, moving box`,
+      `${added.toFixed(2)}× the page's own Chromium CPU (${f0(box.unwatched)} → ${f0(box.watched)} %)`,
+      "≤ 0.5×",
+    ]);
   }
   const animated = figures.watched.filter((w) => w.page !== "still");
   const worst = animated.reduce((a, b) => (b.delivered / b.fps < a.delivered / a.fps ? b : a), animated[0]);
-  if (worst) rows.push([`${name}: lowest delivered/asked fps (animated pages)`, `${(worst.delivered / worst.fps).toFixed(2)}× (${worst.page}, fps=${worst.fps})`, "≥ 0.9×"]);
+  if (worst)
+    rows.push([
+      `${name}: lowest delivered/asked fps (animated pages)`,
+      `${(worst.delivered / worst.fps).toFixed(2)}× (${worst.page}, fps=${worst.fps})`,
+      "≥ 0.9×",
+    ]);
   if (!baseline) return;
   for (const fps of FPS) {
     const ours = figures.keyP50.get(fps);
     const theirs = baseline.keyP50.get(fps);
     if (ours !== undefined && theirs !== undefined) {
-      rows.push([`${name}: key → frame p50 against the baseline, fps=${fps}`, `${(ours / theirs).toFixed(2)}× (${f0(ours)} ms vs ${f0(theirs)} ms)`, "≤ 1×"]);
+      rows.push([
+        `${name}: key → frame p50 against the baseline, fps=${fps}`,
+        `${(ours / theirs).toFixed(2)}× (${f0(ours)} ms vs ${f0(theirs)} ms)`,
+        "≤ 1×",
+      ]);
     }
   }
 }
 
 const builds: Build[] = [];
 try {
-  rows.push(["load average at start", os.loadavg().map((l) => l.toFixed(2)).join(" "), ""]);
+  rows.push([
+    "load average at start",
+    os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" "),
+    "",
+  ]);
   // One server at a time, so neither's Chromium runs while the other is measured.
   let baselineFigures: BrowserFigures | undefined;
   let baselineName = "";
@@ -208,7 +292,14 @@ try {
   }
   if (baselineFigures) summary(baselineName, baselineFigures);
   summary(current.name, figures, baselineFigures);
-  rows.push(["load average at end", os.loadavg().map((l) => l.toFixed(2)).join(" "), ""]);
+  rows.push([
+    "load average at end",
+    os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" "),
+    "",
+  ]);
 } finally {
   await site.close();
   for (const build of builds) await build.server.destroy();
@@ -216,4 +307,5 @@ try {
 
 const width = Math.max(...rows.map((r) => r[0].length));
 console.log(`\nlive view (${new Date().toISOString()}, ${os.cpus().length} cores)\n`);
-for (const [name, value, target] of rows) console.log(`${name.padEnd(width)}  ${value}${target ? `   (target ${target})` : ""}`);
+for (const [name, value, target] of rows)
+  console.log(`${name.padEnd(width)}  ${value}${target ? `   (target ${target})` : ""}`);

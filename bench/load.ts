@@ -9,7 +9,14 @@
 import os from "node:os";
 import { createOrgKey, startServer } from "../tests/api/harness";
 import { startSite } from "../tests/api/computers-fixtures";
-import { DEFAULT_MIX, parseMix, percentile, runMixedLoad, summarize, SUMMARY_HEADER } from "../tests/hardening/mixed-load";
+import {
+  DEFAULT_MIX,
+  parseMix,
+  percentile,
+  runMixedLoad,
+  summarize,
+  SUMMARY_HEADER,
+} from "../tests/hardening/mixed-load";
 import { printSummary } from "../tests/hardening/host-census";
 
 const STEADY = Number(process.env.BENCH_LOAD_SECONDS ?? 30);
@@ -26,23 +33,52 @@ try {
   const keys = await Promise.all([createOrgKey(server, "Bench A"), createOrgKey(server, "Bench B")]);
   const before = os.loadavg();
   const result = await runMixedLoad({
-    base: server.url, keys, pageUrl: `${site.url}/form`, sessions: SESSIONS, ratePerSecond: RATE,
-    steadySeconds: STEADY, burstCreates: BURST, afterBurstSeconds: 10, model: "svc.sm-1", mix: MIX,
+    base: server.url,
+    keys,
+    pageUrl: `${site.url}/form`,
+    sessions: SESSIONS,
+    ratePerSecond: RATE,
+    steadySeconds: STEADY,
+    burstCreates: BURST,
+    afterBurstSeconds: 10,
+    model: "svc.sm-1",
+    mix: MIX,
     log: (line) => console.error(`[bench:load] ${line}`),
   });
   const la = (l: number[]) => l.map((v) => v.toFixed(2)).join(" ");
-  printSummary(`bench:load: ${RATE} req/s on ${SESSIONS} sessions for ${STEADY} s, then ${BURST} creates at once, mix ${MIX.map(([c, w]) => `${c} ${w}`).join(", ")} ` +
-    `(load average before ${la(before)}, after ${la(result.loadAverage)}; ${os.cpus().length} cores)`, SUMMARY_HEADER, summarize(result, MIX));
-  const after = result.samples.filter((s) => s.dueAt >= result.burstAt && s.dueAt < result.burstAt + 10_000 && !s.error).map((s) => s.ms);
+  printSummary(
+    `bench:load: ${RATE} req/s on ${SESSIONS} sessions for ${STEADY} s, then ${BURST} creates at once, mix ${MIX.map(([c, w]) => `${c} ${w}`).join(", ")} ` +
+      `(load average before ${la(before)}, after ${la(result.loadAverage)}; ${os.cpus().length} cores)`,
+    SUMMARY_HEADER,
+    summarize(result, MIX),
+  );
+  const after = result.samples
+    .filter((s) => s.dueAt >= result.burstAt && s.dueAt < result.burstAt + 10_000 && !s.error)
+    .map((s) => s.ms);
   const steady = result.samples.filter((s) => s.dueAt < result.burstAt && !s.error).map((s) => s.ms);
   const errors = result.samples.filter((s) => s.error).length + result.burstErrors.length;
   const p99 = percentile(after, 99);
-  printSummary("bench:load: targets", ["measure", "result", "target"], [
-    ["errors", String(errors), "0"],
-    ["p99 steady", `${percentile(steady, 99).toFixed(1)} ms`, "-"],
-    ["p99 in the 10 s after the burst", `${p99.toFixed(1)} ms`, `≤ ${TARGET_MS} ms ${p99 <= TARGET_MS ? "(met)" : "(MISSED)"}`],
-  ]);
-  for (const e of [...result.samples.filter((s) => s.error).slice(0, 5).map((s) => s.error), ...result.burstErrors.slice(0, 5)]) console.log(`error: ${e}`);
+  printSummary(
+    "bench:load: targets",
+    ["measure", "result", "target"],
+    [
+      ["errors", String(errors), "0"],
+      ["p99 steady", `${percentile(steady, 99).toFixed(1)} ms`, "-"],
+      [
+        "p99 in the 10 s after the burst",
+        `${p99.toFixed(1)} ms`,
+        `≤ ${TARGET_MS} ms ${p99 <= TARGET_MS ? "(met)" : "(MISSED)"}`,
+      ],
+    ],
+  );
+  for (const e of [
+    ...result.samples
+      .filter((s) => s.error)
+      .slice(0, 5)
+      .map((s) => s.error),
+    ...result.burstErrors.slice(0, 5),
+  ])
+    console.log(`error: ${e}`);
 } finally {
   await server.destroy();
   await site.close();

@@ -78,7 +78,13 @@ async function startUpstream(): Promise<{ url: string; child: ChildProcess }> {
 
 // ---- measurement helpers ----
 const body = (stream: boolean, model: string) =>
-  JSON.stringify({ model, messages: [{ role: "user", content: "hi" }], max_tokens: 8, stream, ...(stream ? { stream_options: { include_usage: true } } : {}) });
+  JSON.stringify({
+    model,
+    messages: [{ role: "user", content: "hi" }],
+    max_tokens: 8,
+    stream,
+    ...(stream ? { stream_options: { include_usage: true } } : {}),
+  });
 
 async function timeRequest(url: string, key: string | undefined, payload: string, stream: boolean): Promise<number> {
   const headers: Record<string, string> = { "content-type": "application/json" };
@@ -108,7 +114,11 @@ async function timeRequest(url: string, key: string | undefined, payload: string
 
 const pct = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
-const loadAverage = () => `load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`;
+const loadAverage = () =>
+  `load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")}`;
 
 type Latency = Awaited<ReturnType<typeof latency>>[number];
 
@@ -161,7 +171,11 @@ async function tokensPerSecond(url: string, key: string) {
     const completion = new LlamaCompletion({ contextSequence: context.getSequence() });
     let tokens = 0;
     const started = performance.now();
-    await completion.generateCompletion(PROMPT, { maxTokens: GEN_TOKENS, temperature: 0, onToken: (t) => (tokens += t.length) });
+    await completion.generateCompletion(PROMPT, {
+      maxTokens: GEN_TOKENS,
+      temperature: 0,
+      onToken: (t) => (tokens += t.length),
+    });
     const rate = tokens / ((performance.now() - started) / 1000);
     completion.dispose({ disposeSequence: true });
     return rate;
@@ -193,13 +207,18 @@ async function tokensPerSecond(url: string, key: string) {
 // ---- run ----
 const upstream = await startUpstream();
 const upstreamUrl = upstream.url;
-const reference = await spawnHttpChild(REFERENCE_PROXY_SOURCE, { UPSTREAM_CHAT_URL: `${upstreamUrl}/chat/completions` });
+const reference = await spawnHttpChild(REFERENCE_PROXY_SOURCE, {
+  UPSTREAM_CHAT_URL: `${upstreamUrl}/chat/completions`,
+});
 
 const gatewayEnv = {
   LOG_LEVEL: "error",
   MODEL_RATE_LIMIT_RPM: "0",
   MODEL_RATE_LIMIT_TPM: "0",
-  MODELS: JSON.stringify({ "bench.up": { backend: "openai-compatible", url: upstreamUrl }, "svc.sm-1": { backend: "local" } }),
+  MODELS: JSON.stringify({
+    "bench.up": { backend: "openai-compatible", url: upstreamUrl },
+    "svc.sm-1": { backend: "local" },
+  }),
 };
 
 /** Lets start-up work finish first (the local model loads in the background), so it does not land in the figures. */
@@ -213,8 +232,13 @@ async function settle(server: TestServer, key: string) {
 
 /** The BENCH_BASELINE checkout's server, started by that checkout's own test harness, with the same models. */
 async function startBaseline(dir: string) {
-  const harness = (await import(pathToFileURL(path.resolve(dir, "tests/api/harness.ts")).href)) as typeof import("../tests/api/harness");
-  const server = await harness.startServer({ dataDir: mkdtempSync(path.join(os.tmpdir(), "cabin-bench-baseline-")), env: gatewayEnv });
+  const harness = (await import(
+    pathToFileURL(path.resolve(dir, "tests/api/harness.ts")).href
+  )) as typeof import("../tests/api/harness");
+  const server = await harness.startServer({
+    dataDir: mkdtempSync(path.join(os.tmpdir(), "cabin-bench-baseline-")),
+    env: gatewayEnv,
+  });
   const key = await harness.createOrgKey(server, "Bench");
   await settle(server, key);
   const commit = execFileSync("git", ["-C", dir, "rev-parse", "--short", "HEAD"]).toString().trim();
@@ -238,7 +262,11 @@ try {
   await probe("start");
   const direct = `${upstreamUrl}/chat/completions`;
   const throughCabin: Gateway = { url: `${cabin.url}/v1/chat/completions`, key };
-  const [plain, plainBaseline] = await latency(direct, baseline ? [throughCabin, baseline.gateway] : [throughCabin], false);
+  const [plain, plainBaseline] = await latency(
+    direct,
+    baseline ? [throughCabin, baseline.gateway] : [throughCabin],
+    false,
+  );
   // Stopped at once: the rows after this one time Cabin alone.
   const baselineCommit = baseline?.commit;
   await baseline?.server.destroy();
@@ -247,7 +275,11 @@ try {
   const [streamed] = await latency(direct, [throughCabin], true);
   const streamedProbe = await probe("latency, streamed");
   // The same interleaving through the reference hop (bench/child-server.ts): this machine's floor for the first row.
-  const [floor] = await latency(direct, [{ url: `http://127.0.0.1:${reference.port}/v1/chat/completions`, key: undefined }], false);
+  const [floor] = await latency(
+    direct,
+    [{ url: `http://127.0.0.1:${reference.port}/v1/chat/completions`, key: undefined }],
+    false,
+  );
   const latencyLoad = loadAverage();
   console.log(`throughput: closed-loop load at growing concurrency, upstream directly then via Cabin, per step…`);
   const steps = await throughput(direct, throughCabin.url, key);
@@ -257,20 +289,42 @@ try {
   const { raw, viaCabin } = GEN_RUNS > 0 ? await tokensPerSecond(cabin.url, key) : { raw: NaN, viaCabin: NaN };
   // Next's router marks its responses with `vary: rsc, …`; the custom server's /v1 fast path does not.
   const listing = await fetch(`${cabin.url}/v1/models`, { headers: { authorization: `Bearer ${key}` } });
-  const route = listing.headers.get("vary")?.includes("rsc") ? "Next router (the app/v1 catch-all route)" : "custom server fast path";
+  const route = listing.headers.get("vary")?.includes("rsc")
+    ? "Next router (the app/v1 catch-all route)"
+    : "custom server fast path";
 
   const rows = [
     ["non-streamed, p50", fmt(plain.p50[0]!), fmt(plain.p50[1]!), fmt(plain.p50[1]! - plain.p50[0]!), "≤ 1 ms"],
     ["non-streamed, p99", fmt(plain.p99[0]!), fmt(plain.p99[1]!), fmt(plain.p99[1]! - plain.p99[0]!), "≤ 3 ms"],
-    ["streamed first chunk, p50", fmt(streamed.p50[0]!), fmt(streamed.p50[1]!), fmt(streamed.p50[1]! - streamed.p50[0]!), "≤ 3 ms"],
-    ["streamed first chunk, p99", fmt(streamed.p99[0]!), fmt(streamed.p99[1]!), fmt(streamed.p99[1]! - streamed.p99[0]!), ""],
+    [
+      "streamed first chunk, p50",
+      fmt(streamed.p50[0]!),
+      fmt(streamed.p50[1]!),
+      fmt(streamed.p50[1]! - streamed.p50[0]!),
+      "≤ 3 ms",
+    ],
+    [
+      "streamed first chunk, p99",
+      fmt(streamed.p99[0]!),
+      fmt(streamed.p99[1]!),
+      fmt(streamed.p99[1]! - streamed.p99[0]!),
+      "",
+    ],
   ];
-  console.log(`\nGateway latency (openai-compatible backend vs the upstream directly), /v1 served by: ${route}; ${latencyLoad} at its end`);
-  console.table(rows.map(([what, direct, gateway, added, target]) => ({ what, direct, "via Cabin": gateway, added, target })));
-  console.log(`\nThe floor: the same interleaved requests through a minimal Node proxy (no auth, limits or metering; bench/child-server.ts)`);
+  console.log(
+    `\nGateway latency (openai-compatible backend vs the upstream directly), /v1 served by: ${route}; ${latencyLoad} at its end`,
+  );
+  console.table(
+    rows.map(([what, direct, gateway, added, target]) => ({ what, direct, "via Cabin": gateway, added, target })),
+  );
+  console.log(
+    `\nThe floor: the same interleaved requests through a minimal Node proxy (no auth, limits or metering; bench/child-server.ts)`,
+  );
   console.table(besideCabin("via the minimal proxy", plain, floor));
   if (plainBaseline) {
-    console.log(`\nThe baseline (BENCH_BASELINE, commit ${baselineCommit}), timed in the same rotation as Cabin's first row`);
+    console.log(
+      `\nThe baseline (BENCH_BASELINE, commit ${baselineCommit}), timed in the same rotation as Cabin's first row`,
+    );
     console.table(besideCabin("via the baseline", plain, plainBaseline));
   }
   console.log(`\nWhat the server's event loop saw meanwhile (bench/server-probe.mjs; the warm-up rounds included)`);

@@ -6,7 +6,14 @@ import { findChromium } from "../lib/computers/browser/find-chromium";
 import { pct } from "./timing";
 
 // DISABLE_FEATURES_FLAG: the pool's feature switch (chromium-features.ts), which replaces Playwright's.
-const FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--no-first-run", DISABLE_FEATURES_FLAG];
+const FLAGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-background-networking",
+  "--no-first-run",
+  DISABLE_FEATURES_FLAG,
+];
 
 export interface PoolFloor {
   /** newContext + first newPage, one at a time. */
@@ -18,8 +25,11 @@ export interface PoolFloor {
 }
 
 export async function measurePoolFloor(runs = 20): Promise<PoolFloor> {
-  const browser = await chromium.launch({ executablePath: findChromium()?.path ?? "/usr/bin/chromium", ignoreDefaultArgs: [PLAYWRIGHT_DISABLE_FEATURES_FLAG],
-    args: FLAGS });
+  const browser = await chromium.launch({
+    executablePath: findChromium()?.path ?? "/usr/bin/chromium",
+    ignoreDefaultArgs: [PLAYWRIGHT_DISABLE_FEATURES_FLAG],
+    args: FLAGS,
+  });
   try {
     const create: number[] = [];
     const close: number[] = [];
@@ -33,11 +43,13 @@ export async function measurePoolFloor(runs = 20): Promise<PoolFloor> {
       close.push(performance.now() - closing);
     }
     const started = performance.now();
-    const contexts = await Promise.all(Array.from({ length: 10 }, async () => {
-      const context = await browser.newContext();
-      await context.newPage();
-      return context;
-    }));
+    const contexts = await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        const context = await browser.newContext();
+        await context.newPage();
+        return context;
+      }),
+    );
     const tenConcurrentMs = performance.now() - started;
     await Promise.all(contexts.map((c) => c.close()));
     return { create, tenConcurrentMs, close };
@@ -46,4 +58,5 @@ export async function measurePoolFloor(runs = 20): Promise<PoolFloor> {
   }
 }
 
-export const summary = (values: number[]) => `p50 ${pct(values, 50).toFixed(1)} ms, p95 ${pct(values, 95).toFixed(1)} ms (n=${values.length})`;
+export const summary = (values: number[]) =>
+  `p50 ${pct(values, 50).toFixed(1)} ms, p95 ${pct(values, 95).toFixed(1)} ms (n=${values.length})`;

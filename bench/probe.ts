@@ -17,7 +17,8 @@ interface ProbeWindow {
  */
 export function probeEnv(dir: string): Record<string, string> {
   return {
-    NODE_OPTIONS: `--import ${path.join(import.meta.dirname, "server-probe.mjs")} ${process.env.BENCH_NODE_FLAGS ?? ""}`.trim(),
+    NODE_OPTIONS:
+      `--import ${path.join(import.meta.dirname, "server-probe.mjs")} ${process.env.BENCH_NODE_FLAGS ?? ""}`.trim(),
     CABIN_PROBE_FILE: path.join(dir, "probe.json"),
   };
 }

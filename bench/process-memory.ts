@@ -29,7 +29,7 @@ export function treePssMiB(isRoot: (p: ProcessInfo) => boolean): { pss: number; 
   const tree = new Set(procs.filter(isRoot).map((p) => p.pid));
   for (let grew = true; grew; ) {
     grew = false;
-    for (const p of procs) if (!tree.has(p.pid) && tree.has(p.ppid)) (tree.add(p.pid), (grew = true));
+    for (const p of procs) if (!tree.has(p.pid) && tree.has(p.ppid)) tree.add(p.pid), (grew = true);
   }
   let kib = 0;
   for (const pid of tree) {

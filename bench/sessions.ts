@@ -31,7 +31,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function poolStats() {
   const health = (await (await fetch(`${server.url}/api/health`)).json()) as any;
   return health.checks.sessions.browser as {
-    standby_contexts: number; standby_target: number; standby_floor: number; session_contexts: number; browsers: number;
+    standby_contexts: number;
+    standby_target: number;
+    standby_floor: number;
+    session_contexts: number;
+    browsers: number;
   };
 }
 
@@ -77,7 +81,10 @@ function record(name: string, values: number[], target = "") {
 
 /** PSS (MiB) of every process in the trees of this server's Chromiums. */
 function chromiumPssMiB(): { pss: number; processes: number } {
-  const hash = createHash("sha256").update(`${path.resolve(server.dataDir)}\0local`).digest("hex").slice(0, 16);
+  const hash = createHash("sha256")
+    .update(`${path.resolve(server.dataDir)}\0local`)
+    .digest("hex")
+    .slice(0, 16);
   return treePssMiB((p) => p.cmdline.includes(`--cabin-owner=${hash}`));
 }
 
@@ -103,15 +110,27 @@ try {
   // a burst raises the demand estimate, so the second of each pair meets a sized standby.
   const floorFigures = await measurePoolFloor();
   rows.push(["floor: raw newContext+newPage (running Chromium)", summary(floorFigures.create), ""]);
-  rows.push(["floor: raw ten concurrent newContext+newPage", `${floorFigures.tenConcurrentMs.toFixed(0)} ms until all ready`, ""]);
+  rows.push([
+    "floor: raw ten concurrent newContext+newPage",
+    `${floorFigures.tenConcurrentMs.toFixed(0)} ms until all ready`,
+    "",
+  ]);
   rows.push(["floor: raw context close", summary(floorFigures.close), ""]);
   let standbyBefore = await standbySettled();
   const coldTen = await tenConcurrent(ids);
-  rows.push([`ten concurrent creates, first burst (standby ${standbyBefore} at start)`, `${coldTen.toFixed(0)} ms until all ready`, "reported"]);
+  rows.push([
+    `ten concurrent creates, first burst (standby ${standbyBefore} at start)`,
+    `${coldTen.toFixed(0)} ms until all ready`,
+    "reported",
+  ]);
   const del: number[] = await deleteAll(ids);
   standbyBefore = await standbySettled();
   const sizedTen = await tenConcurrent(ids);
-  rows.push([`ten concurrent creates, standby sized by demand (${standbyBefore} at start)`, `${sizedTen.toFixed(0)} ms until all ready`, "≤ 300 ms"]);
+  rows.push([
+    `ten concurrent creates, standby sized by demand (${standbyBefore} at start)`,
+    `${sizedTen.toFixed(0)} ms until all ready`,
+    "≤ 300 ms",
+  ]);
   del.push(...(await deleteAll(ids)));
   standbyBefore = await standbySettled();
   const burst = await backToBack(ids);
@@ -162,11 +181,30 @@ try {
   await sleep(5000);
   const loaded = chromiumPssMiB();
   const health = (await (await fetch(`${server.url}/api/health`)).json()) as any;
-  const tabsOk = await Promise.all(ids.slice(0, 20).map((id) => req("GET", `/computers/${id}/tabs`).then(() => true, () => false)));
-  rows.push([`${IDLE} idle sessions`, `${ids.length} ready, ${errors} errors, ${total.toFixed(1)} s to create; ${tabsOk.filter(Boolean).length}/20 sampled answer`, "≥ 200 without errors"]);
+  const tabsOk = await Promise.all(
+    ids.slice(0, 20).map((id) =>
+      req("GET", `/computers/${id}/tabs`).then(
+        () => true,
+        () => false,
+      ),
+    ),
+  );
+  rows.push([
+    `${IDLE} idle sessions`,
+    `${ids.length} ready, ${errors} errors, ${total.toFixed(1)} s to create; ${tabsOk.filter(Boolean).length}/20 sampled answer`,
+    "≥ 200 without errors",
+  ]);
   record(`create→ready while filling to ${IDLE}`, idleCreate);
-  rows.push(["Chromium PSS: empty pool → loaded", `${base.pss.toFixed(0)} MiB (${base.processes} procs) → ${loaded.pss.toFixed(0)} MiB (${loaded.processes} procs, ${health.checks.sessions.browser.browsers} browsers)`, ""]);
-  rows.push(["memory per idle session (PSS)", `${((loaded.pss - base.pss) / Math.max(1, ids.length)).toFixed(1)} MiB`, "reported"]);
+  rows.push([
+    "Chromium PSS: empty pool → loaded",
+    `${base.pss.toFixed(0)} MiB (${base.processes} procs) → ${loaded.pss.toFixed(0)} MiB (${loaded.processes} procs, ${health.checks.sessions.browser.browsers} browsers)`,
+    "",
+  ]);
+  rows.push([
+    "memory per idle session (PSS)",
+    `${((loaded.pss - base.pss) / Math.max(1, ids.length)).toFixed(1)} MiB`,
+    "reported",
+  ]);
   const del2: number[] = [];
   for (const id of ids.splice(0)) del2.push((await req("DELETE", `/computers/${id}`)).ms);
   record(`delete ${IDLE} sessions (one by one)`, del2);
@@ -176,7 +214,12 @@ try {
   const settled = async () => {
     for (let until = Date.now() + 120_000; Date.now() < until; await sleep(1000)) {
       const p = await poolStats();
-      if (p.session_contexts === ids.length && p.standby_contexts === p.standby_floor && p.standby_target === p.standby_floor) return;
+      if (
+        p.session_contexts === ids.length &&
+        p.standby_contexts === p.standby_floor &&
+        p.standby_target === p.standby_floor
+      )
+        return;
     }
   };
   await settled();
@@ -188,8 +231,12 @@ try {
   await settled();
   const orgLoaded = chromiumPssMiB();
   const perOrg = (orgLoaded.pss - orgBase.pss) / ORGS;
-  rows.push([`${ORGS} organizations with one idle session each`, `${perOrg.toFixed(1)} MiB per organization (PSS, ` +
-    `${((orgLoaded.processes - orgBase.processes) / ORGS).toFixed(1)} processes): its Chromium and its session`, "reported"]);
+  rows.push([
+    `${ORGS} organizations with one idle session each`,
+    `${perOrg.toFixed(1)} MiB per organization (PSS, ` +
+      `${((orgLoaded.processes - orgBase.processes) / ORGS).toFixed(1)} processes): its Chromium and its session`,
+    "reported",
+  ]);
   for (const id of ids.splice(0)) await req("DELETE", `/computers/${id}`).catch(() => {});
 } finally {
   await server.destroy();

@@ -22,7 +22,9 @@ function post(agent: http.Agent, url: URL, headers: Record<string, string>, payl
     const started = performance.now();
     const req = http.request(url, { method: "POST", agent, headers }, (res) => {
       res.on("data", () => {});
-      res.once("end", () => (res.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`status ${res.statusCode}`))));
+      res.once("end", () =>
+        res.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`status ${res.statusCode}`)),
+      );
     });
     req.once("error", reject);
     req.end(payload);
@@ -34,7 +36,10 @@ const pct = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, 
 async function load(target: string, key: string | undefined, model: string, concurrency: number): Promise<Load> {
   const url = new URL(target);
   const payload = Buffer.from(JSON.stringify({ model, messages: [{ role: "user", content: "hi" }], max_tokens: 8 }));
-  const headers: Record<string, string> = { "content-type": "application/json", "content-length": String(payload.length) };
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    "content-length": String(payload.length),
+  };
   if (key) headers.authorization = `Bearer ${key}`;
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const times: number[] = [];
@@ -66,7 +71,11 @@ export interface ThroughputStep {
 }
 
 /** Steps the offered load; returns every step and the chosen one (null: none met the target). */
-export async function throughput(direct: string, gateway: string, key: string): Promise<{ steps: ThroughputStep[]; chosen: ThroughputStep | null }> {
+export async function throughput(
+  direct: string,
+  gateway: string,
+  key: string,
+): Promise<{ steps: ThroughputStep[]; chosen: ThroughputStep | null }> {
   // Warm both paths' connections and code first.
   await load(direct, undefined, "up", 2);
   await load(gateway, key, "bench.up", 2);
@@ -77,7 +86,10 @@ export async function throughput(direct: string, gateway: string, key: string): 
     steps.push({ concurrency, direct: d, gateway: g, addedP50: g.p50 - d.p50, addedP99: g.p99 - d.p99 });
   }
   const within = steps.filter((s) => s.addedP99 <= ADDED_P99_TARGET_MS && s.gateway.errors === 0);
-  const chosen = within.reduce<ThroughputStep | null>((best, s) => (!best || s.gateway.rps > best.gateway.rps ? s : best), null);
+  const chosen = within.reduce<ThroughputStep | null>(
+    (best, s) => (!best || s.gateway.rps > best.gateway.rps ? s : best),
+    null,
+  );
   return { steps, chosen };
 }
 

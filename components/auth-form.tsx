@@ -39,7 +39,9 @@ function signupUnavailable(signup: SignupState | undefined, invitation: SignUpIn
 function SignupUnavailable({ policy }: { policy: SignupState["policy"] }) {
   return (
     <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm" data-testid="signup-unavailable">
-      <h1 className="mb-4 text-lg font-semibold">{policy === "closed" ? "Sign-up is closed" : "Sign-up is by invitation only"}</h1>
+      <h1 className="mb-4 text-lg font-semibold">
+        {policy === "closed" ? "Sign-up is closed" : "Sign-up is by invitation only"}
+      </h1>
       <p className="text-sm text-slate-700">
         {policy === "closed"
           ? "New accounts on this Cabin are created by its operator. Ask them to create yours."
@@ -47,7 +49,9 @@ function SignupUnavailable({ policy }: { policy: SignupState["policy"] }) {
       </p>
       <p className="mt-4 text-center text-sm text-slate-600">
         Already have an account?{" "}
-        <Link href="/login" className="font-medium text-brand-600 hover:underline">Log in</Link>
+        <Link href="/login" className="font-medium text-brand-600 hover:underline">
+          Log in
+        </Link>
       </p>
     </div>
   );
@@ -84,7 +88,11 @@ export function AuthForm({ mode, invitation, signup }: AuthProps) {
   const otherPath = mode === "login" ? "/sign-up" : "/login";
   const otherNext = invitation ? `/invite/${invitation.id}` : next;
   const query = otherNext !== "/sessions" ? `?next=${encodeURIComponent(otherNext)}` : "";
-  const title = invitation ? `Join ${invitation.organizationName} on Cabin` : mode === "login" ? "Log in" : "Create your account";
+  const title = invitation
+    ? `Join ${invitation.organizationName} on Cabin`
+    : mode === "login"
+      ? "Log in"
+      : "Create your account";
   if (mode === "sign-up" && signupUnavailable(signup, invitation)) return <SignupUnavailable policy={signup!.policy} />;
   return (
     <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
@@ -97,7 +105,14 @@ export function AuthForm({ mode, invitation, signup }: AuthProps) {
       <form onSubmit={submit} className="space-y-4">
         {mode === "sign-up" && <TextField label="Name" name="name" autoComplete="name" required maxLength={100} />}
         {invitation ? (
-          <TextField label="Email" name="email" type="email" value={invitation.email} readOnly hint="The address the invitation was sent to." />
+          <TextField
+            label="Email"
+            name="email"
+            type="email"
+            value={invitation.email}
+            readOnly
+            hint="The address the invitation was sent to."
+          />
         ) : (
           <TextField label="Email" name="email" type="email" autoComplete="email" required />
         )}

@@ -11,7 +11,8 @@ export const queryKeys = {
   organizationSettings: () => ["organization-settings"] as const,
   sessions: {
     all: () => ["sessions"] as const,
-    list: (params: { filter: string; q: string; page: number; pageSize: number }) => ["sessions", "list", params] as const,
+    list: (params: { filter: string; q: string; page: number; pageSize: number }) =>
+      ["sessions", "list", params] as const,
     createOptions: () => ["sessions", "create-options"] as const,
     /** One session's page (under "sessions", so the list's mutations refresh it too). */
     detail: (id: string) => ["sessions", "detail", id] as const,

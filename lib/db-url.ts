@@ -2,9 +2,7 @@
 // by the migration scripts and `createDb` so both open the same database.
 import path from "node:path";
 
-export type ParsedDatabaseUrl =
-  | { provider: "sqlite"; file: string }
-  | { provider: "postgresql"; url: string };
+export type ParsedDatabaseUrl = { provider: "sqlite"; file: string } | { provider: "postgresql"; url: string };
 
 export function parseDatabaseUrl(url: string): ParsedDatabaseUrl {
   if (url.startsWith("file:")) {
@@ -16,9 +14,7 @@ export function parseDatabaseUrl(url: string): ParsedDatabaseUrl {
     return { provider: "sqlite", file };
   }
   if (/^postgres(ql)?:\/\//.test(url)) return { provider: "postgresql", url };
-  throw new Error(
-    `Unsupported DATABASE_URL "${redact(url)}": use file:<path> (SQLite) or postgresql://...`,
-  );
+  throw new Error(`Unsupported DATABASE_URL "${redact(url)}": use file:<path> (SQLite) or postgresql://...`);
 }
 
 /** The URL with any password replaced, safe for logs and error messages. */

@@ -11,7 +11,10 @@ export type AllowEntry =
 /** Parses SESSION_EGRESS_ALLOW; throws naming the first entry that is not a host, host:port or CIDR. */
 export function parseEgressAllow(raw: string): AllowEntry[] {
   const entries: AllowEntry[] = [];
-  for (const text of raw.split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const text of raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     if (text.includes("/")) {
       const range = parseIpRange(text);
       if (!range) throw new Error(`"${text}" is not a valid CIDR`);
@@ -21,7 +24,11 @@ export function parseEgressAllow(raw: string): AllowEntry[] {
     // host, host:port, [v6]:port or a bare IPv6 address
     const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(text);
     const hostPort = /^([^:]+):(\d+)$/.exec(text);
-    const [host, port] = bracketed ? [bracketed[1], bracketed[2]] : hostPort ? [hostPort[1], hostPort[2]] : [text, undefined];
+    const [host, port] = bracketed
+      ? [bracketed[1], bracketed[2]]
+      : hostPort
+        ? [hostPort[1], hostPort[2]]
+        : [text, undefined];
     const name = normalizeIp(host);
     const portNumber = port === undefined ? null : Number(port);
     if (portNumber !== null && (portNumber < 1 || portNumber > 65535)) throw new Error(`"${text}" has an invalid port`);

@@ -27,10 +27,15 @@ async function checkDatabase(): Promise<CheckResult> {
 /** The browser driver's own verdict (Chromium found and launching, and with which sandbox), summarised. */
 function checkBrowser(sessions: ReturnType<typeof computersHealth>): CheckResult {
   const browser = sessions.browser as typeof sessions.browser & {
-    chromium?: { path: string; source: string } | null; sandbox?: string | null; sandbox_fallback?: string;
+    chromium?: { path: string; source: string } | null;
+    sandbox?: string | null;
+    sandbox_fallback?: string;
   };
   const { chromium } = browser;
-  const sandbox = { sandbox: browser.sandbox ?? null, ...(browser.sandbox_fallback ? { sandbox_fallback: browser.sandbox_fallback } : {}) };
+  const sandbox = {
+    sandbox: browser.sandbox ?? null,
+    ...(browser.sandbox_fallback ? { sandbox_fallback: browser.sandbox_fallback } : {}),
+  };
   return browser.ok && chromium
     ? { ok: true, required: true, path: chromium.path, source: chromium.source, ...sandbox }
     : { ok: false, required: true, message: browser.message ?? chromiumHelp() };

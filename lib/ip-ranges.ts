@@ -21,7 +21,10 @@ export interface IpRange {
  * (sets of the host's own addresses, log lines), so one spelling is kept.
  */
 export function normalizeIp(raw: string): string {
-  const ip = raw.trim().replace(/^\[|\]$/g, "").toLowerCase();
+  const ip = raw
+    .trim()
+    .replace(/^\[|\]$/g, "")
+    .toLowerCase();
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(ip);
   return mapped ? mapped[1] : ip;
 }
@@ -63,7 +66,10 @@ export class AddressRanges {
 
 /** Parses "10.0.0.0/8, 127.0.0.1, ::1" (addresses or CIDRs); throws naming the first bad entry. */
 export function parseAddressRanges(list: string): AddressRanges {
-  const entries = list.split(",").map((entry) => entry.trim()).filter(Boolean);
+  const entries = list
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   return new AddressRanges(
     entries.map((entry) => {
       const range = parseIpRange(entry);

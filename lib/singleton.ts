@@ -18,7 +18,8 @@ export function singletonKey<T>(name: string): SingletonKey<T> {
 // gateway asks for several singletons per request, and a Map lookup is cheaper
 // than a symbol lookup on globalThis (a large dictionary-mode object in Next's process).
 const SLOTS = Symbol.for("cabin.singletons");
-const slots: Map<symbol, unknown> = ((globalThis as unknown as Record<symbol, Map<symbol, unknown>>)[SLOTS] ??= new Map());
+const slots: Map<symbol, unknown> = ((globalThis as unknown as Record<symbol, Map<symbol, unknown>>)[SLOTS] ??=
+  new Map());
 
 /** The value under `key`, created by `create` the first time any bundle asks. */
 export function singleton<T>(key: SingletonKey<T>, create: () => T): T {

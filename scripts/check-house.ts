@@ -26,7 +26,8 @@ const ENV_SCOPE = [/^app\//, /^lib\//, /^components\//];
 const ENV_MODULE = "lib/env.ts";
 
 /** What an outside citation looks like in a comment: the contract's old file names, work-item numbers, build-machine paths. */
-const OUTSIDE_CITATION = /\b(?:interface|extensions)\.md\b|\bspec\/|\bissue[- ]?\d|\bfindings? \d|\/work\/|\.\.\/shared\//i;
+const OUTSIDE_CITATION =
+  /\b(?:interface|extensions)\.md\b|\bspec\/|\bissue[- ]?\d|\bfindings? \d|\/work\/|\.\.\/shared\//i;
 
 const matches = (rel: string, patterns: RegExp[]) => patterns.some((p) => p.test(rel));
 
@@ -55,7 +56,10 @@ function outsideCitations(source: ts.SourceFile): number[] {
 
 /** Tracked and new (not ignored) .ts/.tsx files, repository-relative. */
 function sourceFiles(): string[] {
-  const out = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], { cwd: ROOT, encoding: "utf8" });
+  const out = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
   return [...new Set(out.split("\n"))]
     .filter((f) => /\.tsx?$/.test(f) && !f.endsWith(".d.ts") && !matches(f, GENERATED))
     .filter((f) => existsSync(path.join(ROOT, f)))
@@ -75,7 +79,12 @@ function isTypeOnlyImport(node: ts.ImportDeclaration): boolean {
   if (clause.isTypeOnly) return true;
   if (clause.name) return false;
   const bindings = clause.namedBindings;
-  return !!bindings && ts.isNamedImports(bindings) && bindings.elements.length > 0 && bindings.elements.every((e) => e.isTypeOnly);
+  return (
+    !!bindings &&
+    ts.isNamedImports(bindings) &&
+    bindings.elements.length > 0 &&
+    bindings.elements.every((e) => e.isTypeOnly)
+  );
 }
 
 interface Scan {
@@ -86,7 +95,13 @@ interface Scan {
 }
 
 function scan(file: string, text: string): Scan {
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const source = ts.createSourceFile(
+    file,
+    text,
+    ts.ScriptTarget.Latest,
+    true,
+    file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const result: Scan = { runtimeImports: [], envReads: [] };
   const visit = (node: ts.Node) => {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
@@ -97,8 +112,10 @@ function scan(file: string, text: string): Scan {
       const [arg] = node.arguments;
       if (arg && ts.isStringLiteralLike(arg)) result.runtimeImports.push(arg.text);
     } else if (
-      ts.isPropertyAccessExpression(node) && node.name.text === "env" &&
-      ts.isIdentifier(node.expression) && node.expression.text === "process"
+      ts.isPropertyAccessExpression(node) &&
+      node.name.text === "env" &&
+      ts.isIdentifier(node.expression) &&
+      node.expression.text === "process"
     ) {
       result.envReads.push(source.getLineAndCharacterOfPosition(node.getStart()).line + 1);
     }
@@ -175,9 +192,22 @@ function exampleLoop(component: string[], graph: Map<string, Set<string>>): stri
  * composition); lib/ never imports app/ or components/.
  */
 const LAYER_RULES: Array<{ from: RegExp; to: RegExp; unless?: RegExp; why: string }> = [
-  { from: /^lib\/env\.ts$/, to: /^lib\//, unless: /^lib\/(ip-ranges|egress-allow)\.ts$/, why: "lib/env.ts is the bottom layer: it may import only the base parsers" },
-  { from: /^lib\/auth\//, to: /^lib\/(computers|models|agent|mcp|settings)\//, why: "lib/auth sits below the session and model domains" },
-  { from: /^lib\/(computers|models)\//, to: /^lib\/(agent|mcp|settings)\//, why: "the domains sit below agent tasks, MCP and the settings composition" },
+  {
+    from: /^lib\/env\.ts$/,
+    to: /^lib\//,
+    unless: /^lib\/(ip-ranges|egress-allow)\.ts$/,
+    why: "lib/env.ts is the bottom layer: it may import only the base parsers",
+  },
+  {
+    from: /^lib\/auth\//,
+    to: /^lib\/(computers|models|agent|mcp|settings)\//,
+    why: "lib/auth sits below the session and model domains",
+  },
+  {
+    from: /^lib\/(computers|models)\//,
+    to: /^lib\/(agent|mcp|settings)\//,
+    why: "the domains sit below agent tasks, MCP and the settings composition",
+  },
   { from: /^lib\/agent\//, to: /^lib\/mcp\//, why: "agent tasks sit below the MCP server" },
   { from: /^lib\//, to: /^(app|components)\//, why: "lib/ sits below the pages and components" },
 ];
@@ -203,12 +233,15 @@ export function checkHouse(): string[] {
     const lines = text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
     if (lines > MAX_LINES) findings.push(`size: ${rel} has ${lines} lines (limit ${MAX_LINES}): split it by concern`);
     for (const line of outsideCitations(ts.createSourceFile(rel, text, ts.ScriptTarget.Latest, true))) {
-      findings.push(`citation: ${rel}:${line} cites a document outside the repository: cite a docs/… page or a symbol instead`);
+      findings.push(
+        `citation: ${rel}:${line} cites a document outside the repository: cite a docs/… page or a symbol instead`,
+      );
     }
     if (!matches(rel, APP_SCOPE)) continue;
     const { runtimeImports, envReads } = scan(rel, text);
     if (matches(rel, ENV_SCOPE) && rel !== ENV_MODULE) {
-      for (const line of envReads) findings.push(`env: ${rel}:${line} reads process.env: add the variable to getEnv() instead`);
+      for (const line of envReads)
+        findings.push(`env: ${rel}:${line} reads process.env: add the variable to getEnv() instead`);
     }
     const edges = new Set<string>();
     for (const spec of runtimeImports) {
@@ -221,12 +254,18 @@ export function checkHouse(): string[] {
   }
   findings.push(...layerFindings(graph));
   for (const component of cycles(graph)) {
-    findings.push(`cycle: ${exampleLoop(component, graph).join(" → ")}${component.length > 2 ? ` (${component.length} modules in the loop)` : ""}`);
+    findings.push(
+      `cycle: ${exampleLoop(component, graph).join(" → ")}${component.length > 2 ? ` (${component.length} modules in the loop)` : ""}`,
+    );
   }
   return findings;
 }
 
 const findings = checkHouse();
 for (const f of findings) console.log(f);
-console.log(findings.length ? `house: ${findings.length} finding(s)` : "house: no file over 300 lines, no import cycle, no import against the layer order, process.env read only in lib/env.ts, no comment citing a document outside the repository");
+console.log(
+  findings.length
+    ? `house: ${findings.length} finding(s)`
+    : "house: no file over 300 lines, no import cycle, no import against the layer order, process.env read only in lib/env.ts, no comment citing a document outside the repository",
+);
 process.exit(findings.length ? 1 : 0);

@@ -11,11 +11,16 @@ function quotaValue(option: string, value: string | undefined, min: number): num
   if (value === undefined) return undefined;
   if (value === "default") return null;
   const n = Number(value);
-  if (value.trim() === "" || !Number.isInteger(n) || n < min) throw new Error(`--${option} must be an integer ≥ ${min} or "default" (got ${value})`);
+  if (value.trim() === "" || !Number.isInteger(n) || n < min)
+    throw new Error(`--${option} must be an integer ≥ ${min} or "default" (got ${value})`);
   return n;
 }
 
-export function quotaChangeFromArgs(values: { browser?: string; desktop?: string; "creates-per-minute"?: string }): QuotaChange {
+export function quotaChangeFromArgs(values: {
+  browser?: string;
+  desktop?: string;
+  "creates-per-minute"?: string;
+}): QuotaChange {
   const change: QuotaChange = {};
   const browser = quotaValue("browser", values.browser, 1);
   const desktop = quotaValue("desktop", values.desktop, 1);

@@ -25,7 +25,8 @@ ${QUOTA_HELP}`;
 function budgetArg(value: string | undefined): number | null {
   if (value === "none") return null;
   const usd = Number(value);
-  if (value === undefined || value.trim() === "" || !Number.isFinite(usd) || usd < 0) throw new Error(`the budget must be a number of USD ≥ 0 or "none" (got ${value ?? "nothing"})`);
+  if (value === undefined || value.trim() === "" || !Number.isFinite(usd) || usd < 0)
+    throw new Error(`the budget must be a number of USD ≥ 0 or "none" (got ${value ?? "nothing"})`);
   return usd;
 }
 
@@ -63,28 +64,44 @@ async function run(argv: string[]): Promise<void> {
     const org = await operatorCreateOrg(need(arg, "NAME"));
     // One command for the usual first step (an organization an agent can call at once) instead of two processes.
     const key = values["with-key"] ? (await operatorCreateKey({ org: org.slug })).key : undefined;
-    if (values.json) console.log(JSON.stringify({ id: org.id, name: org.name, slug: org.slug, ...(key ? { key } : {}) }));
-    else console.log(`created organization ${org.name} (${org.slug}, id ${org.id})${key ? `\nAPI key (shown once): ${key}` : ""}`);
+    if (values.json)
+      console.log(JSON.stringify({ id: org.id, name: org.name, slug: org.slug, ...(key ? { key } : {}) }));
+    else
+      console.log(
+        `created organization ${org.name} (${org.slug}, id ${org.id})${key ? `\nAPI key (shown once): ${key}` : ""}`,
+      );
   } else if (group === "user" && action === "create") {
     const role = values.role as Role;
     if (!ROLES.includes(role)) throw new Error(`--role must be one of ${ROLES.join(", ")}`);
     const stdinPassword = values["password-stdin"] ? await readStdin() : null;
-    if (stdinPassword !== null && stdinPassword.length < 8) throw new Error("the password from stdin must have at least 8 characters");
+    if (stdinPassword !== null && stdinPassword.length < 8)
+      throw new Error("the password from stdin must have at least 8 characters");
     const password = stdinPassword ?? generatePassword();
     const { user, organization } = await operatorCreateUser({
-      email: need(arg, "EMAIL"), password, name: values.name, org: need(values.org, "--org"), role,
+      email: need(arg, "EMAIL"),
+      password,
+      name: values.name,
+      org: need(values.org, "--org"),
+      role,
     });
     console.log(`created user ${user.email} as ${role} of ${organization.name}`);
-    if (stdinPassword === null) console.log(`one-time password: ${password}\n(log in at /login and keep it somewhere safe; it is not shown again)`);
+    if (stdinPassword === null)
+      console.log(
+        `one-time password: ${password}\n(log in at /login and keep it somewhere safe; it is not shown again)`,
+      );
   } else if (group === "keys" && action === "create") {
     const key = await operatorCreateKey({ org: need(values.org, "--org"), name: values.name });
     console.log(values.json ? JSON.stringify({ key: key.key, organization_id: key.organizationId }) : key.key);
   } else if (group === "keys" && action === "budget") {
     const set = await setKeyBudgetById(need(arg, "KEY_ID"), budgetArg(need(arg2, "USD|none")));
-    console.log(`key ${set.id}: monthly budget ${set.monthly_budget_usd === null ? "none" : `$${set.monthly_budget_usd}`}`);
+    console.log(
+      `key ${set.id}: monthly budget ${set.monthly_budget_usd === null ? "none" : `$${set.monthly_budget_usd}`}`,
+    );
   } else if (group === "org" && action === "budget") {
     const set = await setOrganizationBudgetBySlug(need(arg, "SLUG"), budgetArg(need(arg2, "USD|none")));
-    console.log(`organization ${arg}: monthly budget ${set.monthly_budget_usd === null ? "none" : `$${set.monthly_budget_usd}`}`);
+    console.log(
+      `organization ${arg}: monthly budget ${set.monthly_budget_usd === null ? "none" : `$${set.monthly_budget_usd}`}`,
+    );
   } else if (group === "org" && action === "quota") {
     const view = await setOrganizationQuotasBySlug(need(arg, "SLUG"), quotaChangeFromArgs(values));
     console.log(values.json ? JSON.stringify(view) : `organization ${arg}: ${quotaSummary(view)}`);

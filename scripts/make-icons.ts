@@ -38,10 +38,15 @@ try {
   const page = await browser.newPage();
   const render = async (size: number) => {
     await page.setViewportSize({ width: size, height: size });
-    await page.setContent(`<style>html,body{margin:0;background:transparent}svg{display:block;width:${size}px;height:${size}px}</style>${svg}`);
+    await page.setContent(
+      `<style>html,body{margin:0;background:transparent}svg{display:block;width:${size}px;height:${size}px}</style>${svg}`,
+    );
     return page.screenshot({ omitBackground: true, type: "png" });
   };
-  const ico = icoOf([{ size: 16, png: await render(16) }, { size: 32, png: await render(32) }]);
+  const ico = icoOf([
+    { size: 16, png: await render(16) },
+    { size: 32, png: await render(32) },
+  ]);
   writeFileSync(path.join(publicDir, "favicon.ico"), ico);
   writeFileSync(path.join(publicDir, "apple-touch-icon.png"), await render(180));
   console.log(`wrote favicon.ico (${ico.length} bytes) and apple-touch-icon.png to ${publicDir}`);

@@ -13,7 +13,10 @@ import { prepare } from "./setup/prepare.mjs";
 import { run, runTsx, step } from "./setup/steps.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
-const { values } = parseArgs({ options: { only: { type: "string" }, full: { type: "boolean" } }, allowPositionals: true });
+const { values } = parseArgs({
+  options: { only: { type: "string" }, full: { type: "boolean" } },
+  allowPositionals: true,
+});
 const only = values.only ? new Set(values.only.split(",")) : null;
 const reports = mkdtempSync(path.join(os.tmpdir(), "cabin-test-reports-"));
 const totals = { passed: 0, failed: 0, skipped: 0 };
@@ -59,7 +62,9 @@ function printTimings() {
   const minutes = (seconds) => `${Math.floor(seconds / 60)}:${String(Math.round(seconds % 60)).padStart(2, "0")}`;
   console.log("\nPhase times (m:ss)");
   for (const [name, seconds] of timings) console.log(`  ${name.padEnd(14)} ${minutes(seconds).padStart(6)}`);
-  console.log(`  ${"total".padEnd(14)} ${minutes((Date.now() - runStarted) / 1000).padStart(6)}  (preparation included)`);
+  console.log(
+    `  ${"total".padEnd(14)} ${minutes((Date.now() - runStarted) / 1000).padStart(6)}  (preparation included)`,
+  );
 }
 
 // The API files whose subject is what the database stores, counts or queries: sessions' rows, listing and cursors,
@@ -67,31 +72,65 @@ function printTimings() {
 // again on PostgreSQL. The other API files drive Chromium, desktops and streams, whose rows go through the same
 // queries as these; running them twice doubled the suite (27 min per database in CI) and proved no query more.
 const POSTGRES_FILES = [
-  "computers-api", "computers-lifecycle", "computers-pagination", "computers-persistence", "desktop-persistence", "quotas",
-  "models-limits", "models-governance", "db-usage-month-totals", "models-responses.test", "models-usage", "models-key-rate-limit",
-  "models-shared-limits", "models-openai", "models-tools-local", "models-ai-sdk", "models-rate-limit-headers",
-  "dashboard-usage", "dashboard-playground", "foundation-auth", "foundation-dashboard", "invitation-signup",
-  "hardening-login", "login-backoff", "metrics", "openapi",
+  "computers-api",
+  "computers-lifecycle",
+  "computers-pagination",
+  "computers-persistence",
+  "desktop-persistence",
+  "quotas",
+  "models-limits",
+  "models-governance",
+  "db-usage-month-totals",
+  "models-responses.test",
+  "models-usage",
+  "models-key-rate-limit",
+  "models-shared-limits",
+  "models-openai",
+  "models-tools-local",
+  "models-ai-sdk",
+  "models-rate-limit-headers",
+  "dashboard-usage",
+  "dashboard-playground",
+  "foundation-auth",
+  "foundation-dashboard",
+  "invitation-signup",
+  "hardening-login",
+  "login-backoff",
+  "metrics",
+  "openapi",
 ];
 
 // The long hardening suites at the length `npm test` (and so CI) runs them: long enough that a
 // leak of anything per session (a context, a process, an fd, a mount) still shows against the
 // baseline, short enough for the CI budget. `--full` (npm run test:hardening) runs the full
 // 500 + 50 soak cycles, 10,000 hostile requests and a 30 s load phase.
-const CI_LENGTHS = { SOAK_BROWSER_CYCLES: "150", SOAK_DESKTOP_CYCLES: "15", HOSTILE_REQUESTS: "4000", LOAD_STEADY_SECONDS: "15" };
+const CI_LENGTHS = {
+  SOAK_BROWSER_CYCLES: "150",
+  SOAK_DESKTOP_CYCLES: "15",
+  HOSTILE_REQUESTS: "4000",
+  LOAD_STEADY_SECONDS: "15",
+};
 
 function vitest(project, name, env = {}, files = []) {
   const out = path.join(reports, `${name}.json`);
-  return run(bin("vitest"), ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile=${out}`, ...files], {
-    cwd: root, env: { ...process.env, ...env },
-  }).finally(() => {
+  return run(
+    bin("vitest"),
+    ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile=${out}`, ...files],
+    {
+      cwd: root,
+      env: { ...process.env, ...env },
+    },
+  ).finally(() => {
     if (!countVitest(out)) totals.failed += 1; // the runner itself broke: count it, never hide it
   });
 }
 
 try {
   // Desktop tests need the base image wherever desktops can run (Linux, root).
-  await prepare({ build: true, desktops: process.platform === "linux" && process.getuid?.() === 0 ? "required" : "optional" });
+  await prepare({
+    build: true,
+    desktops: process.platform === "linux" && process.getuid?.() === 0 ? "required" : "optional",
+  });
   timings.push(["preparation", (Date.now() - runStarted) / 1000]);
 } catch (err) {
   console.error(`\nSet-up failed: ${err.message}`);
@@ -110,7 +149,12 @@ await phase("api-sqlite", () => vitest("api", "api-sqlite"));
 await phase("api-postgres", async () => {
   const pg = await step("PostgreSQL for the API suite", startPostgres);
   try {
-    await vitest("api", "api-postgres", { CABIN_TEST_DATABASE_URL: pg.url }, POSTGRES_FILES.map((name) => `tests/api/${name}`));
+    await vitest(
+      "api",
+      "api-postgres",
+      { CABIN_TEST_DATABASE_URL: pg.url },
+      POSTGRES_FILES.map((name) => `tests/api/${name}`),
+    );
   } finally {
     await pg.stop();
   }
@@ -120,7 +164,8 @@ await phase("hardening", () => vitest("hardening", "hardening", values.full ? {}
 await phase("e2e", () => {
   const out = path.join(reports, "e2e.json");
   return run(bin("playwright"), ["test", "--reporter=list,json"], {
-    cwd: root, env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: out },
+    cwd: root,
+    env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: out },
   }).finally(() => {
     if (!countPlaywright(out)) totals.failed += 1;
   });

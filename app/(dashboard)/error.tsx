@@ -26,7 +26,10 @@ export default function DashboardError({ error, reset }: { error: Error & { dige
         </>
       }
     >
-      <p>Something went wrong on our side while loading it. Retrying often helps; if it keeps happening, tell your operator.</p>
+      <p>
+        Something went wrong on our side while loading it. Retrying often helps; if it keeps happening, tell your
+        operator.
+      </p>
       {error.digest && <p className="mt-2 font-mono text-xs text-slate-500">Reference: {error.digest}</p>}
     </PageProblem>
   );

@@ -40,13 +40,21 @@ export function ApiReference({ sections, origin }: { sections: ReferenceSection[
         <div className="flex flex-wrap items-center gap-x-6 gap-y-3 text-sm">
           <div className="flex min-w-0 items-center gap-2">
             <span className="text-slate-600">Base URL</span>
-            <code className="break-all font-mono text-slate-900" data-testid="api-base-url">{origin}</code>
+            <code className="break-all font-mono text-slate-900" data-testid="api-base-url">
+              {origin}
+            </code>
             <CopyButton value={origin} label="Copy" />
           </div>
-          <a href="/openapi.json" className="font-medium text-brand-700 underline-offset-2 hover:underline" download="cabin-openapi.json">
+          <a
+            href="/openapi.json"
+            className="font-medium text-brand-700 underline-offset-2 hover:underline"
+            download="cabin-openapi.json"
+          >
             Download OpenAPI 3.1 (JSON)
           </a>
-          <span className="text-slate-600">Authentication: <code className="font-mono">Authorization: Bearer &lt;API key&gt;</code></span>
+          <span className="text-slate-600">
+            Authentication: <code className="font-mono">Authorization: Bearer &lt;API key&gt;</code>
+          </span>
         </div>
       </Card>
 
@@ -70,21 +78,33 @@ export function ApiReference({ sections, origin }: { sections: ReferenceSection[
       {shown.length === 0 ? (
         <Card>
           <div className="flex flex-wrap items-center gap-3 text-sm text-slate-700" role="status">
-            <span>No operation matches “{query}”{surface !== "all" ? " in this surface" : ""}.</span>
-            <Button variant="secondary" onClick={() => (setQuery(""), setSurface("all"))}>Clear the filter</Button>
+            <span>
+              No operation matches “{query}”{surface !== "all" ? " in this surface" : ""}.
+            </span>
+            <Button variant="secondary" onClick={() => (setQuery(""), setSurface("all"))}>
+              Clear the filter
+            </Button>
           </div>
         </Card>
       ) : (
         shown.map((s) => (
-          <section key={s.tag} aria-labelledby={`tag-${s.tag}`} className="rounded-lg border border-slate-200 bg-white shadow-sm">
+          <section
+            key={s.tag}
+            aria-labelledby={`tag-${s.tag}`}
+            className="rounded-lg border border-slate-200 bg-white shadow-sm"
+          >
             <header className="border-b border-slate-200 px-4 py-3">
               <h2 id={`tag-${s.tag}`} className="flex items-center gap-2 text-sm font-semibold text-slate-800">
                 {s.tag}
-                <span className="rounded bg-slate-100 px-1.5 text-xs font-normal text-slate-600">{s.surface === "v1" ? "/v1" : "/computers"}</span>
+                <span className="rounded bg-slate-100 px-1.5 text-xs font-normal text-slate-600">
+                  {s.surface === "v1" ? "/v1" : "/computers"}
+                </span>
               </h2>
               <p className="mt-0.5 text-sm text-slate-600">{s.description}</p>
             </header>
-            {s.operations.map((o) => <OperationDetails key={o.id} operation={o} />)}
+            {s.operations.map((o) => (
+              <OperationDetails key={o.id} operation={o} />
+            ))}
           </section>
         ))
       )}

@@ -22,7 +22,11 @@ export function BudgetField({ keyId }: { keyId: string | null }) {
   const canEdit = me.data?.role === "owner" || me.data?.role === "admin";
   const spent = `${usd(current.spent_usd)} spent this month`;
   if (!canEdit) {
-    return <span className="text-xs text-slate-600">{current.monthly_budget_usd === null ? "no limit" : `${usd(current.monthly_budget_usd)} / month`} · {spent}</span>;
+    return (
+      <span className="text-xs text-slate-600">
+        {current.monthly_budget_usd === null ? "no limit" : `${usd(current.monthly_budget_usd)} / month`} · {spent}
+      </span>
+    );
   }
   const value = draft ?? (current.monthly_budget_usd === null ? "" : String(current.monthly_budget_usd));
   const save = () => {

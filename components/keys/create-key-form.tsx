@@ -31,7 +31,10 @@ export function CreateKeyForm() {
             Copy your new key “{created.name}” now. It will not be shown again.
           </p>
           <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
-            <code className="block flex-1 overflow-x-auto rounded bg-white px-2 py-1.5 font-mono text-xs" data-testid="new-key-value">
+            <code
+              className="block flex-1 overflow-x-auto rounded bg-white px-2 py-1.5 font-mono text-xs"
+              data-testid="new-key-value"
+            >
               {created.key}
             </code>
             <CopyButton value={created.key} />

@@ -35,7 +35,13 @@ export function KeyTable() {
       <ConfirmDialog
         open={asking !== null}
         title="Revoke this key?"
-        message={asking && <>Revoke “{asking.name}” ({asking.prefix}…)? Clients using it stop working at once.</>}
+        message={
+          asking && (
+            <>
+              Revoke “{asking.name}” ({asking.prefix}…)? Clients using it stop working at once.
+            </>
+          )
+        }
         confirmLabel="Revoke key"
         pending={revoke.isPending}
         error={revoke.error?.message}

@@ -24,7 +24,8 @@ export function useApiKeys() {
 export function useCreateKey() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (name: string) => fetchJson<CreatedKey>("/api/keys", { method: "POST", body: JSON.stringify({ name }) }),
+    mutationFn: (name: string) =>
+      fetchJson<CreatedKey>("/api/keys", { method: "POST", body: JSON.stringify({ name }) }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: KEY }),
   });
 }

@@ -55,7 +55,10 @@ export function EnterTeam({ organizationId, organizationName }: { organizationId
     void enterTeam(router, organizationId);
   }, [router, organizationId]);
   return (
-    <div className="space-y-3 rounded-lg border border-slate-200 bg-white p-6 text-sm text-slate-600 shadow-sm" role="status">
+    <div
+      className="space-y-3 rounded-lg border border-slate-200 bg-white p-6 text-sm text-slate-600 shadow-sm"
+      role="status"
+    >
       <p>You are already a member of {organizationName}. Opening it…</p>
       <Link href="/sessions" className="font-medium text-brand-700 underline underline-offset-2">
         Go to Sessions

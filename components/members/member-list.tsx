@@ -12,7 +12,13 @@ export function MemberList() {
 
   const failed = org.error ?? me.error;
   if (failed) {
-    return <ErrorState what="The members could not be loaded." detail={failed.message} onRetry={() => void (org.error ? org.refetch() : me.refetch())} />;
+    return (
+      <ErrorState
+        what="The members could not be loaded."
+        detail={failed.message}
+        onRetry={() => void (org.error ? org.refetch() : me.refetch())}
+      />
+    );
   }
   if (!org.data || !me.data) return <p className="text-sm text-slate-500">Loading members…</p>;
   const viewer = { userId: me.data.user.id, role: me.data.role };

@@ -11,7 +11,15 @@ import type { Role } from "@/lib/auth/organizations";
 const SELECT = "rounded-md border border-slate-300 bg-white px-2 py-1 text-sm";
 
 /** One member: name and email, "(you)" on the viewer's own row, and only the controls the viewer's role allows. */
-export function MemberRow({ member, viewer, ownerCount }: { member: OrgMember; viewer: MemberRef; ownerCount: number }) {
+export function MemberRow({
+  member,
+  viewer,
+  ownerCount,
+}: {
+  member: OrgMember;
+  viewer: MemberRef;
+  ownerCount: number;
+}) {
   const updateRole = useUpdateRole();
   const remove = useRemoveMember();
   const controls = memberControls({ viewer, target: member, ownerCount });
@@ -46,11 +54,7 @@ export function MemberRow({ member, viewer, ownerCount }: { member: OrgMember; v
         </span>
       )}
       {controls.canRemove && (
-        <Button
-          variant="danger"
-          disabled={remove.isPending}
-          onClick={() => setConfirming(true)}
-        >
+        <Button variant="danger" disabled={remove.isPending} onClick={() => setConfirming(true)}>
           Remove
         </Button>
       )}

@@ -20,7 +20,6 @@ export interface OrgInvitation {
   expiresAt: string | Date;
 }
 
-
 /** Better Auth answers `{data, error}`; TanStack Query wants a throw. */
 async function unwrap<T>(call: Promise<{ data: T | null; error: { message?: string } | null }>): Promise<T> {
   const { data, error } = await call;
@@ -50,13 +49,17 @@ export function useFullOrganization() {
 
 function useOrgMutation<A>(fn: (args: A) => Promise<unknown>) {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: fn, onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.organization() }) });
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.organization() }),
+  });
 }
 
 export function useInvite() {
   const organizationId = useOrganizationId();
-  return useOrgMutation((a: { email: string; role: "admin" | "member" | "owner" }) =>
-    unwrap(authClient.organization.inviteMember({ ...a, organizationId })) as Promise<OrgInvitation>,
+  return useOrgMutation(
+    (a: { email: string; role: "admin" | "member" | "owner" }) =>
+      unwrap(authClient.organization.inviteMember({ ...a, organizationId })) as Promise<OrgInvitation>,
   );
 }
 export function useUpdateRole() {

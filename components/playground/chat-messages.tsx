@@ -21,10 +21,19 @@ function usd(n: number): string {
   return `$${n.toFixed(decimals).replace(/(\.\d*?[1-9])0+$/, "$1")}`;
 }
 
-function AnswerFacts({ meta, streaming, failed }: { meta?: PlaygroundMessageMetadata; streaming: boolean; failed: boolean }) {
+function AnswerFacts({
+  meta,
+  streaming,
+  failed,
+}: {
+  meta?: PlaygroundMessageMetadata;
+  streaming: boolean;
+  failed: boolean;
+}) {
   if (streaming) return <p className="text-xs text-slate-500">Answering…</p>;
   if (failed) return null;
-  if (meta?.output_tokens === undefined) return <p className="text-xs text-slate-500">Stopped before the end: its tokens are on the Usage page.</p>;
+  if (meta?.output_tokens === undefined)
+    return <p className="text-xs text-slate-500">Stopped before the end: its tokens are on the Usage page.</p>;
   return (
     <p className="text-xs text-slate-500" data-testid="playground-answer-facts">
       {meta.input_tokens} tokens in · {meta.output_tokens} out · {usd(meta.cost_usd ?? 0)}
@@ -56,13 +65,25 @@ export function EmptyChat({ onPick }: { onPick: (prompt: string) => void }) {
 }
 
 /** `failedId`: the answer that ended in an error (the error below the thread says why). */
-export function ChatMessages({ messages, streamingId, failedId }: { messages: PlaygroundMessage[]; streamingId?: string; failedId?: string }) {
+export function ChatMessages({
+  messages,
+  streamingId,
+  failedId,
+}: {
+  messages: PlaygroundMessage[];
+  streamingId?: string;
+  failedId?: string;
+}) {
   return (
     <ol className="space-y-4" aria-live="polite" aria-label="Conversation">
       {messages.map((m) => {
         const mine = m.role === "user";
         return (
-          <li key={m.id} className={`flex flex-col gap-1 ${mine ? "items-end" : "items-start"}`} data-testid={`playground-message-${m.role}`}>
+          <li
+            key={m.id}
+            className={`flex flex-col gap-1 ${mine ? "items-end" : "items-start"}`}
+            data-testid={`playground-message-${m.role}`}
+          >
             <div
               className={`max-w-[85%] whitespace-pre-wrap break-words rounded-lg px-3 py-2 text-sm ${mine ? "bg-brand-600 text-white" : "bg-slate-100 text-slate-900"}`}
               data-testid={mine ? undefined : "playground-answer"}
@@ -88,7 +109,10 @@ export function ChatWaiting() {
 /** A request refused or failed: its reason in plain words, and a Retry. */
 export function ChatFailed({ message, onRetry }: { message: string; onRetry: () => void }) {
   return (
-    <div role="alert" className="flex flex-wrap items-center gap-3 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+    <div
+      role="alert"
+      className="flex flex-wrap items-center gap-3 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800"
+    >
       <p className="min-w-0 flex-1 break-words">The model could not answer: {message}</p>
       <Button variant="secondary" onClick={onRetry}>
         Retry

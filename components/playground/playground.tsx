@@ -6,7 +6,15 @@ import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import type { CodeCall } from "@/components/playground/code-snippets";
-import { ChatFailed, ChatMessages, ChatWaiting, EmptyChat, plainError, textOf, type PlaygroundMessage } from "@/components/playground/chat-messages";
+import {
+  ChatFailed,
+  ChatMessages,
+  ChatWaiting,
+  EmptyChat,
+  plainError,
+  textOf,
+  type PlaygroundMessage,
+} from "@/components/playground/chat-messages";
 import { ChatScroller } from "@/components/playground/chat-scroller";
 import { Composer } from "@/components/playground/composer";
 import { PRESETS } from "@/components/playground/presets";
@@ -33,7 +41,14 @@ export function Playground({ models, origin }: { models: PlaygroundModel[]; orig
   const streamingId = chat.status === "streaming" && last?.role === "assistant" ? last.id : undefined;
 
   // The settings travel with every request, so a change applies to the next message.
-  const requestBody = () => ({ body: { model: settings.model, system: settings.system, temperature: settings.temperature, max_tokens: settings.maxTokens } });
+  const requestBody = () => ({
+    body: {
+      model: settings.model,
+      system: settings.system,
+      temperature: settings.temperature,
+      max_tokens: settings.maxTokens,
+    },
+  });
   const send = (text: string) => {
     setDraft("");
     void chat.sendMessage({ text }, requestBody());
@@ -55,7 +70,9 @@ export function Playground({ models, origin }: { models: PlaygroundModel[]; orig
     messages: [
       ...(settings.system.trim() ? [{ role: "system" as const, content: settings.system }] : []),
       ...conversation,
-      ...(draft.trim() || conversation.length === 0 ? [{ role: "user" as const, content: draft.trim() || "Hello!" }] : []),
+      ...(draft.trim() || conversation.length === 0
+        ? [{ role: "user" as const, content: draft.trim() || "Hello!" }]
+        : []),
     ],
     temperature: settings.temperature,
     maxTokens: settings.maxTokens,
@@ -86,12 +103,26 @@ export function Playground({ models, origin }: { models: PlaygroundModel[]; orig
           <div className="space-y-4" data-testid="playground-chat" data-status={chat.status}>
             <ChatScroller follow={last ? `${last.id}:${textOf(last).length}:${chat.status}` : chat.status}>
               <div className="space-y-4">
-                {chat.messages.length === 0 && !chat.error ? <EmptyChat onPick={send} /> : <ChatMessages messages={chat.messages} streamingId={streamingId} failedId={chat.error && last?.role === "assistant" ? last.id : undefined} />}
+                {chat.messages.length === 0 && !chat.error ? (
+                  <EmptyChat onPick={send} />
+                ) : (
+                  <ChatMessages
+                    messages={chat.messages}
+                    streamingId={streamingId}
+                    failedId={chat.error && last?.role === "assistant" ? last.id : undefined}
+                  />
+                )}
                 {chat.status === "submitted" && <ChatWaiting />}
                 {chat.error && <ChatFailed message={plainError(chat.error)} onRetry={retry} />}
               </div>
             </ChatScroller>
-            <Composer value={draft} onChange={setDraft} onSend={() => send(draft.trim())} onStop={() => void chat.stop()} busy={busy} />
+            <Composer
+              value={draft}
+              onChange={setDraft}
+              onSend={() => send(draft.trim())}
+              onStop={() => void chat.stop()}
+              busy={busy}
+            />
           </div>
         </Card>
         {showCode && (

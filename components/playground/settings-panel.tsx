@@ -3,7 +3,13 @@
 import { useId } from "react";
 import { ToggleGroup } from "@/components/ui/toggle-group";
 import type { PlaygroundModel } from "@/lib/models/playground/playground";
-import { MAX_TOKENS_RANGE, PRESETS, presetOf, TEMPERATURE_RANGE, type SamplingSettings } from "@/components/playground/presets";
+import {
+  MAX_TOKENS_RANGE,
+  PRESETS,
+  presetOf,
+  TEMPERATURE_RANGE,
+  type SamplingSettings,
+} from "@/components/playground/presets";
 
 const CONTROL =
   "block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/40";
@@ -13,15 +19,24 @@ export interface PlaygroundSettings extends SamplingSettings {
   system: string;
 }
 
-const CAPABILITY_LABELS = { vision: "images", tools: "tools", json_schema: "JSON schema", embeddings: "embeddings" } as const;
+const CAPABILITY_LABELS = {
+  vision: "images",
+  tools: "tools",
+  json_schema: "JSON schema",
+  embeddings: "embeddings",
+} as const;
 
 function ModelFacts({ model }: { model: PlaygroundModel }) {
-  const caps = Object.entries(CAPABILITY_LABELS).filter(([key]) => model.capabilities[key as keyof typeof CAPABILITY_LABELS]);
+  const caps = Object.entries(CAPABILITY_LABELS).filter(
+    ([key]) => model.capabilities[key as keyof typeof CAPABILITY_LABELS],
+  );
   return (
     <div className="space-y-1 text-xs text-slate-600" data-testid="playground-model-facts">
       <p className="flex flex-wrap gap-1">
         <span className="rounded bg-slate-100 px-1.5 py-0.5">{model.backend === "local" ? "local" : "upstream"}</span>
-        {model.placeholder && <span className="rounded bg-amber-100 px-1.5 py-0.5 font-medium text-amber-800">placeholder</span>}
+        {model.placeholder && (
+          <span className="rounded bg-amber-100 px-1.5 py-0.5 font-medium text-amber-800">placeholder</span>
+        )}
         {caps.map(([key, label]) => (
           <span key={key} className="rounded bg-brand-50 px-1.5 py-0.5 text-brand-700">
             {label}
@@ -51,7 +66,12 @@ export function SettingsPanel(props: {
         <label htmlFor={`${id}-model`} className="block text-sm font-medium text-slate-700">
           Model
         </label>
-        <select id={`${id}-model`} className={CONTROL} value={value.model} onChange={(e) => onChange({ ...value, model: e.target.value })}>
+        <select
+          id={`${id}-model`}
+          className={CONTROL}
+          value={value.model}
+          onChange={(e) => onChange({ ...value, model: e.target.value })}
+        >
           {props.models.map((m) => (
             <option key={m.id} value={m.id}>
               {m.placeholder ? `${m.id} (placeholder)` : m.id}
@@ -78,14 +98,19 @@ export function SettingsPanel(props: {
         <ToggleGroup
           label="Sampling preset"
           look="segmented"
-          options={[...PRESETS.map((p) => ({ value: p.value, label: p.label })), { value: "custom" as const, label: "Custom" }]}
+          options={[
+            ...PRESETS.map((p) => ({ value: p.value, label: p.label })),
+            { value: "custom" as const, label: "Custom" },
+          ]}
           value={preset}
           onChange={(name) => {
             const chosen = PRESETS.find((p) => p.value === name);
             if (chosen) onChange({ ...value, temperature: chosen.temperature, maxTokens: chosen.maxTokens });
           }}
         />
-        <p className="text-xs text-slate-500">{PRESETS.find((p) => p.value === preset)?.use ?? "Your own temperature and max tokens."}</p>
+        <p className="text-xs text-slate-500">
+          {PRESETS.find((p) => p.value === preset)?.use ?? "Your own temperature and max tokens."}
+        </p>
         <div className="grid grid-cols-2 gap-3">
           <div className="space-y-1">
             <label htmlFor={`${id}-temperature`} className="block text-xs font-medium text-slate-700">
@@ -97,7 +122,12 @@ export function SettingsPanel(props: {
               className={CONTROL}
               {...TEMPERATURE_RANGE}
               value={value.temperature}
-              onChange={(e) => onChange({ ...value, temperature: clamp(e.target.valueAsNumber, TEMPERATURE_RANGE.min, TEMPERATURE_RANGE.max) })}
+              onChange={(e) =>
+                onChange({
+                  ...value,
+                  temperature: clamp(e.target.valueAsNumber, TEMPERATURE_RANGE.min, TEMPERATURE_RANGE.max),
+                })
+              }
             />
           </div>
           <div className="space-y-1">
@@ -111,7 +141,12 @@ export function SettingsPanel(props: {
               {...MAX_TOKENS_RANGE}
               step={1}
               value={value.maxTokens}
-              onChange={(e) => onChange({ ...value, maxTokens: Math.round(clamp(e.target.valueAsNumber, MAX_TOKENS_RANGE.min, MAX_TOKENS_RANGE.max)) })}
+              onChange={(e) =>
+                onChange({
+                  ...value,
+                  maxTokens: Math.round(clamp(e.target.valueAsNumber, MAX_TOKENS_RANGE.min, MAX_TOKENS_RANGE.max)),
+                })
+              }
             />
           </div>
         </div>

@@ -16,8 +16,8 @@ function NoCdp({ ended }: { ended: boolean }) {
         <>
           <p className="font-medium text-slate-900">This server does not offer CDP connections.</p>
           <p>
-            The operator turned CDP connections off with <code className="font-mono">SESSION_CDP=off</code> (they are on by default).
-            Drive this session through the API instead.
+            The operator turned CDP connections off with <code className="font-mono">SESSION_CDP=off</code> (they are on
+            by default). Drive this session through the API instead.
           </p>
         </>
       )}
@@ -42,13 +42,18 @@ export function CdpPanel({ cdpUrl, ended }: { cdpUrl?: string; ended: boolean })
     <Card title="Connect with Playwright">
       <div className="space-y-4 text-sm text-slate-700" data-testid="cdp-panel">
         <div className="space-y-2">
-          <p>Drive this browser from your own code over the Chrome DevTools Protocol. You see this session only: its cookies and tabs.</p>
+          <p>
+            Drive this browser from your own code over the Chrome DevTools Protocol. You see this session only: its
+            cookies and tabs.
+          </p>
           <CodeBlock caption="CDP URL" code={cdpUrl} copyLabel="Copy URL" testId="cdp-url" wrap />
           <p className="text-xs text-slate-500" data-testid="cdp-expiry">
             The URL embeds a short-lived token: anyone holding it can drive this session
             {expiry ? (
               <>
-                {" "}until <time dateTime={expiry.toISOString()}>{expiry.toLocaleString()}</time>, when the session reaches its lifetime
+                {" "}
+                until <time dateTime={expiry.toISOString()}>{expiry.toLocaleString()}</time>, when the session reaches
+                its lifetime
               </>
             ) : null}
             . Treat it like a password.
@@ -62,7 +67,12 @@ export function CdpPanel({ cdpUrl, ended }: { cdpUrl?: string; ended: boolean })
             onChange={setChoice}
             options={snippets.map((s) => ({ value: s.id, label: s.label }))}
           />
-          <CodeBlock caption={`${snippet.label} snippet`} code={snippet.code} copyLabel="Copy code" testId={`cdp-snippet-${snippet.id}`} />
+          <CodeBlock
+            caption={`${snippet.label} snippet`}
+            code={snippet.code}
+            copyLabel="Copy code"
+            testId={`cdp-snippet-${snippet.id}`}
+          />
           <p className="text-xs text-slate-500">
             Closing the client only disconnects it; the session keeps running until it is stopped or expires.
           </p>

@@ -10,9 +10,14 @@ import { useTick } from "@/components/sessions/use-sessions";
 const STATE_LABEL: Record<StreamState, string> = { connecting: "connecting…", open: "live", closed: "not connected" };
 
 function StreamBadge({ state }: { state: StreamState }) {
-  const tone = state === "open" ? "bg-emerald-50 text-emerald-800 ring-emerald-200" : "bg-slate-100 text-slate-600 ring-slate-200";
+  const tone =
+    state === "open" ? "bg-emerald-50 text-emerald-800 ring-emerald-200" : "bg-slate-100 text-slate-600 ring-slate-200";
   return (
-    <span className={`rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${tone}`} data-testid="timeline-state" data-state={state}>
+    <span
+      className={`rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${tone}`}
+      data-testid="timeline-state"
+      data-state={state}
+    >
       {STATE_LABEL[state]}
     </span>
   );
@@ -42,8 +47,12 @@ export function EventTimeline(props: {
               <p>This session has ended; its events are no longer streamed.</p>
             ) : (
               <>
-                <p className="font-medium text-slate-800">No actions yet — they appear here as your agent drives the session.</p>
-                <p className="mt-1 text-xs text-slate-500">Clicks, typing, navigation, tab changes and commands, each with its request id and how long it took.</p>
+                <p className="font-medium text-slate-800">
+                  No actions yet — they appear here as your agent drives the session.
+                </p>
+                <p className="mt-1 text-xs text-slate-500">
+                  Clicks, typing, navigation, tab changes and commands, each with its request id and how long it took.
+                </p>
               </>
             )}
           </div>
@@ -51,10 +60,17 @@ export function EventTimeline(props: {
           <>
             <ol className="space-y-3" aria-label="Session events, newest first">
               {entries.map((entry) => (
-                <TimelineItem key={entry.key} entry={entry} now={now} command={entry.kind === "exec" ? props.commands?.get(entry.requestId) : undefined} />
+                <TimelineItem
+                  key={entry.key}
+                  entry={entry}
+                  now={now}
+                  command={entry.kind === "exec" ? props.commands?.get(entry.requestId) : undefined}
+                />
               ))}
             </ol>
-            {entries.length >= TIMELINE_LIMIT && <p className="mt-3 text-xs text-slate-500">Showing the latest {TIMELINE_LIMIT} events.</p>}
+            {entries.length >= TIMELINE_LIMIT && (
+              <p className="mt-3 text-xs text-slate-500">Showing the latest {TIMELINE_LIMIT} events.</p>
+            )}
           </>
         )}
       </div>

@@ -8,7 +8,11 @@ import { Card } from "@/components/ui/card";
 import { TextField } from "@/components/ui/field";
 
 /** Run shell commands in a desktop session, with the output streamed as it is produced. */
-export function ExecConsole(props: { sessionId: string; ended: boolean; onStarted?: (requestId: string, command: string) => void }) {
+export function ExecConsole(props: {
+  sessionId: string;
+  ended: boolean;
+  onStarted?: (requestId: string, command: string) => void;
+}) {
   const { sessionId, ended } = props;
   const { runs, running, run, stop } = useExecRuns(sessionId, props.onStarted);
   const [command, setCommand] = useState("");
@@ -75,7 +79,12 @@ export function ExecConsole(props: { sessionId: string; ended: boolean; onStarte
             </div>
             {showOptions && (
               <div className="grid gap-2 sm:grid-cols-2">
-                <TextField label="Working directory" value={cwd} onChange={(e) => setCwd(e.target.value)} placeholder="/home/user" />
+                <TextField
+                  label="Working directory"
+                  value={cwd}
+                  onChange={(e) => setCwd(e.target.value)}
+                  placeholder="/home/user"
+                />
                 <TextField
                   label="Timeout (seconds)"
                   type="number"

@@ -13,7 +13,9 @@ export function ExecRunOutput({ run }: { run: ExecRun }) {
     <li className="space-y-1" data-testid="exec-run" data-state={run.state}>
       <div className="flex flex-wrap items-baseline justify-between gap-x-3 font-mono text-xs">
         <span className="min-w-0 break-all text-slate-300">
-          <span aria-hidden className="select-none text-slate-500">$ </span>
+          <span aria-hidden className="select-none text-slate-500">
+            ${" "}
+          </span>
           {run.command}
         </span>
         <span data-testid="exec-status">
@@ -21,9 +23,16 @@ export function ExecRunOutput({ run }: { run: ExecRun }) {
         </span>
       </div>
       {run.chunks.length > 0 && (
-        <pre className="max-h-72 overflow-auto whitespace-pre-wrap break-all font-mono text-xs leading-relaxed" data-testid="exec-output">
+        <pre
+          className="max-h-72 overflow-auto whitespace-pre-wrap break-all font-mono text-xs leading-relaxed"
+          data-testid="exec-output"
+        >
           {run.chunks.map((chunk, i) => (
-            <span key={i} data-stream={chunk.stream} className={chunk.stream === "stderr" ? "text-red-300" : "text-slate-100"}>
+            <span
+              key={i}
+              data-stream={chunk.stream}
+              className={chunk.stream === "stderr" ? "text-red-300" : "text-slate-100"}
+            >
               {chunk.text}
             </span>
           ))}

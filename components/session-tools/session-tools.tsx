@@ -16,13 +16,21 @@ export function SessionTools({ session }: { session: SessionToolsSubject }) {
   const [endedBy, setEndedBy] = useState<string | null>(null);
   // Commands run from this page, by request id, so the timeline can name what produced an output.
   const [commands, setCommands] = useState<ReadonlyMap<string, string>>(new Map());
-  const remember = useCallback((requestId: string, command: string) => setCommands((m) => new Map(m).set(requestId, command)), []);
+  const remember = useCallback(
+    (requestId: string, command: string) => setCommands((m) => new Map(m).set(requestId, command)),
+    [],
+  );
   const ended = session.status === "terminated" || endedBy !== null;
   return (
     <div className="flex min-w-0 flex-col gap-4" data-testid="session-tools">
       {session.kind === "browser" && <CdpPanel cdpUrl={session.endpoints.cdp} ended={ended} />}
       {session.kind === "desktop" && <ExecConsole sessionId={session.id} ended={ended} onStarted={remember} />}
-      <EventTimeline sessionId={session.id} ended={session.status === "terminated"} onEnded={setEndedBy} commands={commands} />
+      <EventTimeline
+        sessionId={session.id}
+        ended={session.status === "terminated"}
+        onEnded={setEndedBy}
+        commands={commands}
+      />
     </div>
   );
 }

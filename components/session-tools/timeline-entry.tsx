@@ -9,13 +9,26 @@ const DOT: Record<string, string> = {
   ended: "bg-slate-500",
 };
 
-function Row(props: { dot: string; title: React.ReactNode; meta: React.ReactNode; at: number; now: number; children?: React.ReactNode; testId: string; requestId?: string }) {
+function Row(props: {
+  dot: string;
+  title: React.ReactNode;
+  meta: React.ReactNode;
+  at: number;
+  now: number;
+  children?: React.ReactNode;
+  testId: string;
+  requestId?: string;
+}) {
   return (
     <li className="relative min-w-0 pl-5" data-testid={props.testId} data-request-id={props.requestId}>
       <span aria-hidden className={`absolute top-1.5 left-0 size-2 rounded-full ${props.dot}`} />
       <div className="flex flex-wrap items-baseline justify-between gap-x-2">
         <span className="min-w-0 break-words text-sm font-medium text-slate-900">{props.title}</span>
-        <time className="shrink-0 text-xs text-slate-500" dateTime={new Date(props.at).toISOString()} title={new Date(props.at).toLocaleString()}>
+        <time
+          className="shrink-0 text-xs text-slate-500"
+          dateTime={new Date(props.at).toISOString()}
+          title={new Date(props.at).toLocaleString()}
+        >
           {relativeTime(props.at, props.now)}
         </time>
       </div>
@@ -32,10 +45,23 @@ export function TimelineItem({ entry, now, command }: { entry: TimelineEntry; no
   switch (entry.kind) {
     case "action": {
       const outcome =
-        entry.status === "pending" ? "running…" : `${entry.status}${entry.durationMs !== undefined ? ` in ${formatDuration(entry.durationMs)}` : ""}`;
+        entry.status === "pending"
+          ? "running…"
+          : `${entry.status}${entry.durationMs !== undefined ? ` in ${formatDuration(entry.durationMs)}` : ""}`;
       return (
-        <Row dot={DOT[entry.status]} title={entry.action} at={entry.at} now={now} testId="timeline-action" requestId={entry.requestId}
-          meta={<>{outcome} · {idOf(entry.requestId)}</>}>
+        <Row
+          dot={DOT[entry.status]}
+          title={entry.action}
+          at={entry.at}
+          now={now}
+          testId="timeline-action"
+          requestId={entry.requestId}
+          meta={
+            <>
+              {outcome} · {idOf(entry.requestId)}
+            </>
+          }
+        >
           {entry.errorMessage && <p className="mt-0.5 text-xs text-red-700">{entry.errorMessage}</p>}
         </Row>
       );
@@ -44,20 +70,60 @@ export function TimelineItem({ entry, now, command }: { entry: TimelineEntry; no
       const ran = command ?? entry.command;
       const exit = entry.exitCode === undefined ? "running…" : `exit ${entry.exitCode}`;
       return (
-        <Row dot={DOT.exec} title={ran ? <>exec <code className="break-all font-mono font-normal">{ran}</code></> : "exec"} at={entry.at} now={now} testId="timeline-exec" requestId={entry.requestId}
-          meta={<>{exit} · {entry.bytes ? `${entry.bytes} characters of output` : "no output"}{entry.stderrChunks ? ", with stderr" : ""} · {idOf(entry.requestId)}</>}>
+        <Row
+          dot={DOT.exec}
+          title={
+            ran ? (
+              <>
+                exec <code className="break-all font-mono font-normal">{ran}</code>
+              </>
+            ) : (
+              "exec"
+            )
+          }
+          at={entry.at}
+          now={now}
+          testId="timeline-exec"
+          requestId={entry.requestId}
+          meta={
+            <>
+              {exit} · {entry.bytes ? `${entry.bytes} characters of output` : "no output"}
+              {entry.stderrChunks ? ", with stderr" : ""} · {idOf(entry.requestId)}
+            </>
+          }
+        >
           {entry.output && (
             <details className="mt-1">
               <summary className="cursor-pointer text-xs text-brand-700">Show output</summary>
-              <pre className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap break-all rounded bg-slate-900 p-2 font-mono text-xs text-slate-100">{entry.output}</pre>
+              <pre className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap break-all rounded bg-slate-900 p-2 font-mono text-xs text-slate-100">
+                {entry.output}
+              </pre>
             </details>
           )}
         </Row>
       );
     }
     case "ended":
-      return <Row dot={DOT.ended} title={`Session ended: ${endLabel(entry.reason)}`} meta="The stream ends with the session." at={entry.at} now={now} testId="timeline-ended" />;
+      return (
+        <Row
+          dot={DOT.ended}
+          title={`Session ended: ${endLabel(entry.reason)}`}
+          meta="The stream ends with the session."
+          at={entry.at}
+          now={now}
+          testId="timeline-ended"
+        />
+      );
     case "error":
-      return <Row dot={DOT.error} title="The event stream stopped" meta={entry.message} at={entry.at} now={now} testId="timeline-error" />;
+      return (
+        <Row
+          dot={DOT.error}
+          title="The event stream stopped"
+          meta={entry.message}
+          at={entry.at}
+          now={now}
+          testId="timeline-error"
+        />
+      );
   }
 }

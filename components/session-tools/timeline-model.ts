@@ -19,7 +19,17 @@ export type TimelineEntry =
       errorMessage?: string;
       durationMs?: number;
     }
-  | { kind: "exec"; key: string; requestId: string; at: number; output: string; stderrChunks: number; bytes: number; exitCode?: number; command?: string }
+  | {
+      kind: "exec";
+      key: string;
+      requestId: string;
+      at: number;
+      output: string;
+      stderrChunks: number;
+      bytes: number;
+      exitCode?: number;
+      command?: string;
+    }
   | { kind: "ended"; key: string; at: number; reason: string }
   | { kind: "error"; key: string; at: number; message: string };
 
@@ -68,22 +78,38 @@ function replace(entries: TimelineEntry[], index: number, entry: TimelineEntry):
 const bounded = (entries: TimelineEntry[]) => entries.slice(0, TIMELINE_LIMIT);
 
 /** The timeline after one event, received at `now` (used where the event carries no timestamp). */
-export function applyTimelineEvent(entries: TimelineEntry[], { event, data }: TimelineEvent, now: number): TimelineEntry[] {
+export function applyTimelineEvent(
+  entries: TimelineEntry[],
+  { event, data }: TimelineEvent,
+  now: number,
+): TimelineEntry[] {
   const requestId = str(data.request_id);
   switch (event) {
     case "action_request":
       return bounded([
-        { kind: "action", key: nextKey(), requestId, action: describeAction(data.action), at: timeOf(data.timestamp, now), status: "pending" },
+        {
+          kind: "action",
+          key: nextKey(),
+          requestId,
+          action: describeAction(data.action),
+          at: timeOf(data.timestamp, now),
+          status: "pending",
+        },
         ...entries,
       ]);
     case "action_response": {
       const status = data.status === "success" ? "success" : "error";
       const at = timeOf(data.timestamp, now);
       const errorMessage = str(data.error_message) || undefined;
-      const index = entries.findIndex((e) => e.kind === "action" && e.requestId === requestId && e.status === "pending");
+      const index = entries.findIndex(
+        (e) => e.kind === "action" && e.requestId === requestId && e.status === "pending",
+      );
       if (index < 0) {
         // The request was sent before this page started listening.
-        return bounded([{ kind: "action", key: nextKey(), requestId, action: "action", at, status, errorMessage }, ...entries]);
+        return bounded([
+          { kind: "action", key: nextKey(), requestId, action: "action", at, status, errorMessage },
+          ...entries,
+        ]);
       }
       const open = entries[index] as Extract<TimelineEntry, { kind: "action" }>;
       return replace(entries, index, { ...open, status, errorMessage, durationMs: Math.max(0, at - open.at) });
@@ -94,7 +120,15 @@ export function applyTimelineEvent(entries: TimelineEntry[], { event, data }: Ti
       const index = entries.findIndex((e) => e.kind === "exec" && e.requestId === requestId);
       if (index < 0) {
         return bounded([
-          { kind: "exec", key: nextKey(), requestId, at: now, output: text.slice(-EXEC_TAIL_CHARS), stderrChunks: isStderr ? 1 : 0, bytes: text.length },
+          {
+            kind: "exec",
+            key: nextKey(),
+            requestId,
+            at: now,
+            output: text.slice(-EXEC_TAIL_CHARS),
+            stderrChunks: isStderr ? 1 : 0,
+            bytes: text.length,
+          },
           ...entries,
         ]);
       }
@@ -111,13 +145,34 @@ export function applyTimelineEvent(entries: TimelineEntry[], { event, data }: Ti
       // The exit names its command (the output chunks do not), so a replayed or stopped exec still says what ran.
       const command = str(data.command) || undefined;
       const index = entries.findIndex((e) => e.kind === "exec" && e.requestId === requestId);
-      if (index < 0) return bounded([{ kind: "exec", key: nextKey(), requestId, at: now, output: "", stderrChunks: 0, bytes: 0, exitCode, command }, ...entries]);
-      return replace(entries, index, { ...(entries[index] as Extract<TimelineEntry, { kind: "exec" }>), exitCode, command });
+      if (index < 0)
+        return bounded([
+          {
+            kind: "exec",
+            key: nextKey(),
+            requestId,
+            at: now,
+            output: "",
+            stderrChunks: 0,
+            bytes: 0,
+            exitCode,
+            command,
+          },
+          ...entries,
+        ]);
+      return replace(entries, index, {
+        ...(entries[index] as Extract<TimelineEntry, { kind: "exec" }>),
+        exitCode,
+        command,
+      });
     }
     case "ended":
       return bounded([{ kind: "ended", key: nextKey(), at: now, reason: str(data.reason) || "ended" }, ...entries]);
     case "error":
-      return bounded([{ kind: "error", key: nextKey(), at: now, message: str(data.message) || "The event stream failed" }, ...entries]);
+      return bounded([
+        { kind: "error", key: nextKey(), at: now, message: str(data.message) || "The event stream failed" },
+        ...entries,
+      ]);
     default:
       return entries;
   }

@@ -25,7 +25,10 @@ export interface ExecRequest {
   timeoutSeconds?: number;
 }
 
-type Line = { type: "stdout" | "stderr"; data: string } | { type: "exit"; code: number } | { type: "error"; code: string; message: string };
+type Line =
+  | { type: "stdout" | "stderr"; data: string }
+  | { type: "exit"; code: number }
+  | { type: "error"; code: string; message: string };
 
 async function* ndjsonLines(body: ReadableStream<Uint8Array>): AsyncGenerator<Line> {
   const reader = body.getReader();
@@ -55,14 +58,20 @@ export function useExecRuns(sessionId: string, onStarted?: (requestId: string, c
   const abortRef = useRef<AbortController | null>(null);
   const nextId = useRef(1);
 
-  const update = (id: number, change: (run: ExecRun) => ExecRun) => setRuns((all) => all.map((r) => (r.id === id ? change(r) : r)));
+  const update = (id: number, change: (run: ExecRun) => ExecRun) =>
+    setRuns((all) => all.map((r) => (r.id === id ? change(r) : r)));
 
   const run = useCallback(
     async (request: ExecRequest) => {
       const id = nextId.current++;
       const controller = new AbortController();
       abortRef.current = controller;
-      setRuns((all) => [{ id, command: request.command, chunks: [], state: "running" as const, exitCode: null, error: null }, ...all].slice(0, EXEC_HISTORY));
+      setRuns((all) =>
+        [
+          { id, command: request.command, chunks: [], state: "running" as const, exitCode: null, error: null },
+          ...all,
+        ].slice(0, EXEC_HISTORY),
+      );
       try {
         const res = await fetch(`/api/sessions/${encodeURIComponent(sessionId)}/exec`, {
           method: "POST",
@@ -99,7 +108,9 @@ export function useExecRuns(sessionId: string, onStarted?: (requestId: string, c
       } finally {
         if (abortRef.current === controller) abortRef.current = null;
         // A stream that closed without an exit line did not finish normally.
-        update(id, (r) => (r.state === "running" ? { ...r, state: "failed", error: "The stream ended before the command did" } : r));
+        update(id, (r) =>
+          r.state === "running" ? { ...r, state: "failed", error: "The stream ended before the command did" } : r,
+        );
       }
     },
     [sessionId, onStarted],

@@ -22,7 +22,12 @@ const STATE_LABELS: Record<ConnectionState, { text: string; tone: string }> = {
 function ConnectionBadge({ state }: { state: ConnectionState }) {
   const { text, tone } = STATE_LABELS[state];
   return (
-    <span role="status" data-testid="viewer-state" data-state={state} className={`inline-flex items-center gap-1.5 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${tone}`}>
+    <span
+      role="status"
+      data-testid="viewer-state"
+      data-state={state}
+      className={`inline-flex items-center gap-1.5 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${tone}`}
+    >
       {state === "live" && <span aria-hidden className="size-1.5 rounded-full bg-current" />}
       {text}
     </span>
@@ -35,7 +40,15 @@ function ConnectionBadge({ state }: { state: ConnectionState }) {
  * "Take control"; then pointer, wheel and keys on the canvas go to the session
  * (coordinates mapped back to frame pixels) until "Release" or Esc.
  */
-export function LiveViewer({ wsUrl, viewport, onEnded }: { wsUrl: string | undefined; viewport: { width: number; height: number }; onEnded: (reason: string) => void }) {
+export function LiveViewer({
+  wsUrl,
+  viewport,
+  onEnded,
+}: {
+  wsUrl: string | undefined;
+  viewport: { width: number; height: number };
+  onEnded: (reason: string) => void;
+}) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const { state, frameSize, send } = useLiveView({ url: wsUrl, canvas, onEnded });
   const [controlling, setControlling] = useState(false);
@@ -58,7 +71,13 @@ export function LiveViewer({ wsUrl, viewport, onEnded }: { wsUrl: string | undef
     return () => window.removeEventListener("resize", read);
   }, []);
   // Fit never draws taller than the window (minus a margin), so the whole screen can be in view at once.
-  const drawn = canvasSize(fullscreen ? "fit" : mode, frame, stageSize, dpr, fullscreen ? stageSize.height : windowHeight - 16);
+  const drawn = canvasSize(
+    fullscreen ? "fit" : mode,
+    frame,
+    stageSize,
+    dpr,
+    fullscreen ? stageSize.height : windowHeight - 16,
+  );
 
   // The wheel listener must be non-passive to keep the page from scrolling while in control.
   useEffect(() => {
@@ -67,7 +86,13 @@ export function LiveViewer({ wsUrl, viewport, onEnded }: { wsUrl: string | undef
     const onWheel = (event: WheelEvent) => {
       event.preventDefault();
       const { x, y } = toFramePoint(event.clientX, event.clientY, target.getBoundingClientRect(), frame);
-      send({ type: "wheel", x, y, dx: wheelPixels(event.deltaX, event.deltaMode, frame.height), dy: wheelPixels(event.deltaY, event.deltaMode, frame.height) });
+      send({
+        type: "wheel",
+        x,
+        y,
+        dx: wheelPixels(event.deltaX, event.deltaMode, frame.height),
+        dy: wheelPixels(event.deltaY, event.deltaMode, frame.height),
+      });
     };
     target.addEventListener("wheel", onWheel, { passive: false });
     return () => target.removeEventListener("wheel", onWheel);
@@ -87,9 +112,12 @@ export function LiveViewer({ wsUrl, viewport, onEnded }: { wsUrl: string | undef
     if (pendingMove.current) send({ type: "pointer", action: "move", ...pendingMove.current });
     pendingMove.current = null;
   }
-  useEffect(() => () => {
-    if (moveFrame.current !== null) cancelAnimationFrame(moveFrame.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (moveFrame.current !== null) cancelAnimationFrame(moveFrame.current);
+    },
+    [],
+  );
 
   function pointer(action: "move" | "down" | "up", event: PointerEvent<HTMLCanvasElement>) {
     if (!control) return;
@@ -121,16 +149,27 @@ export function LiveViewer({ wsUrl, viewport, onEnded }: { wsUrl: string | undef
   }
 
   return (
-    <div ref={wrapper} data-testid="live-viewer" className={fullscreen ? "flex h-full w-full flex-col gap-2 bg-slate-950 p-2" : "space-y-2"}>
+    <div
+      ref={wrapper}
+      data-testid="live-viewer"
+      className={fullscreen ? "flex h-full w-full flex-col gap-2 bg-slate-950 p-2" : "space-y-2"}
+    >
       <div className="flex flex-wrap items-center gap-2">
         <ConnectionBadge state={state} />
         {/* One line either way, so taking control never pushes the screen down. */}
         {control ? (
-          <p role="status" data-testid="control-banner" className="min-w-0 flex-1 truncate rounded bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900" title="Clicks, scrolling and typing on the screen go to the session; press Esc or Release to stop.">
+          <p
+            role="status"
+            data-testid="control-banner"
+            className="min-w-0 flex-1 truncate rounded bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900"
+            title="Clicks, scrolling and typing on the screen go to the session; press Esc or Release to stop."
+          >
             You are in control: clicks, scrolling and typing go to the session. Esc or Release stops.
           </p>
         ) : (
-          <p className={`min-w-0 flex-1 truncate text-xs ${fullscreen ? "text-slate-300" : "text-slate-500"}`}>Watching (read-only). Take control to click, scroll and type.</p>
+          <p className={`min-w-0 flex-1 truncate text-xs ${fullscreen ? "text-slate-300" : "text-slate-500"}`}>
+            Watching (read-only). Take control to click, scroll and type.
+          </p>
         )}
         <ToggleGroup label="Screen size" options={MODES} value={mode} onChange={setMode} />
         <Button variant="secondary" onClick={() => void toggleFullscreen()} aria-pressed={fullscreen}>
@@ -149,7 +188,13 @@ export function LiveViewer({ wsUrl, viewport, onEnded }: { wsUrl: string | undef
       <div
         ref={stage}
         data-testid="screen-stage"
-        className={fullscreen ? "flex min-h-0 flex-1 items-center justify-center overflow-auto" : mode === "actual" ? "max-h-[80dvh] overflow-auto" : ""}
+        className={
+          fullscreen
+            ? "flex min-h-0 flex-1 items-center justify-center overflow-auto"
+            : mode === "actual"
+              ? "max-h-[80dvh] overflow-auto"
+              : ""
+        }
       >
         <canvas
           ref={canvas}
@@ -160,7 +205,11 @@ export function LiveViewer({ wsUrl, viewport, onEnded }: { wsUrl: string | undef
           data-testid="live-canvas"
           data-controlling={control ? "true" : "false"}
           className={`block max-w-none rounded-md bg-slate-900 focus:outline-none ${control ? "cursor-crosshair ring-4 ring-amber-400" : "cursor-default ring-1 ring-slate-200"}`}
-          style={{ width: drawn.width || "100%", height: drawn.height || "auto", touchAction: control ? "none" : "auto" }}
+          style={{
+            width: drawn.width || "100%",
+            height: drawn.height || "auto",
+            touchAction: control ? "none" : "auto",
+          }}
           onPointerMove={(e) => pointer("move", e)}
           onPointerDown={(e) => pointer("down", e)}
           onPointerUp={(e) => pointer("up", e)}

@@ -16,7 +16,13 @@ export interface Size {
  * draws one frame pixel per device pixel. Sized exactly (no letterbox inside the
  * canvas), so pointer coordinates map straight back to frame pixels.
  */
-export function canvasSize(mode: ScreenMode, frame: Size, stage: Size, devicePixelRatio: number, maxHeight?: number): Size {
+export function canvasSize(
+  mode: ScreenMode,
+  frame: Size,
+  stage: Size,
+  devicePixelRatio: number,
+  maxHeight?: number,
+): Size {
   if (mode === "actual") return { width: frame.width / devicePixelRatio, height: frame.height / devicePixelRatio };
   if (stage.width <= 0 || frame.width <= 0 || frame.height <= 0) return { width: 0, height: 0 };
   let width = stage.width;
@@ -32,7 +38,9 @@ export function useElementSize(ref: RefObject<HTMLElement | null>): Size {
     if (!element) return;
     const observer = new ResizeObserver(([entry]) => {
       const box = entry.contentRect;
-      setSize((old) => (old.width === box.width && old.height === box.height ? old : { width: box.width, height: box.height }));
+      setSize((old) =>
+        old.width === box.width && old.height === box.height ? old : { width: box.width, height: box.height },
+      );
     });
     observer.observe(element);
     return () => observer.disconnect();
@@ -44,7 +52,8 @@ export function useElementSize(ref: RefObject<HTMLElement | null>): Size {
 export function useFullscreen(ref: RefObject<HTMLElement | null>) {
   const [fullscreen, setFullscreen] = useState(false);
   useEffect(() => {
-    const onChange = () => setFullscreen(document.fullscreenElement !== null && document.fullscreenElement === ref.current);
+    const onChange = () =>
+      setFullscreen(document.fullscreenElement !== null && document.fullscreenElement === ref.current);
     document.addEventListener("fullscreenchange", onChange);
     return () => document.removeEventListener("fullscreenchange", onChange);
   }, [ref]);

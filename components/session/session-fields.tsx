@@ -13,7 +13,10 @@ export function SessionFields({ session }: { session: SessionView }) {
     ["Kind", session.kind],
     ["Context id", session.context_id ?? "—"],
     ["Created", formatTime(session.created_at)],
-    ["Created by", session.created_by_key ? `${session.created_by_key.name} (${session.created_by_key.prefix}…)` : "dashboard"],
+    [
+      "Created by",
+      session.created_by_key ? `${session.created_by_key.name} (${session.created_by_key.prefix}…)` : "dashboard",
+    ],
     ["Persistent", session.persistent ? "yes" : "no"],
     ["Auto-kill when idle", session.auto_kill ? `yes, after ${seconds(session.idle_timeout_seconds)}` : "no"],
     ["Max lifetime", seconds(session.max_lifetime_seconds)],
@@ -27,9 +30,7 @@ export function SessionFields({ session }: { session: SessionView }) {
       {rows.map(([label, value]) => (
         <div key={label} className="contents">
           <dt className="text-slate-500">{label}</dt>
-          <dd className="break-words text-slate-800">
-            {value}
-          </dd>
+          <dd className="break-words text-slate-800">{value}</dd>
         </div>
       ))}
     </dl>

@@ -40,7 +40,9 @@ export function SessionHeader({ session }: { session: SessionView }) {
   return (
     <header className="space-y-3">
       <div className="flex flex-wrap items-center gap-2">
-        <h1 className="text-xl font-semibold text-slate-900">{session.kind === "desktop" ? "Desktop" : "Browser"} session</h1>
+        <h1 className="text-xl font-semibold text-slate-900">
+          {session.kind === "desktop" ? "Desktop" : "Browser"} session
+        </h1>
         <StatusBadge status={session.status} reason={session.termination_reason} />
         {session.persistent && <span className="text-xs text-slate-500">persistent</span>}
       </div>
@@ -53,9 +55,21 @@ export function SessionHeader({ session }: { session: SessionView }) {
       {live && (
         <div className="flex flex-wrap items-center gap-x-6 gap-y-2">
           <div className="flex flex-wrap gap-x-4 gap-y-1">
-            <Countdown label="expires in" deadline={session.expires_at} now={now} skewMs={session.skew_ms} testId="expires-countdown" />
+            <Countdown
+              label="expires in"
+              deadline={session.expires_at}
+              now={now}
+              skewMs={session.skew_ms}
+              testId="expires-countdown"
+            />
             {session.auto_kill && (
-              <Countdown label="idle in" deadline={session.idle_expires_at} now={now} skewMs={session.skew_ms} testId="idle-countdown" />
+              <Countdown
+                label="idle in"
+                deadline={session.idle_expires_at}
+                now={now}
+                skewMs={session.skew_ms}
+                testId="idle-countdown"
+              />
             )}
           </div>
           <div className="flex flex-wrap items-center gap-2">

@@ -5,7 +5,8 @@ import { useCloseTab, useOpenTab, useSwitchTab, type SessionTab } from "@/compon
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 
-const LAST_TAB_REASON = "A browser session keeps at least one tab open, so its last tab cannot be closed. Open another tab first, or stop the session.";
+const LAST_TAB_REASON =
+  "A browser session keeps at least one tab open, so its last tab cannot be closed. Open another tab first, or stop the session.";
 
 /** Chromium's own error page (a failed navigation) shows as what it is, not as its internal URL. */
 const failedLoad = (tab: SessionTab) => tab.url.startsWith("chrome-error:");
@@ -24,7 +25,9 @@ export function openTabUrlProblem(url: string): string | null {
   } catch {
     return "Enter a full URL, starting with http:// or https://";
   }
-  return parsed.protocol === "http:" || parsed.protocol === "https:" ? null : `Only http:// and https:// URLs can be opened (not ${parsed.protocol})`;
+  return parsed.protocol === "http:" || parsed.protocol === "https:"
+    ? null
+    : `Only http:// and https:// URLs can be opened (not ${parsed.protocol})`;
 }
 
 const EGRESS_NOTE =
@@ -34,7 +37,11 @@ const EGRESS_NOTE =
 function NavigationProblem({ message, onDismiss }: { message: string; onDismiss: () => void }) {
   const refused = /egress policy/.test(message);
   return (
-    <div role="alert" data-testid="navigation-problem" className="flex items-start gap-2 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+    <div
+      role="alert"
+      data-testid="navigation-problem"
+      className="flex items-start gap-2 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800"
+    >
       <div className="min-w-0 flex-1 space-y-1">
         <p className="font-medium">{refused ? "Refused by the egress policy" : "The page did not load"}</p>
         <p className="break-words font-mono text-xs">{message}</p>
@@ -48,7 +55,15 @@ function NavigationProblem({ message, onDismiss }: { message: string; onDismiss:
 }
 
 /** "+": a small form that opens a tab at a URL (empty: a blank tab). A navigation error goes to `onProblem`. */
-function OpenTabForm({ sessionId, onDone, onProblem }: { sessionId: string; onDone: () => void; onProblem: (message: string | null) => void }) {
+function OpenTabForm({
+  sessionId,
+  onDone,
+  onProblem,
+}: {
+  sessionId: string;
+  onDone: () => void;
+  onProblem: (message: string | null) => void;
+}) {
   const open = useOpenTab(sessionId);
   const [url, setUrl] = useState("");
   const [invalid, setInvalid] = useState<string | null>(null);
@@ -68,30 +83,35 @@ function OpenTabForm({ sessionId, onDone, onProblem }: { sessionId: string; onDo
   const message = invalid ?? open.error?.message;
   return (
     <div className="space-y-2">
-    <form onSubmit={submit} noValidate className="flex flex-col gap-2 sm:flex-row sm:items-center" aria-label="Open a tab">
-      <label className="sr-only" htmlFor="open-tab-url">
-        URL of the new tab
-      </label>
-      <input
-        id="open-tab-url"
-        type="url"
-        value={url}
-        aria-invalid={message ? true : undefined}
-        aria-describedby={message ? "open-tab-problem" : undefined}
-        onChange={(e) => setUrl(e.target.value)}
-        placeholder="https://example.com"
-        autoFocus
-        className="min-w-0 flex-1 rounded-md border border-slate-300 px-3 py-2 text-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/40"
-      />
-      <div className="flex gap-2">
-        <Button type="submit" disabled={open.isPending}>
-          {open.isPending ? "Opening…" : "Open tab"}
-        </Button>
-        <Button variant="ghost" onClick={onDone}>
-          Cancel
-        </Button>
-      </div>
-    </form>
+      <form
+        onSubmit={submit}
+        noValidate
+        className="flex flex-col gap-2 sm:flex-row sm:items-center"
+        aria-label="Open a tab"
+      >
+        <label className="sr-only" htmlFor="open-tab-url">
+          URL of the new tab
+        </label>
+        <input
+          id="open-tab-url"
+          type="url"
+          value={url}
+          aria-invalid={message ? true : undefined}
+          aria-describedby={message ? "open-tab-problem" : undefined}
+          onChange={(e) => setUrl(e.target.value)}
+          placeholder="https://example.com"
+          autoFocus
+          className="min-w-0 flex-1 rounded-md border border-slate-300 px-3 py-2 text-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/40"
+        />
+        <div className="flex gap-2">
+          <Button type="submit" disabled={open.isPending}>
+            {open.isPending ? "Opening…" : "Open tab"}
+          </Button>
+          <Button variant="ghost" onClick={onDone}>
+            Cancel
+          </Button>
+        </div>
+      </form>
       {message && (
         <p id="open-tab-problem" role="alert" className="text-sm text-red-700">
           {message}
@@ -146,7 +166,13 @@ export function TabStrip({ sessionId, tabs }: { sessionId: string; tabs: Session
             </li>
           ))}
         </ul>
-        <Button variant="secondary" onClick={() => setOpening(true)} aria-label="Open a new tab" className="shrink-0" disabled={opening}>
+        <Button
+          variant="secondary"
+          onClick={() => setOpening(true)}
+          aria-label="Open a new tab"
+          className="shrink-0"
+          disabled={opening}
+        >
           +
         </Button>
       </div>

@@ -2,7 +2,14 @@
 
 import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
 import type { LiveInputMessage } from "@/components/session/live-input";
-import { DrawTimer, drawableFps, FRAMES_TO_JUDGE, shouldAskLower, VIEWER_MAX_FPS, withFps } from "@/components/session/live-view-rate";
+import {
+  DrawTimer,
+  drawableFps,
+  FRAMES_TO_JUDGE,
+  shouldAskLower,
+  VIEWER_MAX_FPS,
+  withFps,
+} from "@/components/session/live-view-rate";
 
 export type ConnectionState = "connecting" | "live" | "reconnecting" | "ended";
 
@@ -19,7 +26,15 @@ const MAX_RETRY_MS = 10_000;
  * viewer asks for the fps it can draw (live-view-rate.ts) and closes the socket
  * while the browser tab is hidden, reconnecting when it is shown again.
  */
-export function useLiveView({ url, canvas, onEnded }: { url: string | undefined; canvas: RefObject<HTMLCanvasElement | null>; onEnded: (reason: string) => void }) {
+export function useLiveView({
+  url,
+  canvas,
+  onEnded,
+}: {
+  url: string | undefined;
+  canvas: RefObject<HTMLCanvasElement | null>;
+  onEnded: (reason: string) => void;
+}) {
   const [state, setState] = useState<ConnectionState>("connecting");
   const [endedReason, setEndedReason] = useState<string | null>(null);
   const [frameSize, setFrameSize] = useState<{ width: number; height: number } | null>(null);

@@ -36,10 +36,14 @@ function useTabMutation<A>(id: string, request: (base: string, args: A) => Promi
 }
 
 export const useOpenTab = (id: string) =>
-  useTabMutation(id, (base, url: string) => fetchJson(base, { method: "POST", body: JSON.stringify(url ? { url } : {}) }));
+  useTabMutation(id, (base, url: string) =>
+    fetchJson(base, { method: "POST", body: JSON.stringify(url ? { url } : {}) }),
+  );
 
 export const useSwitchTab = (id: string) =>
-  useTabMutation(id, (base, tabId: string) => fetchJson(`${base}/${encodeURIComponent(tabId)}/switch`, { method: "POST" }));
+  useTabMutation(id, (base, tabId: string) =>
+    fetchJson(`${base}/${encodeURIComponent(tabId)}/switch`, { method: "POST" }),
+  );
 
 export const useCloseTab = (id: string) =>
   useTabMutation(id, (base, tabId: string) => fetchJson(`${base}/${encodeURIComponent(tabId)}`, { method: "DELETE" }));

@@ -16,7 +16,10 @@ export function keepAliveEveryMs(inactivityTimeoutSeconds: number): number {
  * sends one at once. API clients' semantics do not change: this is the same
  * POST /api/sessions/{id}/keepalive a person can press.
  */
-export function useWatchKeepAlive(session: { id: string; auto_kill: boolean; idle_timeout_seconds: number }, live: boolean) {
+export function useWatchKeepAlive(
+  session: { id: string; auto_kill: boolean; idle_timeout_seconds: number },
+  live: boolean,
+) {
   const { id, auto_kill: autoKill, idle_timeout_seconds: timeout } = session;
   useEffect(() => {
     if (!live || !autoKill) return;

@@ -27,7 +27,19 @@ const URGENCY_TONES: Record<Urgency, string> = {
  * clock (ticking) and `skewMs` how far the server's is ahead. Tabular figures
  * and a fixed width, so ticking never moves the layout.
  */
-export function Countdown({ label, deadline, now, skewMs, testId }: { label: string; deadline: string; now: number; skewMs: number; testId: string }) {
+export function Countdown({
+  label,
+  deadline,
+  now,
+  skewMs,
+  testId,
+}: {
+  label: string;
+  deadline: string;
+  now: number;
+  skewMs: number;
+  testId: string;
+}) {
   const seconds = Math.max(0, Math.floor((Date.parse(deadline) - (now + skewMs)) / 1000));
   const urgency = countdownUrgency(seconds);
   return (

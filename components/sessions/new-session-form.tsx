@@ -62,8 +62,23 @@ export function NewSessionForm({ onCreated }: { onCreated?: (id: string) => void
     <form onSubmit={submit} className="space-y-4" aria-label="New session">
       <div className="grid grid-cols-2 gap-3 sm:grid-cols-3">
         <SelectField label="Kind" name="kind" options={kinds} value={kind} onChange={(e) => setKind(e.target.value)} />
-        <TextField label="Lifetime (seconds)" name="max_lifetime_seconds" type="number" min={1} max={planMax} placeholder={String(planMax)} hint={`Plan maximum ${planMax} s`} />
-        <TextField label="Idle timeout (seconds)" name="inactivity_timeout_seconds" type="number" min={1} max={86400} placeholder="120" />
+        <TextField
+          label="Lifetime (seconds)"
+          name="max_lifetime_seconds"
+          type="number"
+          min={1}
+          max={planMax}
+          placeholder={String(planMax)}
+          hint={`Plan maximum ${planMax} s`}
+        />
+        <TextField
+          label="Idle timeout (seconds)"
+          name="inactivity_timeout_seconds"
+          type="number"
+          min={1}
+          max={86400}
+          placeholder="120"
+        />
         <CheckboxField label="Auto-kill when idle" name="auto_kill" defaultChecked />
         <TextField label="Display width" name="width" type="number" min={320} max={3840} placeholder="1280" />
         <TextField label="Display height" name="height" type="number" min={240} max={2160} placeholder="720" />
@@ -87,7 +102,9 @@ export function NewSessionForm({ onCreated }: { onCreated?: (id: string) => void
           </select>
         </div>
         <CheckboxField label="Persistent (save its state)" name="persistent" />
-        {proxyConfigured && kind === "browser" && <CheckboxField label="Use the advanced proxy" name="use_advanced_proxy" />}
+        {proxyConfigured && kind === "browser" && (
+          <CheckboxField label="Use the advanced proxy" name="use_advanced_proxy" />
+        )}
       </div>
       <div className="flex flex-wrap items-center gap-3">
         <SubmitButton pending={create.isPending} label="Create session" pendingLabel="Starting…" />

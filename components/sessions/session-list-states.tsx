@@ -10,7 +10,10 @@ export function NoSessionsYet({ origin }: { origin: string }) {
       <p className="font-medium text-slate-900">No sessions yet.</p>
       <p>Create one with the form above, or from a terminal with this curl:</p>
       <div className="flex flex-col gap-2 sm:flex-row sm:items-start">
-        <pre className="min-w-0 flex-1 overflow-x-auto rounded-md bg-slate-900 p-3 font-mono text-xs text-slate-100" data-testid="sessions-empty-curl">
+        <pre
+          className="min-w-0 flex-1 overflow-x-auto rounded-md bg-slate-900 p-3 font-mono text-xs text-slate-100"
+          data-testid="sessions-empty-curl"
+        >
           {curl}
         </pre>
         <CopyButton value={curl} />
@@ -53,7 +56,10 @@ export function SessionsLoading() {
 
 export function SessionsFailed({ message, onRetry }: { message: string; onRetry: () => void }) {
   return (
-    <div role="alert" className="flex flex-wrap items-center gap-3 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+    <div
+      role="alert"
+      className="flex flex-wrap items-center gap-3 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800"
+    >
       <p className="flex-1">The sessions could not be loaded: {message}</p>
       <Button variant="secondary" onClick={onRetry}>
         Retry

@@ -2,7 +2,12 @@
 
 import { useState } from "react";
 import { SessionRow } from "@/components/sessions/session-row";
-import { NoMatchingSessions, NoSessionsYet, SessionsFailed, SessionsLoading } from "@/components/sessions/session-list-states";
+import {
+  NoMatchingSessions,
+  NoSessionsYet,
+  SessionsFailed,
+  SessionsLoading,
+} from "@/components/sessions/session-list-states";
 import { useSessionList, useTick, type SessionFilter } from "@/components/sessions/use-sessions";
 import { Button } from "@/components/ui/button";
 import { ToggleGroup } from "@/components/ui/toggle-group";
@@ -61,7 +66,11 @@ export function SessionList({ origin }: { origin: string }) {
       ) : list.isError && !list.data ? (
         <SessionsFailed message={list.error.message} onRetry={() => void list.refetch()} />
       ) : list.data.total === 0 ? (
-        searching ? <NoMatchingSessions onReset={reset} /> : <NoSessionsYet origin={origin} />
+        searching ? (
+          <NoMatchingSessions onReset={reset} />
+        ) : (
+          <NoSessionsYet origin={origin} />
+        )
       ) : (
         <>
           {list.isError && <SessionsFailed message={list.error.message} onRetry={() => void list.refetch()} />}
@@ -70,9 +79,13 @@ export function SessionList({ origin }: { origin: string }) {
               <SessionRow key={s.id} session={s} now={now} skewMs={list.data.skew_ms} />
             ))}
           </ul>
-          <nav aria-label="Pages" className="flex items-center justify-between gap-2 border-t border-slate-100 pt-3 text-sm text-slate-600">
+          <nav
+            aria-label="Pages"
+            className="flex items-center justify-between gap-2 border-t border-slate-100 pt-3 text-sm text-slate-600"
+          >
             <span className="tabular-nums">
-              {list.data.total.toLocaleString("en-US")} {list.data.total === 1 ? "session" : "sessions"} · page {page}/{pages}
+              {list.data.total.toLocaleString("en-US")} {list.data.total === 1 ? "session" : "sessions"} · page {page}/
+              {pages}
             </span>
             <span className="flex gap-2">
               <Button variant="secondary" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>

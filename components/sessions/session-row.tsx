@@ -28,7 +28,11 @@ export function SessionRow({ session, now, skewMs }: { session: DashboardSession
   const error = keepAlive.error;
 
   return (
-    <li className="flex flex-col gap-3 py-3 lg:flex-row lg:items-center" data-testid="session-row" data-session-id={session.id}>
+    <li
+      className="flex flex-col gap-3 py-3 lg:flex-row lg:items-center"
+      data-testid="session-row"
+      data-session-id={session.id}
+    >
       <div className="min-w-0 flex-1 space-y-1">
         <div className="flex flex-wrap items-center gap-2">
           <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium text-slate-700">{session.kind}</span>
@@ -73,9 +77,21 @@ export function SessionRow({ session, now, skewMs }: { session: DashboardSession
       {live && (
         <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
           <div className="flex flex-col gap-0.5">
-            <Countdown label="expires in" deadline={session.expires_at} now={now} skewMs={skewMs} testId="expires-countdown" />
+            <Countdown
+              label="expires in"
+              deadline={session.expires_at}
+              now={now}
+              skewMs={skewMs}
+              testId="expires-countdown"
+            />
             {session.auto_kill && (
-              <Countdown label="idle in" deadline={session.idle_expires_at} now={now} skewMs={skewMs} testId="idle-countdown" />
+              <Countdown
+                label="idle in"
+                deadline={session.idle_expires_at}
+                now={now}
+                skewMs={skewMs}
+                testId="idle-countdown"
+              />
             )}
           </div>
           <div className="flex gap-2">
@@ -88,7 +104,12 @@ export function SessionRow({ session, now, skewMs }: { session: DashboardSession
             <ConfirmDialog
               open={confirming}
               title="Stop this session?"
-              message={<>The {session.kind} session <code className="font-mono break-all">{session.id}</code> ends for good; anything using it loses it.</>}
+              message={
+                <>
+                  The {session.kind} session <code className="font-mono break-all">{session.id}</code> ends for good;
+                  anything using it loses it.
+                </>
+              }
               confirmLabel="Stop session"
               pending={stop.isPending}
               error={stop.error?.message}

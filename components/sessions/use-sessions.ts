@@ -5,7 +5,12 @@ import { useEffect, useState } from "react";
 import { queryKeys } from "@/components/query-keys";
 import { fetchJson } from "@/lib/fetch-json";
 // Type-only: erased at compile time, so no server code reaches the browser.
-import type { DashboardSession, DashboardSessionList, SessionCreateOptions, SessionFilter } from "@/lib/computers/dashboard/dashboard";
+import type {
+  DashboardSession,
+  DashboardSessionList,
+  SessionCreateOptions,
+  SessionFilter,
+} from "@/lib/computers/dashboard/dashboard";
 
 export type { DashboardSession, SessionCreateOptions, SessionFilter };
 
@@ -34,7 +39,11 @@ export function useSessionList(params: SessionListParams) {
   return useQuery({
     queryKey: queryKeys.sessions.list(params),
     queryFn: async (): Promise<SessionPage> => {
-      const query = new URLSearchParams({ filter: params.filter, page: String(params.page), page_size: String(params.pageSize) });
+      const query = new URLSearchParams({
+        filter: params.filter,
+        page: String(params.page),
+        page_size: String(params.pageSize),
+      });
       if (params.q) query.set("q", params.q);
       return fetchWithSkew<DashboardSessionList>(`/api/sessions?${query}`);
     },
@@ -52,7 +61,10 @@ export function useSessionCreateOptions() {
 
 function useSessionMutation<A, R>(fn: (args: A) => Promise<R>) {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: fn, onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.sessions.all() }) });
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.sessions.all() }),
+  });
 }
 
 export const useCreateSession = () =>
@@ -60,7 +72,8 @@ export const useCreateSession = () =>
     fetchJson<{ id: string }>("/api/sessions", { method: "POST", body: JSON.stringify(body) }),
   );
 
-export const useStopSession = () => useSessionMutation((id: string) => fetchJson(`/api/sessions/${id}`, { method: "DELETE" }));
+export const useStopSession = () =>
+  useSessionMutation((id: string) => fetchJson(`/api/sessions/${id}`, { method: "DELETE" }));
 
 export const useKeepSessionAlive = () =>
   useSessionMutation((id: string) => fetchJson(`/api/sessions/${id}/keepalive`, { method: "POST" }));

@@ -7,7 +7,13 @@ import { TextField } from "@/components/ui/field";
 import { authClient } from "@/lib/auth/client";
 
 const slugFor = (name: string) =>
-  `${name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 40) || "team"}-${Math.random().toString(16).slice(2, 8)}`;
+  `${
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "")
+      .slice(0, 40) || "team"
+  }-${Math.random().toString(16).slice(2, 8)}`;
 
 /** Where a person lands when they belong to no organization (after leaving or deleting their last one). */
 export function CreateTeamForm() {
@@ -33,13 +39,18 @@ export function CreateTeamForm() {
     <Card title="Create a team">
       <form onSubmit={submit} className="space-y-4" data-testid="create-team">
         <p className="text-sm text-slate-600">
-          You are not in any organization. Create one to run sessions and call models, or open an invitation link a teammate sent you.
+          You are not in any organization. Create one to run sessions and call models, or open an invitation link a
+          teammate sent you.
         </p>
         <TextField label="Team name" name="name" required maxLength={80} autoComplete="organization" />
         {error && <Alert>{error}</Alert>}
         <SubmitButton pending={pending} label="Create team" pendingLabel="Creating…" />
         <p className="text-xs text-slate-500">
-          Or <a href="/login" className="text-brand-700 underline underline-offset-2">log in as someone else</a>.
+          Or{" "}
+          <a href="/login" className="text-brand-700 underline underline-offset-2">
+            log in as someone else
+          </a>
+          .
         </p>
       </form>
     </Card>

@@ -4,7 +4,11 @@ import { useState, type FormEvent } from "react";
 import { Alert } from "@/components/ui/card";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
-import { useDeleteOrganization, useLeaveOrganization, type OrganizationSettings } from "@/components/settings/use-organization-settings";
+import {
+  useDeleteOrganization,
+  useLeaveOrganization,
+  type OrganizationSettings,
+} from "@/components/settings/use-organization-settings";
 
 function LeaveOrganization({ settings }: { settings: OrganizationSettings }) {
   const leave = useLeaveOrganization();
@@ -13,19 +17,27 @@ function LeaveOrganization({ settings }: { settings: OrganizationSettings }) {
     <div className="space-y-2">
       <h3 className="text-sm font-semibold text-slate-900">Leave this organization</h3>
       {settings.can_leave ? (
-        <p className="text-sm text-slate-600">You lose access to its sessions, keys and usage. An owner or admin can invite you again.</p>
+        <p className="text-sm text-slate-600">
+          You lose access to its sessions, keys and usage. An owner or admin can invite you again.
+        </p>
       ) : (
-        <p className="text-sm text-slate-600" data-testid="leave-blocked">{settings.leave_blocked_reason}</p>
+        <p className="text-sm text-slate-600" data-testid="leave-blocked">
+          {settings.leave_blocked_reason}
+        </p>
       )}
       {asking ? (
         <div className="flex flex-wrap gap-2">
           <Button variant="danger" disabled={leave.isPending} onClick={() => leave.mutate()}>
             {leave.isPending ? "Leaving…" : `Yes, leave ${settings.organization.name}`}
           </Button>
-          <Button variant="ghost" onClick={() => setAsking(false)}>Cancel</Button>
+          <Button variant="ghost" onClick={() => setAsking(false)}>
+            Cancel
+          </Button>
         </div>
       ) : (
-        <Button variant="secondary" disabled={!settings.can_leave} onClick={() => setAsking(true)}>Leave organization</Button>
+        <Button variant="secondary" disabled={!settings.can_leave} onClick={() => setAsking(true)}>
+          Leave organization
+        </Button>
       )}
       {leave.error && <Alert>{leave.error.message}</Alert>}
     </div>
@@ -44,11 +56,17 @@ function DeleteOrganization({ settings }: { settings: OrganizationSettings }) {
     <form onSubmit={submit} className="space-y-2" data-testid="delete-organization">
       <h3 className="text-sm font-semibold text-slate-900">Delete this organization</h3>
       <p className="text-sm text-slate-600">
-        Stops its live sessions, then deletes its sessions, saved environments, API keys (they stop working at once), usage history and
-        memberships. This cannot be undone.
+        Stops its live sessions, then deletes its sessions, saved environments, API keys (they stop working at once),
+        usage history and memberships. This cannot be undone.
       </p>
       <div className="max-w-sm">
-        <TextField label={`Type ${slug} to confirm`} value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" spellCheck={false} />
+        <TextField
+          label={`Type ${slug} to confirm`}
+          value={typed}
+          onChange={(e) => setTyped(e.target.value)}
+          autoComplete="off"
+          spellCheck={false}
+        />
       </div>
       <Button type="submit" variant="danger" disabled={typed.trim() !== slug || remove.isPending}>
         {remove.isPending ? "Deleting…" : "Delete organization"}

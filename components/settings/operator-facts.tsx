@@ -23,11 +23,18 @@ export function OperatorFacts({ facts }: { facts: OrganizationSettings["facts"] 
   return (
     <dl className="divide-y divide-slate-100" data-testid="operator-facts">
       <Fact label="Maximum session lifetime" testId="fact-max-lifetime">
-        {duration(facts.plan_max_lifetime_seconds)} <span className="text-slate-500">({facts.plan_max_lifetime_seconds} s, the default and the cap of <code className="font-mono">timeout_seconds</code>)</span>
+        {duration(facts.plan_max_lifetime_seconds)}{" "}
+        <span className="text-slate-500">
+          ({facts.plan_max_lifetime_seconds} s, the default and the cap of{" "}
+          <code className="font-mono">timeout_seconds</code>)
+        </span>
       </Fact>
       <Fact label="Advanced proxy" testId="fact-proxy">
         {facts.proxy_configured ? <Yes>Configured</Yes> : <No>Not configured</No>}
-        <span className="text-slate-500"> — {facts.proxy_configured ? "sessions may set use_advanced_proxy" : "use_advanced_proxy is refused"}</span>
+        <span className="text-slate-500">
+          {" "}
+          — {facts.proxy_configured ? "sessions may set use_advanced_proxy" : "use_advanced_proxy is refused"}
+        </span>
       </Fact>
       <Fact label="Desktop sessions" testId="fact-desktop">
         {facts.desktop.available ? <Yes>Available</Yes> : <No>Not available</No>}
@@ -35,7 +42,13 @@ export function OperatorFacts({ facts }: { facts: OrganizationSettings["facts"] 
       </Fact>
       <Fact label="CDP endpoint" testId="fact-cdp">
         {facts.cdp_offered ? <Yes>Offered</Yes> : <No>Not offered</No>}
-        <span className="text-slate-500"> — {facts.cdp_offered ? "browser sessions carry endpoints.cdp for Playwright or Puppeteer" : "drive sessions through the actions API and the live view"}</span>
+        <span className="text-slate-500">
+          {" "}
+          —{" "}
+          {facts.cdp_offered
+            ? "browser sessions carry endpoints.cdp for Playwright or Puppeteer"
+            : "drive sessions through the actions API and the live view"}
+        </span>
       </Fact>
       <Fact label="Models" testId="fact-models">
         {facts.models.length === 0 ? (
@@ -45,8 +58,12 @@ export function OperatorFacts({ facts }: { facts: OrganizationSettings["facts"] 
             {facts.models.map((m) => (
               <li key={m.id} className="flex flex-wrap items-center gap-2">
                 <code className="break-all font-mono">{m.id}</code>
-                <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700">{m.backend === "local" ? "local" : "upstream"}</span>
-                {m.placeholder && <span className="rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-800">placeholder</span>}
+                <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700">
+                  {m.backend === "local" ? "local" : "upstream"}
+                </span>
+                {m.placeholder && (
+                  <span className="rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-800">placeholder</span>
+                )}
               </li>
             ))}
           </ul>

@@ -41,7 +41,13 @@ export function OrganizationForm({ settings }: { settings: OrganizationSettings 
   return (
     <form onSubmit={submit} className="space-y-4" data-testid="organization-form">
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField label="Organization name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={80} />
+        <TextField
+          label="Organization name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          required
+          maxLength={80}
+        />
         <TextField
           label="Slug"
           hint="Lowercase letters, digits and hyphens; unique on this server."
@@ -55,7 +61,11 @@ export function OrganizationForm({ settings }: { settings: OrganizationSettings 
       </div>
       {rename.error && <Alert>{rename.error.message}</Alert>}
       {rename.isSuccess && !changed && <Alert tone="success">Saved.</Alert>}
-      <SubmitButton pending={rename.isPending || !changed} label="Save changes" pendingLabel={rename.isPending ? "Saving…" : "Save changes"} />
+      <SubmitButton
+        pending={rename.isPending || !changed}
+        label="Save changes"
+        pendingLabel={rename.isPending ? "Saving…" : "Save changes"}
+      />
     </form>
   );
 }

@@ -12,7 +12,10 @@ function Row({ label, children, testId }: { label: string; children: React.React
 }
 
 const Source = ({ overridden }: { overridden: boolean }) => (
-  <span className="text-slate-500"> — {overridden ? "set for this organization by the operator" : "this server's default"}</span>
+  <span className="text-slate-500">
+    {" "}
+    — {overridden ? "set for this organization by the operator" : "this server's default"}
+  </span>
 );
 
 function Use({ inUse, limit }: { inUse: number; limit: number }) {
@@ -38,12 +41,15 @@ export function QuotaFacts({ quotas }: { quotas: Quotas }) {
           <Source overridden={quotas.desktop_sessions.overridden} />
         </Row>
         <Row label="Sessions created per minute" testId="quota-rate">
-          <span className="font-medium text-slate-900">{quotas.creates_per_minute.limit === 0 ? "No limit" : quotas.creates_per_minute.limit}</span>
+          <span className="font-medium text-slate-900">
+            {quotas.creates_per_minute.limit === 0 ? "No limit" : quotas.creates_per_minute.limit}
+          </span>
           <Source overridden={quotas.creates_per_minute.overridden} />
         </Row>
       </dl>
       <p className="mt-2 text-xs text-slate-500">
-        Past a quota, creating a session answers 429 with a <code className="font-mono">retry-after</code>. Ask the operator of this server to change a quota.
+        Past a quota, creating a session answers 429 with a <code className="font-mono">retry-after</code>. Ask the
+        operator of this server to change a quota.
       </p>
     </div>
   );

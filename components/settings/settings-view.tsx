@@ -18,9 +18,14 @@ export function SettingsView() {
   const settings = useOrganizationSettings();
   if (settings.error) {
     return (
-      <div role="alert" className="flex flex-wrap items-center gap-3 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+      <div
+        role="alert"
+        className="flex flex-wrap items-center gap-3 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800"
+      >
         <p className="flex-1">The settings could not be loaded: {settings.error.message}</p>
-        <Button variant="secondary" onClick={() => void settings.refetch()}>Retry</Button>
+        <Button variant="secondary" onClick={() => void settings.refetch()}>
+          Retry
+        </Button>
       </div>
     );
   }
@@ -36,7 +41,9 @@ export function SettingsView() {
   const data = settings.data;
   return (
     <div className="space-y-6">
-      <p className="text-sm text-slate-600" data-testid="settings-role">{ROLE_NOTE[data.role]}</p>
+      <p className="text-sm text-slate-600" data-testid="settings-role">
+        {ROLE_NOTE[data.role]}
+      </p>
       <Card title="Organization">
         <OrganizationForm settings={data} />
       </Card>

@@ -19,12 +19,16 @@ export function useRenameOrganization() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: { name?: string; slug?: string }) =>
-      fetchJson<{ id: string; name: string; slug: string }>("/api/organization", { method: "PATCH", body: JSON.stringify(body) }),
+      fetchJson<{ id: string; name: string; slug: string }>("/api/organization", {
+        method: "PATCH",
+        body: JSON.stringify(body),
+      }),
     // The shell's organization switcher shows the name too.
-    onSuccess: () => Promise.all([
-      queryClient.invalidateQueries({ queryKey: queryKeys.organizationSettings() }),
-      queryClient.invalidateQueries({ queryKey: queryKeys.me() }),
-    ]),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.organizationSettings() }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.me() }),
+      ]),
   });
 }
 
@@ -43,7 +47,10 @@ export function useLeaveOrganization() {
 export function useDeleteOrganization() {
   return useMutation({
     mutationFn: (confirmSlug: string) =>
-      fetchJson<NextOrganization>("/api/organization", { method: "DELETE", body: JSON.stringify({ confirm_slug: confirmSlug }) }),
+      fetchJson<NextOrganization>("/api/organization", {
+        method: "DELETE",
+        body: JSON.stringify({ confirm_slug: confirmSlug }),
+      }),
     onSuccess: landAfter,
   });
 }

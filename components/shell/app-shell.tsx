@@ -31,7 +31,10 @@ export function AppShell({ children }: { children: ReactNode }) {
 
   return (
     <div className="min-h-full md:flex">
-      <a href="#main" className="sr-only z-50 rounded-md bg-white px-3 py-2 text-sm font-medium shadow focus:not-sr-only focus:fixed focus:top-2 focus:left-2">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-md bg-white px-3 py-2 text-sm font-medium shadow focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+      >
         Skip to content
       </a>
       <header className="sticky top-0 z-30 flex items-center gap-3 border-b border-slate-200 bg-white px-4 py-2 md:hidden">
@@ -76,7 +79,11 @@ export function AppShell({ children }: { children: ReactNode }) {
           <UserMenu />
         </div>
       </aside>
-      <main id="main" tabIndex={-1} className="mx-auto w-full max-w-6xl min-w-0 flex-1 px-4 py-6 focus:outline-none md:px-8">
+      <main
+        id="main"
+        tabIndex={-1}
+        className="mx-auto w-full max-w-6xl min-w-0 flex-1 px-4 py-6 focus:outline-none md:px-8"
+      >
         {children}
       </main>
     </div>

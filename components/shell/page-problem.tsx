@@ -6,7 +6,17 @@ import type { ReactNode } from "react";
  * words, what to do, and the ways on. Used inside the dashboard's shell and,
  * for visitors who are not logged in, on its own.
  */
-export function PageProblem({ code, title, children, actions }: { code: string; title: string; children: ReactNode; actions: ReactNode }) {
+export function PageProblem({
+  code,
+  title,
+  children,
+  actions,
+}: {
+  code: string;
+  title: string;
+  children: ReactNode;
+  actions: ReactNode;
+}) {
   return (
     <div className="mx-auto max-w-lg py-12 text-center" data-testid="page-problem">
       <p className="font-mono text-sm font-semibold text-brand-600">{code}</p>
@@ -17,7 +27,15 @@ export function PageProblem({ code, title, children, actions }: { code: string; 
   );
 }
 
-export function ProblemLink({ href, children, primary = false }: { href: string; children: ReactNode; primary?: boolean }) {
+export function ProblemLink({
+  href,
+  children,
+  primary = false,
+}: {
+  href: string;
+  children: ReactNode;
+  primary?: boolean;
+}) {
   const look = primary
     ? "bg-brand-600 text-white hover:bg-brand-700"
     : "border border-slate-300 bg-white text-slate-800 hover:bg-slate-100";

@@ -19,21 +19,38 @@ export function TaskControls({ task }: { task: TaskObject }) {
     <div className="space-y-3">
       <div className="flex flex-wrap gap-2">
         {paused ? (
-          <Button onClick={() => control.mutate({ action: "resume" })} disabled={control.isPending}>Resume</Button>
+          <Button onClick={() => control.mutate({ action: "resume" })} disabled={control.isPending}>
+            Resume
+          </Button>
         ) : (
-          <Button variant="secondary" onClick={() => control.mutate({ action: "pause" })} disabled={control.isPending}>Pause</Button>
+          <Button variant="secondary" onClick={() => control.mutate({ action: "pause" })} disabled={control.isPending}>
+            Pause
+          </Button>
         )}
-        <Button variant="danger" onClick={() => control.mutate({ action: "stop" })} disabled={control.isPending}>Stop</Button>
+        <Button variant="danger" onClick={() => control.mutate({ action: "stop" })} disabled={control.isPending}>
+          Stop
+        </Button>
       </div>
       <form onSubmit={send} className="flex flex-wrap gap-2" aria-label="Send a message to the agent">
-        <label htmlFor="task-message" className="sr-only">Message to the agent</label>
+        <label htmlFor="task-message" className="sr-only">
+          Message to the agent
+        </label>
         <input
-          id="task-message" value={message} onChange={(e) => setMessage(e.target.value)} placeholder="Tell the agent something…"
+          id="task-message"
+          value={message}
+          onChange={(e) => setMessage(e.target.value)}
+          placeholder="Tell the agent something…"
           className="min-w-0 flex-1 basis-48 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm placeholder:text-slate-400 focus:border-brand-500"
         />
-        <Button type="submit" variant="secondary" disabled={control.isPending || !message.trim()}>Send</Button>
+        <Button type="submit" variant="secondary" disabled={control.isPending || !message.trim()}>
+          Send
+        </Button>
       </form>
-      {control.isSuccess && control.variables?.action === "messages" && <p role="status" className="text-xs text-slate-600">Sent: it joins the next model call.</p>}
+      {control.isSuccess && control.variables?.action === "messages" && (
+        <p role="status" className="text-xs text-slate-600">
+          Sent: it joins the next model call.
+        </p>
+      )}
       {control.error && <Alert>{control.error.message}</Alert>}
     </div>
   );

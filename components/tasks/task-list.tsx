@@ -8,22 +8,47 @@ import { useTaskList } from "@/components/tasks/use-tasks";
 /** The organization's tasks: status, steps, cost; each opens its page. */
 export function TaskList() {
   const list = useTaskList();
-  if (list.isPending) return <p role="status" className="text-sm text-slate-500">Loading tasks…</p>;
-  if (list.isError && !list.data) return <ErrorState what="The tasks could not be loaded" detail={list.error.message} onRetry={() => void list.refetch()} />;
+  if (list.isPending)
+    return (
+      <p role="status" className="text-sm text-slate-500">
+        Loading tasks…
+      </p>
+    );
+  if (list.isError && !list.data)
+    return (
+      <ErrorState
+        what="The tasks could not be loaded"
+        detail={list.error.message}
+        onRetry={() => void list.refetch()}
+      />
+    );
   const tasks = list.data.data;
   if (tasks.length === 0) {
-    return <p className="text-sm text-slate-600" data-testid="tasks-empty">No tasks yet. Start one above, or with <code className="rounded bg-slate-100 px-1">POST /agent/tasks</code>.</p>;
+    return (
+      <p className="text-sm text-slate-600" data-testid="tasks-empty">
+        No tasks yet. Start one above, or with <code className="rounded bg-slate-100 px-1">POST /agent/tasks</code>.
+      </p>
+    );
   }
   return (
     <ul className="divide-y divide-slate-200" aria-label="Tasks">
       {tasks.map((task) => (
         <li key={task.task_id} data-testid="task-row">
-          <Link href={`/tasks/${task.task_id}`} className="flex flex-wrap items-center gap-x-4 gap-y-1 py-3 hover:bg-slate-50 focus-visible:bg-slate-50">
-            <span className="min-w-0 flex-1 basis-64 truncate text-sm font-medium text-slate-900">{task.instruction}</span>
+          <Link
+            href={`/tasks/${task.task_id}`}
+            className="flex flex-wrap items-center gap-x-4 gap-y-1 py-3 hover:bg-slate-50 focus-visible:bg-slate-50"
+          >
+            <span className="min-w-0 flex-1 basis-64 truncate text-sm font-medium text-slate-900">
+              {task.instruction}
+            </span>
             <TaskStatus status={task.status} reason={task.end_reason} />
-            <span className="text-xs text-slate-600">{task.step_count}/{task.max_steps} steps</span>
+            <span className="text-xs text-slate-600">
+              {task.step_count}/{task.max_steps} steps
+            </span>
             <span className="text-xs text-slate-600">{formatCost(task.cost_usd)}</span>
-            <span className="text-xs text-slate-500">{task.kind} · {task.model}</span>
+            <span className="text-xs text-slate-500">
+              {task.kind} · {task.model}
+            </span>
           </Link>
         </li>
       ))}

@@ -11,7 +11,11 @@ const TONES: Record<string, string> = {
 export function TaskStatus({ status, reason }: { status: string; reason: string | null }) {
   const live = status === "running" || status === "queued";
   return (
-    <span data-testid="task-status" data-status={status} className={`inline-flex items-center gap-1.5 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${TONES[status] ?? TONES.stopped}`}>
+    <span
+      data-testid="task-status"
+      data-status={status}
+      className={`inline-flex items-center gap-1.5 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${TONES[status] ?? TONES.stopped}`}
+    >
       {live && <span aria-hidden className="size-1.5 rounded-full bg-current" />}
       {status}
       {reason && !live && status !== "paused" ? `: ${reason}` : ""}
@@ -19,4 +23,5 @@ export function TaskStatus({ status, reason }: { status: string; reason: string 
   );
 }
 
-export const formatCost = (usd: number) => (usd === 0 ? "$0" : usd < 0.01 ? `$${usd.toFixed(6)}` : `$${usd.toFixed(4)}`);
+export const formatCost = (usd: number) =>
+  usd === 0 ? "$0" : usd < 0.01 ? `$${usd.toFixed(6)}` : `$${usd.toFixed(4)}`;

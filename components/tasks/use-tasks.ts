@@ -46,7 +46,8 @@ export interface StartTaskInput {
 export function useStartTask() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: StartTaskInput) => fetchJson<{ task_id: string }>("/api/tasks", { method: "POST", body: JSON.stringify(input) }),
+    mutationFn: (input: StartTaskInput) =>
+      fetchJson<{ task_id: string }>("/api/tasks", { method: "POST", body: JSON.stringify(input) }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: taskKeys.all() }),
   });
 }
@@ -56,7 +57,10 @@ export function useTaskControl(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ action, message }: { action: "pause" | "resume" | "stop" | "messages"; message?: string }) =>
-      fetchJson<{ status: string }>(`/api/tasks/${encodeURIComponent(id)}/${action}`, { method: "POST", body: JSON.stringify(message === undefined ? {} : { message }) }),
+      fetchJson<{ status: string }>(`/api/tasks/${encodeURIComponent(id)}/${action}`, {
+        method: "POST",
+        body: JSON.stringify(message === undefined ? {} : { message }),
+      }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: taskKeys.all() }),
   });
 }

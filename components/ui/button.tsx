@@ -25,7 +25,15 @@ export function Button({
 }
 
 /** A form's submit button that says what is happening while the request runs. */
-export function SubmitButton({ pending, label, pendingLabel }: { pending: boolean; label: string; pendingLabel: string }) {
+export function SubmitButton({
+  pending,
+  label,
+  pendingLabel,
+}: {
+  pending: boolean;
+  label: string;
+  pendingLabel: string;
+}) {
   return (
     <Button type="submit" disabled={pending}>
       {pending ? pendingLabel : label}

@@ -37,7 +37,12 @@ export function Alert({ tone = "error", children }: { tone?: "error" | "info" | 
 }
 
 /** A management page: what it manages, a form to add one ([title, form]), and the list of them ([title, list]). */
-export function ManagePage(props: { title: string; description: string; form: [string, ReactNode]; list: [string, ReactNode] }) {
+export function ManagePage(props: {
+  title: string;
+  description: string;
+  form: [string, ReactNode];
+  list: [string, ReactNode];
+}) {
   return (
     <div className="space-y-6">
       <PageHeader title={props.title} description={props.description} />

@@ -2,7 +2,13 @@ import type { ReactNode } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
 
 /** Code to copy: a caption row with the copy button, then the code full width (it scrolls inside itself, never the page). */
-export function CodeBlock(props: { caption: ReactNode; code: string; copyLabel: string; testId: string; wrap?: boolean }) {
+export function CodeBlock(props: {
+  caption: ReactNode;
+  code: string;
+  copyLabel: string;
+  testId: string;
+  wrap?: boolean;
+}) {
   return (
     <div className="min-w-0 space-y-1.5">
       <div className="flex flex-wrap items-center justify-between gap-2">

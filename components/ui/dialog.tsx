@@ -8,7 +8,19 @@ import { Button } from "@/components/ui/button";
  * inert), open while `open` is true. The one dialog every page uses: forms that
  * open from a button (New session) and ConfirmDialog.
  */
-export function Dialog({ open, onClose, title, children, testId }: { open: boolean; onClose: () => void; title: string; children: ReactNode; testId?: string }) {
+export function Dialog({
+  open,
+  onClose,
+  title,
+  children,
+  testId,
+}: {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  children: ReactNode;
+  testId?: string;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {

@@ -9,7 +9,11 @@ import { Button } from "@/components/ui/button";
  */
 export function ErrorState({ what, detail, onRetry }: { what: string; detail?: string; onRetry: () => void }) {
   return (
-    <div role="alert" className="flex flex-wrap items-center gap-3 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800" data-testid="error-state">
+    <div
+      role="alert"
+      className="flex flex-wrap items-center gap-3 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800"
+      data-testid="error-state"
+    >
       <div className="min-w-0 flex-1 space-y-0.5">
         <p className="font-medium">{what}</p>
         {detail && <p className="break-words text-red-700">{plainDetail(detail)}</p>}
@@ -23,6 +27,7 @@ export function ErrorState({ what, detail, onRetry }: { what: string; detail?: s
 
 /** Network failures reach us as the browser's terse "Failed to fetch"; say what it means. */
 function plainDetail(detail: string): string {
-  if (/failed to fetch|networkerror|load failed/i.test(detail)) return "The server could not be reached. Check your connection, then retry.";
+  if (/failed to fetch|networkerror|load failed/i.test(detail))
+    return "The server could not be reached. Check your connection, then retry.";
   return detail;
 }

@@ -7,7 +7,15 @@ const EDITABLE = `${CONTROL} bg-white`;
 const READ_ONLY = `${CONTROL} bg-slate-50 text-slate-600`;
 
 /** A label above a control, and an optional hint the control is described by. */
-function LabelledField({ label, hint, children }: { label: string; hint?: string; children: (id: string, hintId?: string) => ReactNode }) {
+function LabelledField({
+  label,
+  hint,
+  children,
+}: {
+  label: string;
+  hint?: string;
+  children: (id: string, hintId?: string) => ReactNode;
+}) {
   const id = useId();
   const hintId = hint ? `${id}-hint` : undefined;
   return (
@@ -25,10 +33,16 @@ function LabelledField({ label, hint, children }: { label: string; hint?: string
   );
 }
 
-export function TextField({ label, hint, ...props }: InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: string }) {
+export function TextField({
+  label,
+  hint,
+  ...props
+}: InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: string }) {
   return (
     <LabelledField label={label} hint={hint}>
-      {(id, hintId) => <input id={id} className={props.readOnly ? READ_ONLY : EDITABLE} aria-describedby={hintId} {...props} />}
+      {(id, hintId) => (
+        <input id={id} className={props.readOnly ? READ_ONLY : EDITABLE} aria-describedby={hintId} {...props} />
+      )}
     </LabelledField>
   );
 }

@@ -13,7 +13,11 @@ export function ToggleGroup<T extends string>(props: {
   const on = segmented ? "bg-brand-600 text-white" : "bg-brand-50 font-medium text-brand-700";
   const off = segmented ? "text-slate-700 hover:bg-slate-100" : "text-slate-600 hover:bg-slate-100";
   return (
-    <div role="group" aria-label={props.label} className={segmented ? "inline-flex rounded-md border border-slate-300 p-0.5" : "flex flex-wrap gap-1"}>
+    <div
+      role="group"
+      aria-label={props.label}
+      className={segmented ? "inline-flex rounded-md border border-slate-300 p-0.5" : "flex flex-wrap gap-1"}
+    >
       {props.options.map((o) => (
         <button
           key={o.value}

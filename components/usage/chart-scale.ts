@@ -15,7 +15,8 @@ export function niceTicks(max: number, count = 4): number[] {
   return ticks;
 }
 
-const compact = (n: number) => (n >= 1000 ? Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 1 }).format(n) : String(n));
+const compact = (n: number) =>
+  n >= 1000 ? Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 1 }).format(n) : String(n);
 
 export function formatMinutes(minutes: number): string {
   if (minutes === 0) return "0 min";
@@ -52,5 +53,9 @@ export function bucketLabel(start: string, bucket: "hour" | "day", long = false)
   const day = d.toLocaleDateString("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
   if (bucket === "day") return long ? `${day} (UTC)` : day;
   const hour = `${String(d.getUTCHours()).padStart(2, "0")}:00`;
-  return long ? `${day}, ${hour}–${String((d.getUTCHours() + 1) % 24).padStart(2, "0")}:00 UTC` : hour === "00:00" ? day : hour;
+  return long
+    ? `${day}, ${hour}–${String((d.getUTCHours() + 1) % 24).padStart(2, "0")}:00 UTC`
+    : hour === "00:00"
+      ? day
+      : hour;
 }

@@ -63,11 +63,25 @@ export function RangePicker() {
         <form onSubmit={apply} className="flex flex-wrap items-end gap-2">
           <label className="text-xs text-slate-600">
             From (UTC)
-            <input type="date" required value={from} max={to} onChange={(e) => setFrom(e.target.value)} className={`mt-1 block ${INPUT}`} />
+            <input
+              type="date"
+              required
+              value={from}
+              max={to}
+              onChange={(e) => setFrom(e.target.value)}
+              className={`mt-1 block ${INPUT}`}
+            />
           </label>
           <label className="text-xs text-slate-600">
             To (UTC, inclusive)
-            <input type="date" required value={to} min={from} onChange={(e) => setTo(e.target.value)} className={`mt-1 block ${INPUT}`} />
+            <input
+              type="date"
+              required
+              value={to}
+              min={from}
+              onChange={(e) => setTo(e.target.value)}
+              className={`mt-1 block ${INPUT}`}
+            />
           </label>
           <Button type="submit" variant="secondary">
             Apply

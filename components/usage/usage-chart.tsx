@@ -73,7 +73,12 @@ export function UsageChart({ buckets, bucket }: { buckets: Bucket[]; bucket: "ho
 
   function onKey(e: KeyboardEvent) {
     const last = buckets.length - 1;
-    const moves: Record<string, number> = { ArrowLeft: (shown ?? last + 1) - 1, ArrowRight: (shown ?? -1) + 1, Home: 0, End: last };
+    const moves: Record<string, number> = {
+      ArrowLeft: (shown ?? last + 1) - 1,
+      ArrowRight: (shown ?? -1) + 1,
+      Home: 0,
+      End: last,
+    };
     if (!(e.key in moves)) return;
     e.preventDefault();
     setActive(Math.min(last, Math.max(0, moves[e.key]!)));
@@ -83,7 +88,9 @@ export function UsageChart({ buckets, bucket }: { buckets: Bucket[]; bucket: "ho
     <div>
       <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
         <ToggleGroup label="Chart metric" look="segmented" options={METRICS} value={metric} onChange={setMetric} />
-        <p className="text-xs text-slate-500">Per {bucket} (UTC) · hover a bar, or focus the chart and use the arrow keys</p>
+        <p className="text-xs text-slate-500">
+          Per {bucket} (UTC) · hover a bar, or focus the chart and use the arrow keys
+        </p>
       </div>
       <div ref={ref} className="relative">
         <div
@@ -99,8 +106,20 @@ export function UsageChart({ buckets, bucket }: { buckets: Bucket[]; bucket: "ho
           <svg width={width} height={HEIGHT} className="block max-w-full" aria-hidden data-testid="usage-chart">
             {ticks.map((t) => (
               <g key={t}>
-                <line x1={PAD.left} x2={width - PAD.right} y1={y(t)} y2={y(t)} className={t === 0 ? "stroke-slate-400" : "stroke-slate-100"} />
-                <text x={PAD.left - 6} y={y(t)} dy="0.32em" textAnchor="end" className="fill-slate-500 text-[11px] tabular-nums">
+                <line
+                  x1={PAD.left}
+                  x2={width - PAD.right}
+                  y1={y(t)}
+                  y2={y(t)}
+                  className={t === 0 ? "stroke-slate-400" : "stroke-slate-100"}
+                />
+                <text
+                  x={PAD.left - 6}
+                  y={y(t)}
+                  dy="0.32em"
+                  textAnchor="end"
+                  className="fill-slate-500 text-[11px] tabular-nums"
+                >
                   {tickLabel(t, metric)}
                 </text>
               </g>
@@ -110,12 +129,27 @@ export function UsageChart({ buckets, bucket }: { buckets: Bucket[]; bucket: "ho
               let base = 0;
               return (
                 <g key={b.start} data-testid="usage-chart-bar" onMouseEnter={() => setActive(i)}>
-                  <rect x={x} y={PAD.top} width={slot} height={plotH} className={shown === i ? "fill-slate-100" : "fill-transparent"} />
+                  <rect
+                    x={x}
+                    y={PAD.top}
+                    width={slot}
+                    height={plotH}
+                    className={shown === i ? "fill-slate-100" : "fill-transparent"}
+                  />
                   {partsOf(b, metric).map((p) => {
                     const y0 = y(base);
                     base += p.value;
                     const h = y0 - y(base);
-                    return h > 0 ? <rect key={p.label} x={x + (slot - barW) / 2} y={y0 - h} width={barW} height={h} className={p.color} /> : null;
+                    return h > 0 ? (
+                      <rect
+                        key={p.label}
+                        x={x + (slot - barW) / 2}
+                        y={y0 - h}
+                        width={barW}
+                        height={h}
+                        className={p.color}
+                      />
+                    ) : null;
                   })}
                   {i % labelEvery === 0 && (
                     <text x={x + slot / 2} y={HEIGHT - 8} textAnchor="middle" className="fill-slate-500 text-[11px]">

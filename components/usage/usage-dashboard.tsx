@@ -34,7 +34,13 @@ function SessionStats({ report }: { report: UsageReport }) {
             value={formatMinutes(s.minutes)}
             hint={`${s.sessions} session${s.sessions === 1 ? "" : "s"} in range`}
           />,
-          <Stat key={`${kind}-live`} testId={`usage-${kind}-live`} label={`${name} live now`} value={String(s.live_now)} hint={`peak ${s.peak_concurrent} at once`} />,
+          <Stat
+            key={`${kind}-live`}
+            testId={`usage-${kind}-live`}
+            label={`${name} live now`}
+            value={String(s.live_now)}
+            hint={`peak ${s.peak_concurrent} at once`}
+          />,
         ];
       })}
     </div>
@@ -61,8 +67,14 @@ function NothingYet() {
       <p className="font-medium text-slate-900">Nothing used in this range.</p>
       <p>
         Requests to the model API and browser or desktop sessions show up here. Try a model in the{" "}
-        <Link href="/playground" className="font-medium text-brand-700 underline underline-offset-2">playground</Link>, start a session on the{" "}
-        <Link href="/sessions" className="font-medium text-brand-700 underline underline-offset-2">Sessions page</Link>, or pick a longer range.
+        <Link href="/playground" className="font-medium text-brand-700 underline underline-offset-2">
+          playground
+        </Link>
+        , start a session on the{" "}
+        <Link href="/sessions" className="font-medium text-brand-700 underline underline-offset-2">
+          Sessions page
+        </Link>
+        , or pick a longer range.
       </p>
     </div>
   );
@@ -86,9 +98,14 @@ export function UsageDashboard() {
         </a>
       </div>
       {usage.error ? (
-        <div role="alert" className="flex flex-wrap items-center gap-3 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+        <div
+          role="alert"
+          className="flex flex-wrap items-center gap-3 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800"
+        >
           <p className="flex-1">The usage could not be loaded: {usage.error.message}</p>
-          <Button variant="secondary" onClick={() => void usage.refetch()}>Retry</Button>
+          <Button variant="secondary" onClick={() => void usage.refetch()}>
+            Retry
+          </Button>
         </div>
       ) : !report ? (
         <UsageLoading />
@@ -101,14 +118,18 @@ export function UsageDashboard() {
 
 function UsageReportView({ report }: { report: UsageReport }) {
   const placeholders = report.models.filter((m) => m.placeholder);
-  const idle = report.totals.requests === 0 && report.sessions.browser.sessions === 0 && report.sessions.desktop.sessions === 0;
+  const idle =
+    report.totals.requests === 0 && report.sessions.browser.sessions === 0 && report.sessions.desktop.sessions === 0;
   const range = `${new Date(report.from).toISOString().slice(0, 16).replace("T", " ")} – ${new Date(report.to).toISOString().slice(0, 16).replace("T", " ")} UTC`;
   return (
     <>
-      <p className="text-xs text-slate-500" data-testid="usage-range-label">{range}</p>
+      <p className="text-xs text-slate-500" data-testid="usage-range-label">
+        {range}
+      </p>
       {placeholders.length > 0 && (
         <Alert tone="info">
-          <strong>Placeholder model in use</strong> ({placeholders.map((m) => m.id).join(", ")}): {placeholders[0]!.notice}
+          <strong>Placeholder model in use</strong> ({placeholders.map((m) => m.id).join(", ")}):{" "}
+          {placeholders[0]!.notice}
         </Alert>
       )}
       <div className="grid grid-cols-2 gap-3 md:grid-cols-4" data-testid="usage-totals">

@@ -7,7 +7,17 @@ import type { UsageReport } from "@/components/usage/use-usage";
 type Row = UsageReport["totals"] & { key: string; label: string; sub?: string; minutes?: number };
 
 /** Wide on a desktop; on a phone it scrolls inside its card, never the page. */
-function Table({ rows, first, testId, withMinutes = false }: { rows: Row[]; first: string; testId: string; withMinutes?: boolean }) {
+function Table({
+  rows,
+  first,
+  testId,
+  withMinutes = false,
+}: {
+  rows: Row[];
+  first: string;
+  testId: string;
+  withMinutes?: boolean;
+}) {
   const th = "py-2 pr-3 text-right font-medium";
   const td = "py-2 pr-3 text-right tabular-nums";
   return (

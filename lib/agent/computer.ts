@@ -25,7 +25,10 @@ export const ENDING_ACTIONS = new Set(["terminate", "done", "answer"]);
 const scale = (value: unknown, size: number) => (typeof value === "number" ? Math.round((value / 1000) * size) : value);
 
 /** A model action in 0–1000 space → the same action in pixels; other fields as sent. */
-export function toPixels(action: Record<string, unknown>, display: { width: number; height: number }): Record<string, unknown> {
+export function toPixels(
+  action: Record<string, unknown>,
+  display: { width: number; height: number },
+): Record<string, unknown> {
   const out: Record<string, unknown> = { ...action };
   for (const key of ["x", "end_x", "start_x"]) if (key in out) out[key] = scale(out[key], display.width);
   for (const key of ["y", "end_y", "start_y"]) if (key in out) out[key] = scale(out[key], display.height);
@@ -44,14 +47,21 @@ const requestId = () => `req_agent_${randomHex(8)}`;
 
 /** Runs one action (already in pixels); a failed action is an ActionResult with status "error", a gone session throws. */
 export function runAction(ref: ComputerRef, action: Record<string, unknown>): Promise<ActionResult> {
-  return executeAction({ principal: ref.caller, id: ref.computerId, requestId: requestId(), baseUrl: ref.origin, body: { action } });
+  return executeAction({
+    principal: ref.caller,
+    id: ref.computerId,
+    requestId: requestId(),
+    baseUrl: ref.origin,
+    body: { action },
+  });
 }
 
 /** A screenshot stored for the session: its capability URL and the stored file's name. */
 export async function takeScreenshot(ref: ComputerRef): Promise<{ url: string; name: string }> {
   const result = await runAction(ref, { type: "screenshot" });
   const url = (result.result as { screenshot_url?: string } | undefined)?.screenshot_url;
-  if (result.status !== "success" || !url) throw new Error(`screenshot failed: ${result.error_message ?? "no screenshot_url"}`);
+  if (result.status !== "success" || !url)
+    throw new Error(`screenshot failed: ${result.error_message ?? "no screenshot_url"}`);
   const name = decodeURIComponent(new URL(url).pathname.split("/").at(-1)!);
   return { url, name };
 }
@@ -79,10 +89,19 @@ export async function openComputer(input: {
 }
 
 /** An existing live session of the organization (computer_id), or null; its display is what the model sees. */
-export async function reuseComputer(input: { caller: SessionCaller; origin: string; computerId: string }): Promise<ComputerRef | null> {
+export async function reuseComputer(input: {
+  caller: SessionCaller;
+  origin: string;
+  computerId: string;
+}): Promise<ComputerRef | null> {
   const row = await findComputer({ id: input.computerId, organizationId: input.caller.organizationId });
   if (!row || row.status === "terminated") return null;
-  return { caller: input.caller, computerId: row.id, origin: input.origin, display: { width: row.displayWidth, height: row.displayHeight } };
+  return {
+    caller: input.caller,
+    computerId: row.id,
+    origin: input.origin,
+    display: { width: row.displayWidth, height: row.displayHeight },
+  };
 }
 
 /** Ends the task's session (saving its state when persistent); a session already gone is fine. */

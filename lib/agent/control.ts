@@ -4,7 +4,17 @@
 // One TaskControl per running task, owned by the runner (runner.ts); events
 // for streams go through the same object (`subscribe`/`emit`).
 
-export type TaskEventName = "started" | "action" | "screenshot" | "step" | "message" | "paused" | "resumed" | "completed" | "failed" | "stopped";
+export type TaskEventName =
+  | "started"
+  | "action"
+  | "screenshot"
+  | "step"
+  | "message"
+  | "paused"
+  | "resumed"
+  | "completed"
+  | "failed"
+  | "stopped";
 
 export interface TaskEvent {
   event: TaskEventName;
@@ -13,7 +23,10 @@ export interface TaskEvent {
 
 /** Why a loop stopped early; the loop turns it into the task's end (status and end_reason). */
 export class TaskInterrupted extends Error {
-  constructor(readonly reason: "stopped" | "server_shutdown" | "session_ended" | "max_duration", message: string) {
+  constructor(
+    readonly reason: "stopped" | "server_shutdown" | "session_ended" | "max_duration",
+    message: string,
+  ) {
     super(message);
     this.name = "TaskInterrupted";
   }

@@ -6,7 +6,11 @@ import { listModels } from "@/lib/models/registry";
 
 export function taskFormOptions() {
   const preferred = defaultModel();
-  const models = listModels().map((m) => ({ id: m.id, placeholder: Boolean(m.metadata.placeholder), vision: Boolean(m.capabilities.vision) }));
+  const models = listModels().map((m) => ({
+    id: m.id,
+    placeholder: Boolean(m.metadata.placeholder),
+    vision: Boolean(m.capabilities.vision),
+  }));
   models.sort((a, b) => Number(b.id === preferred) - Number(a.id === preferred));
   return { models, maxStepsLimit: getEnv().AGENT_MAX_STEPS_LIMIT };
 }

@@ -38,7 +38,12 @@ function endOf(err: unknown): TaskEnd {
     return { status, endReason: err.reason, result: null, errorMessage: err.message };
   }
   if (isAppError(err)) {
-    const reason = err.detail === "insufficient_quota" ? "insufficient_quota" : err.code === "conflict" ? "session_ended" : (err.detail ?? err.code);
+    const reason =
+      err.detail === "insufficient_quota"
+        ? "insufficient_quota"
+        : err.code === "conflict"
+          ? "session_ended"
+          : (err.detail ?? err.code);
     return { status: "failed", endReason: reason, result: null, errorMessage: err.message };
   }
   getLogger().error({ err }, "agent task loop failed");
@@ -49,11 +54,22 @@ function firstInput(plan: TaskPlan, screenshotUrl: string): InputItem[] {
   const context = plan.context.map((turn) =>
     turn.role === "user"
       ? { type: "message" as const, role: "user" as const, content: turn.content }
-      : { type: "message" as const, role: "assistant" as const, content: [{ type: "output_text" as const, text: turn.content }] },
+      : {
+          type: "message" as const,
+          role: "assistant" as const,
+          content: [{ type: "output_text" as const, text: turn.content }],
+        },
   );
   return [
     ...context,
-    { type: "message", role: "user", content: [{ type: "input_text", text: plan.instruction }, { type: "input_image", image_url: screenshotUrl, detail: "auto" }] },
+    {
+      type: "message",
+      role: "user",
+      content: [
+        { type: "input_text", text: plan.instruction },
+        { type: "input_image", image_url: screenshotUrl, detail: "auto" },
+      ],
+    },
   ] as InputItem[];
 }
 
@@ -72,15 +88,25 @@ async function steps(input: LoopInput): Promise<TaskEnd> {
       control.emit({ event: "message", data: { step: index, role: "user", text: message } });
     }
     const turn = await modelTurn({
-      principal, model: plan.model, input: conversation, display: computer.display, environment,
-      temperature: plan.temperature, systemPrompt: plan.systemPrompt, signal: control.signal,
+      principal,
+      model: plan.model,
+      input: conversation,
+      display: computer.display,
+      environment,
+      temperature: plan.temperature,
+      systemPrompt: plan.systemPrompt,
+      signal: control.signal,
     });
     const modelMs = now() - started;
     conversation.push(...turn.output);
     if (turn.text) control.emit({ event: "message", data: { step: index, role: "assistant", text: turn.text } });
 
     const action = turn.computerCall?.action ?? null;
-    const ending = turn.done ?? (action && ENDING_ACTIONS.has(String(action.type)) ? { result: String(action.result ?? action.text ?? action.status ?? "") } : null);
+    const ending =
+      turn.done ??
+      (action && ENDING_ACTIONS.has(String(action.type))
+        ? { result: String(action.result ?? action.text ?? action.status ?? "") }
+        : null);
     let actionMs = 0;
     let error: string | null = null;
     let screenshotName: string | null = null;
@@ -95,20 +121,43 @@ async function steps(input: LoopInput): Promise<TaskEnd> {
       actionMs = now() - actionStarted;
       screenshotName = shot.name;
       conversation.push({
-        type: "computer_call_output", call_id: turn.computerCall!.call_id,
+        type: "computer_call_output",
+        call_id: turn.computerCall!.call_id,
         output: { type: "computer_screenshot", image_url: shot.url },
       } as InputItem);
     }
     const row = await recordStep({
-      taskId, index, action, modelText: turn.text || null, screenshot: screenshotName, injected,
-      inputTokens: turn.inputTokens, outputTokens: turn.outputTokens, costUsd: turn.costUsd,
-      modelMs, actionMs, totalMs: now() - started, error,
+      taskId,
+      index,
+      action,
+      modelText: turn.text || null,
+      screenshot: screenshotName,
+      injected,
+      inputTokens: turn.inputTokens,
+      outputTokens: turn.outputTokens,
+      costUsd: turn.costUsd,
+      modelMs,
+      actionMs,
+      totalMs: now() - started,
+      error,
     });
     if (screenshotName) {
-      const url = await screenshotLink({ computerId: computer.computerId, name: screenshotName, mode: plan.screenshotMode, origin: computer.origin });
+      const url = await screenshotLink({
+        computerId: computer.computerId,
+        name: screenshotName,
+        mode: plan.screenshotMode,
+        origin: computer.origin,
+      });
       control.emit({ event: "screenshot", data: { step: index, url } });
     }
-    control.emit({ event: "step", data: await toStepObject(row, { computerId: computer.computerId, screenshotMode: plan.screenshotMode }, computer.origin) });
+    control.emit({
+      event: "step",
+      data: await toStepObject(
+        row,
+        { computerId: computer.computerId, screenshotMode: plan.screenshotMode },
+        computer.origin,
+      ),
+    });
     if (ending) return { status: "completed", endReason: "done", result: ending.result, errorMessage: null };
     // An answer with no action: the model has nothing more to do on the screen.
     if (!action) return { status: "completed", endReason: "answered", result: turn.text || null, errorMessage: null };

@@ -74,7 +74,12 @@ export async function modelTurn(turn: TurnRequest): Promise<TurnOutcome> {
     instructions: turn.systemPrompt ? `${SYSTEM_PROMPT}\n\n${turn.systemPrompt}` : SYSTEM_PROMPT,
     input: turn.input,
     tools: [
-      { type: "computer_use", display_width: turn.display.width, display_height: turn.display.height, environment: turn.environment },
+      {
+        type: "computer_use",
+        display_width: turn.display.width,
+        display_height: turn.display.height,
+        environment: turn.environment,
+      },
       DONE_TOOL,
     ],
     tool_choice: "required",
@@ -82,11 +87,18 @@ export async function modelTurn(turn: TurnRequest): Promise<TurnOutcome> {
     store: false,
     ...(turn.temperature === null ? {} : { temperature: turn.temperature }),
   });
-  const reply = await createResponse({ principal: turn.principal, requestId: `req_agent_${randomHex(8)}`, signal: turn.signal }, body);
+  const reply = await createResponse(
+    { principal: turn.principal, requestId: `req_agent_${randomHex(8)}`, signal: turn.signal },
+    body,
+  );
   if (reply.status !== 200 || typeof reply.body !== "string") {
     throw new AppError("upstream_error", `The model call ended with status ${reply.status}`);
   }
-  const response = JSON.parse(reply.body) as { output: InputItem[]; output_text?: string; usage?: { input_tokens: number; output_tokens: number } };
+  const response = JSON.parse(reply.body) as {
+    output: InputItem[];
+    output_text?: string;
+    usage?: { input_tokens: number; output_tokens: number };
+  };
   let computerCall: TurnOutcome["computerCall"] = null;
   let done: TurnOutcome["done"] = null;
   // `output_text` is a convenience some upstreams leave out: the message items are the source.
@@ -94,7 +106,8 @@ export async function modelTurn(turn: TurnRequest): Promise<TurnOutcome> {
   for (const item of response.output) {
     const entry = item as Record<string, unknown>;
     if (entry.type === "message" && Array.isArray(entry.content)) {
-      for (const part of entry.content as { type?: string; text?: string }[]) if (part.type === "output_text" && part.text) text += part.text;
+      for (const part of entry.content as { type?: string; text?: string }[])
+        if (part.type === "output_text" && part.text) text += part.text;
     }
     if (entry.type === "computer_call" && !computerCall) {
       computerCall = { call_id: String(entry.call_id), action: entry.action as Record<string, unknown> };

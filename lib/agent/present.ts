@@ -18,7 +18,12 @@ export function exitCodeOf(status: string): number | undefined {
 }
 
 /** A link to a stored screenshot for `origin`, or its bytes as a data URL; null once it expired. */
-export async function screenshotLink(input: { computerId: string | null; name: string | null; mode: string; origin: string }): Promise<string | null> {
+export async function screenshotLink(input: {
+  computerId: string | null;
+  name: string | null;
+  mode: string;
+  origin: string;
+}): Promise<string | null> {
   if (!input.computerId || !input.name) return null;
   if (input.mode === "base64") {
     const file = await readScreenshot(input.computerId, input.name);
@@ -27,14 +32,27 @@ export async function screenshotLink(input: { computerId: string | null; name: s
   return screenshotUrl(input.origin, { computerId: input.computerId, name: input.name });
 }
 
-export async function toStepObject(step: StepRow, task: Pick<TaskRow, "computerId" | "screenshotMode">, origin: string) {
+export async function toStepObject(
+  step: StepRow,
+  task: Pick<TaskRow, "computerId" | "screenshotMode">,
+  origin: string,
+) {
   return {
     index: step.index,
     action: parse(step.action),
     model_text: step.modelText,
-    screenshot_url: await screenshotLink({ computerId: task.computerId, name: step.screenshot, mode: task.screenshotMode, origin }),
+    screenshot_url: await screenshotLink({
+      computerId: task.computerId,
+      name: step.screenshot,
+      mode: task.screenshotMode,
+      origin,
+    }),
     injected_messages: (parse(step.injected) as string[] | null) ?? [],
-    usage: { input_tokens: step.inputTokens, output_tokens: step.outputTokens, total_tokens: step.inputTokens + step.outputTokens },
+    usage: {
+      input_tokens: step.inputTokens,
+      output_tokens: step.outputTokens,
+      total_tokens: step.inputTokens + step.outputTokens,
+    },
     cost_usd: step.costUsd,
     timings_ms: { model: round(step.modelMs), action: round(step.actionMs), total: round(step.totalMs) },
     error: step.error,
@@ -58,7 +76,11 @@ export function toTaskSummary(task: TaskListRow) {
     computer_id: task.computerId,
     max_steps: task.maxSteps,
     step_count: task.stepCount,
-    usage: { input_tokens: task.inputTokens, output_tokens: task.outputTokens, total_tokens: task.inputTokens + task.outputTokens },
+    usage: {
+      input_tokens: task.inputTokens,
+      output_tokens: task.outputTokens,
+      total_tokens: task.inputTokens + task.outputTokens,
+    },
     cost_usd: task.costUsd,
     result: task.result,
     end_reason: task.endReason,

@@ -34,16 +34,27 @@ export class TaskRunner {
    * Starts a loop in the background. `onEvent` (a stream's listener) is subscribed before
    * the first event, so a stream started with the task misses nothing.
    */
-  start(input: { taskId: string; plan: TaskPlan; computer: ComputerRef; ownsComputer: boolean; onEvent?: (event: TaskEvent) => void }): RunningTask {
+  start(input: {
+    taskId: string;
+    plan: TaskPlan;
+    computer: ComputerRef;
+    ownsComputer: boolean;
+    onEvent?: (event: TaskEvent) => void;
+  }): RunningTask {
     const control = new TaskControl();
     if (input.onEvent) control.subscribe(input.onEvent);
     if (this.closing) control.interrupt("server_shutdown", "The server is shutting down");
     const { taskId, plan, computer } = input;
     const unwatch = getSessionManager().events.subscribe(computer.computerId, (event) => {
-      if (event.event === "ended") control.interrupt("session_ended", `The task's session ${computer.computerId} ended (${event.data.reason})`);
+      if (event.event === "ended")
+        control.interrupt("session_ended", `The task's session ${computer.computerId} ended (${event.data.reason})`);
     });
     const deadline = plan.maxDurationSeconds
-      ? setTimeout(() => control.interrupt("max_duration", `The task ran past max_duration_seconds (${plan.maxDurationSeconds} s)`), plan.maxDurationSeconds * 1000)
+      ? setTimeout(
+          () =>
+            control.interrupt("max_duration", `The task ran past max_duration_seconds (${plan.maxDurationSeconds} s)`),
+          plan.maxDurationSeconds * 1000,
+        )
       : null;
     deadline?.unref();
     control.emit({ event: "started", data: { task_id: taskId, computer_id: computer.computerId, status: "running" } });
@@ -52,11 +63,22 @@ export class TaskRunner {
       unwatch();
       if (deadline) clearTimeout(deadline);
       if (input.ownsComputer && plan.terminateOnCompletion) {
-        await closeComputer(computer).catch((err) => getLogger().error({ err, taskId }, "agent task session not ended"));
+        await closeComputer(computer).catch((err) =>
+          getLogger().error({ err, taskId }, "agent task session not ended"),
+        );
       }
       this.tasks.delete(taskId);
-      const data = { task_id: taskId, status: end.status, end_reason: end.endReason, result: end.result, ...(end.errorMessage ? { error: { code: end.endReason, message: end.errorMessage } } : {}) };
-      control.emit({ event: end.status === "completed" ? "completed" : end.status === "stopped" ? "stopped" : "failed", data });
+      const data = {
+        task_id: taskId,
+        status: end.status,
+        end_reason: end.endReason,
+        result: end.result,
+        ...(end.errorMessage ? { error: { code: end.endReason, message: end.errorMessage } } : {}),
+      };
+      control.emit({
+        event: end.status === "completed" ? "completed" : end.status === "stopped" ? "stopped" : "failed",
+        data,
+      });
       return end;
     })();
     const running = { organizationId: computer.caller.organizationId, control, finished };

@@ -52,28 +52,58 @@ function planOf(body: TaskStartBody): TaskPlan {
 }
 
 /** The task's computer: a live one named by computer_id, a restore of a saved one, or a new one. */
-async function computerFor(caller: TaskCaller, plan: TaskPlan, origin: string): Promise<{ ref: ComputerRef; owns: boolean }> {
+async function computerFor(
+  caller: TaskCaller,
+  plan: TaskPlan,
+  origin: string,
+): Promise<{ ref: ComputerRef; owns: boolean }> {
   if (plan.computerId) {
     const live = await reuseComputer({ caller, origin, computerId: plan.computerId });
     if (live) return { ref: live, owns: false };
     if (plan.onMissingComputer === "fail") {
-      throw new AppError("not_found", `computer_id '${plan.computerId}' is not a live session of your organization`, { param: "computer_id" });
+      throw new AppError("not_found", `computer_id '${plan.computerId}' is not a live session of your organization`, {
+        param: "computer_id",
+      });
     }
     try {
-      return { ref: await openComputer({ caller, origin, kind: plan.kind, viewport: plan.viewport, persistent: plan.persistent, environmentId: plan.computerId }), owns: true };
+      return {
+        ref: await openComputer({
+          caller,
+          origin,
+          kind: plan.kind,
+          viewport: plan.viewport,
+          persistent: plan.persistent,
+          environmentId: plan.computerId,
+        }),
+        owns: true,
+      };
     } catch (err) {
       if (plan.onMissingComputer !== "create_new") throw err;
     }
   }
-  return { ref: await openComputer({ caller, origin, kind: plan.kind, viewport: plan.viewport, persistent: plan.persistent, environmentId: plan.environmentId }), owns: true };
+  return {
+    ref: await openComputer({
+      caller,
+      origin,
+      kind: plan.kind,
+      viewport: plan.viewport,
+      persistent: plan.persistent,
+      environmentId: plan.environmentId,
+    }),
+    owns: true,
+  };
 }
 
 async function assertRoomFor(organizationId: string): Promise<void> {
   const limit = getEnv().AGENT_ORG_MAX_RUNNING_TASKS;
   if ((await store.countLiveTasks(organizationId)) >= limit) {
-    throw new AppError("rate_limited", `Your organization already runs ${limit} agent tasks (AGENT_ORG_MAX_RUNNING_TASKS); stop one or wait for one to end`, {
-      detail: "too_many_tasks",
-    });
+    throw new AppError(
+      "rate_limited",
+      `Your organization already runs ${limit} agent tasks (AGENT_ORG_MAX_RUNNING_TASKS); stop one or wait for one to end`,
+      {
+        detail: "too_many_tasks",
+      },
+    );
   }
 }
 
@@ -86,13 +116,19 @@ export interface StartedTask {
 }
 
 /** POST /agent/tasks: the task is running (or was already started with this idempotency_key) when this answers. */
-export async function startTask(input: { caller: TaskCaller; body: unknown; origin: string; onEvent?: (event: TaskEvent) => void }): Promise<StartedTask> {
+export async function startTask(input: {
+  caller: TaskCaller;
+  body: unknown;
+  origin: string;
+  onEvent?: (event: TaskEvent) => void;
+}): Promise<StartedTask> {
   const plan = planOf(parseWith(taskStartSchema(), input.body));
   const { organizationId } = input.caller;
   const keyEcho = plan.idempotencyKey ? { idempotency_key: plan.idempotencyKey } : {};
   if (plan.idempotencyKey) {
     const earlier = await store.findTaskByIdempotencyKey({ organizationId, idempotencyKey: plan.idempotencyKey });
-    if (earlier) return { task_id: earlier.id, status: earlier.status, computer_id: earlier.computerId, ...keyEcho, reused: true };
+    if (earlier)
+      return { task_id: earlier.id, status: earlier.status, computer_id: earlier.computerId, ...keyEcho, reused: true };
   }
   await assertRoomFor(organizationId);
   const { ref, owns } = await computerFor(input.caller, plan, input.origin);
@@ -100,22 +136,48 @@ export async function startTask(input: { caller: TaskCaller; body: unknown; orig
   try {
     if (plan.startUrl) {
       const opened = await runAction(ref, { type: "go_to_url", url: plan.startUrl });
-      if (opened.status === "error") throw new AppError("invalid_request", `start_url could not be opened: ${opened.error_message}`, { param: "start_url" });
+      if (opened.status === "error")
+        throw new AppError("invalid_request", `start_url could not be opened: ${opened.error_message}`, {
+          param: "start_url",
+        });
     }
     await store.insertTask({
-      id: taskId, organizationId, apiKeyId: input.caller.apiKeyId, hostId: getEnv().HOST_ID,
-      instruction: plan.instruction, kind: plan.kind, model: plan.model, maxSteps: plan.maxSteps, temperature: plan.temperature,
-      screenshotMode: plan.screenshotMode, viewportWidth: ref.display.width, viewportHeight: ref.display.height,
-      persistent: plan.persistent, environmentId: plan.environmentId, computerId: ref.computerId, ownsComputer: owns,
+      id: taskId,
+      organizationId,
+      apiKeyId: input.caller.apiKeyId,
+      hostId: getEnv().HOST_ID,
+      instruction: plan.instruction,
+      kind: plan.kind,
+      model: plan.model,
+      maxSteps: plan.maxSteps,
+      temperature: plan.temperature,
+      screenshotMode: plan.screenshotMode,
+      viewportWidth: ref.display.width,
+      viewportHeight: ref.display.height,
+      persistent: plan.persistent,
+      environmentId: plan.environmentId,
+      computerId: ref.computerId,
+      ownsComputer: owns,
       terminateOnCompletion: plan.terminateOnCompletion,
-      options: JSON.stringify({ metadata: plan.metadata, system_prompt: plan.systemPrompt, context: plan.context, start_url: plan.startUrl }),
+      options: JSON.stringify({
+        metadata: plan.metadata,
+        system_prompt: plan.systemPrompt,
+        context: plan.context,
+        start_url: plan.startUrl,
+      }),
       idempotencyKey: plan.idempotencyKey,
     });
   } catch (err) {
     if (owns) await closeComputer(ref).catch(() => {});
     throw err;
   }
-  getTaskRunner().start({ taskId, plan: { ...plan, viewport: ref.display }, computer: ref, ownsComputer: owns, onEvent: input.onEvent });
+  getTaskRunner().start({
+    taskId,
+    plan: { ...plan, viewport: ref.display },
+    computer: ref,
+    ownsComputer: owns,
+    onEvent: input.onEvent,
+  });
   return { task_id: taskId, status: "running", computer_id: ref.computerId, ...keyEcho, reused: false };
 }
 
@@ -131,7 +193,10 @@ export async function getTask(input: { caller: TaskCaller; id: string; origin: s
 }
 
 export async function listTasks(input: { caller: TaskCaller; limit?: number }) {
-  const rows = await store.listTasks({ organizationId: input.caller.organizationId, limit: Math.min(Math.max(input.limit ?? 50, 1), 100) });
+  const rows = await store.listTasks({
+    organizationId: input.caller.organizationId,
+    limit: Math.min(Math.max(input.limit ?? 50, 1), 100),
+  });
   return { object: "list", data: rows.map(toTaskSummary) };
 }
 
@@ -140,7 +205,11 @@ async function runningTask(caller: TaskCaller, id: string) {
   const task = await ownedTask(caller, id);
   const running = getTaskRunner().get(id, caller.organizationId);
   if (!running || !store.LIVE_TASK_STATUSES.includes(task.status as (typeof store.LIVE_TASK_STATUSES)[number])) {
-    throw new AppError("conflict", `Agent task '${id}' is ${task.status}; only a running or paused task can be changed`, { detail: "task_not_running" });
+    throw new AppError(
+      "conflict",
+      `Agent task '${id}' is ${task.status}; only a running or paused task can be changed`,
+      { detail: "task_not_running" },
+    );
   }
   return running;
 }
@@ -178,10 +247,15 @@ export async function stopTask(input: { caller: TaskCaller; id: string }) {
 /** The dashboard's controls by name (one route for the four): pause, resume, stop, messages. */
 export function controlTask(input: { caller: TaskCaller; id: string; action: string; body: unknown }) {
   switch (input.action) {
-    case "pause": return pauseTask(input);
-    case "resume": return resumeTask(input);
-    case "stop": return stopTask(input);
-    case "messages": return injectMessage(input);
-    default: throw new AppError("not_found", `No such task control: ${input.action} (use pause, resume, stop or messages)`);
+    case "pause":
+      return pauseTask(input);
+    case "resume":
+      return resumeTask(input);
+    case "stop":
+      return stopTask(input);
+    case "messages":
+      return injectMessage(input);
+    default:
+      throw new AppError("not_found", `No such task control: ${input.action} (use pause, resume, stop or messages)`);
   }
 }

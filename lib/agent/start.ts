@@ -14,6 +14,7 @@ export async function startAgentTasks(): Promise<() => Promise<void>> {
     hostId: getEnv().HOST_ID,
     message: "The server restarted while this task ran; its loop and its session ended with the old process",
   });
-  if (left.length) getLogger().warn({ tasks: left.map((t) => t.id) }, "agent tasks left by the previous process marked failed");
+  if (left.length)
+    getLogger().warn({ tasks: left.map((t) => t.id) }, "agent tasks left by the previous process marked failed");
   return () => getTaskRunner().stopAll();
 }

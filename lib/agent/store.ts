@@ -115,10 +115,22 @@ export async function recordStep(step: NewStep) {
   return row;
 }
 
-export function finishTask(input: { id: string; status: TaskStatus; endReason: string; result?: string | null; errorMessage?: string | null }) {
+export function finishTask(input: {
+  id: string;
+  status: TaskStatus;
+  endReason: string;
+  result?: string | null;
+  errorMessage?: string | null;
+}) {
   return getDb().agentTask.update({
     where: { id: input.id },
-    data: { status: input.status, endReason: input.endReason, result: input.result ?? null, errorMessage: input.errorMessage ?? null, endedAt: new Date() },
+    data: {
+      status: input.status,
+      endReason: input.endReason,
+      result: input.result ?? null,
+      errorMessage: input.errorMessage ?? null,
+      endedAt: new Date(),
+    },
   });
 }
 

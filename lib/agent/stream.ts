@@ -10,7 +10,12 @@ import { startTask, type TaskCaller } from "@/lib/agent/service";
 
 const FINAL = new Set(["completed", "failed", "stopped"]);
 
-export async function streamTask(input: { caller: TaskCaller; body: unknown; origin: string; signal?: AbortSignal }): Promise<Response> {
+export async function streamTask(input: {
+  caller: TaskCaller;
+  body: unknown;
+  origin: string;
+  signal?: AbortSignal;
+}): Promise<Response> {
   // Events that come before the response stream opens wait here, in order.
   const early: TaskEvent[] = [];
   let channel: SseChannel | null = null;

@@ -40,7 +40,11 @@ export function answerClientError(err: NodeJS.ErrnoException & { rawPacket?: Buf
   if (socket.writable && !inFlight?.headersSent) {
     const { headers, body } = renderError(bareError(status), surfaceOf(path), requestIdFrom(null));
     const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? "Error"}`];
-    for (const [name, value] of Object.entries({ ...headers, "content-length": String(Buffer.byteLength(body)), connection: "close" })) {
+    for (const [name, value] of Object.entries({
+      ...headers,
+      "content-length": String(Buffer.byteLength(body)),
+      connection: "close",
+    })) {
       lines.push(`${name}: ${value}`);
     }
     socket.write(`${lines.join("\r\n")}\r\n\r\n${body}`);
@@ -60,10 +64,15 @@ export function answerClientError(err: NodeJS.ErrnoException & { rawPacket?: Buf
 export function jsonForBareErrors(res: ServerResponse, surface: Surface, requestId: string, jsonSurface = false): void {
   let replacement: string | null = null;
   const headerArgType = (headerArg: unknown) =>
-    headerArg && typeof headerArg === "object" ? Object.entries(headerArg).find(([name]) => name.toLowerCase() === "content-type")?.[1] : undefined;
-  const bare = (status: number, headerArg: unknown) => status >= 400 && !res.hasHeader("content-type") && headerArgType(headerArg) === undefined;
+    headerArg && typeof headerArg === "object"
+      ? Object.entries(headerArg).find(([name]) => name.toLowerCase() === "content-type")?.[1]
+      : undefined;
+  const bare = (status: number, headerArg: unknown) =>
+    status >= 400 && !res.hasHeader("content-type") && headerArgType(headerArg) === undefined;
   const htmlNotFound = (status: number, headerArg: unknown) =>
-    jsonSurface && status === 404 && /text\/html/.test(String(headerArgType(headerArg) ?? res.getHeader("content-type") ?? ""));
+    jsonSurface &&
+    status === 404 &&
+    /text\/html/.test(String(headerArgType(headerArg) ?? res.getHeader("content-type") ?? ""));
   const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
   res.writeHead = ((status: number, ...rest: unknown[]) => {
     const headerArg = rest.find((arg) => typeof arg === "object");
@@ -71,7 +80,8 @@ export function jsonForBareErrors(res: ServerResponse, surface: Surface, request
       const { headers, body } = renderError(bareError(status), surface, requestId);
       // Headers passed to writeHead win over set ones: drop the page's own type and length.
       if (headerArg && !Array.isArray(headerArg)) {
-        for (const name of Object.keys(headerArg)) if (/^(content-type|content-length)$/i.test(name)) delete (headerArg as Record<string, unknown>)[name];
+        for (const name of Object.keys(headerArg))
+          if (/^(content-type|content-length)$/i.test(name)) delete (headerArg as Record<string, unknown>)[name];
       }
       replacement = body;
       for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);

@@ -26,7 +26,12 @@ export function signCapability(capability: Capability, expiresAtMs: number, secr
 }
 
 /** True when `token` was signed for exactly this capability and has not expired. */
-export function verifyCapability(capability: Capability, token: string, now = Date.now(), secret = getAppSecret()): boolean {
+export function verifyCapability(
+  capability: Capability,
+  token: string,
+  now = Date.now(),
+  secret = getAppSecret(),
+): boolean {
   const match = TOKEN.exec(token);
   if (!match) return false;
   const expiresAtSeconds = Number(match[1]);
@@ -46,6 +51,12 @@ export interface CredentialsHelp {
 /** The 401 for a request that carried neither a valid capability token nor an API key. */
 export function credentialsError(token: string | null, help: CredentialsHelp): Error {
   return token === null
-    ? new AppError("unauthorized", `Missing API key or token: ${help.howToUse}, or send 'Authorization: Bearer <API_KEY>'`, { detail: "invalid_api_key" })
-    : new AppError("unauthorized", `${help.message}, or send 'Authorization: Bearer <API_KEY>'`, { detail: help.detail });
+    ? new AppError(
+        "unauthorized",
+        `Missing API key or token: ${help.howToUse}, or send 'Authorization: Bearer <API_KEY>'`,
+        { detail: "invalid_api_key" },
+      )
+    : new AppError("unauthorized", `${help.message}, or send 'Authorization: Bearer <API_KEY>'`, {
+        detail: help.detail,
+      });
 }

@@ -12,10 +12,17 @@ import { normalizeIp } from "@/lib/ip-ranges";
 export const CLIENT_ADDRESS_HEADER = "x-cabin-client-address";
 
 /** The client's address: see the comment at the top. */
-export function clientAddress(peer: string | undefined, forwardedFor: string | string[] | undefined, trusted: AddressRanges): string {
+export function clientAddress(
+  peer: string | undefined,
+  forwardedFor: string | string[] | undefined,
+  trusted: AddressRanges,
+): string {
   let address = normalizeIp(peer ?? "unknown");
   if (!trusted.has(address)) return address;
-  const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(",") : forwardedFor ?? "").split(",").map((h) => h.trim()).filter(Boolean);
+  const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(",") : (forwardedFor ?? ""))
+    .split(",")
+    .map((h) => h.trim())
+    .filter(Boolean);
   // Right to left: each trusted proxy vouches for the hop before it.
   while (hops.length) {
     const hop = normalizeIp(hops.pop()!);

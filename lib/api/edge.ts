@@ -44,21 +44,28 @@ const PLAIN_PATH = /^(?:\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*\/?$/;
 export function refuseRequestLine(method: string, url: string): AppError | null {
   // WebDAV and other verbs Node parses (PROPFIND, LOCK, MKCOL…) would reach Next, which answers an empty 400.
   if (REFUSED_METHODS.has(method.toUpperCase()) || !SERVED.has(method)) {
-    return new AppError("method_not_allowed", `Method ${method} is not allowed`, { headers: { allow: SERVED_METHODS } });
+    return new AppError("method_not_allowed", `Method ${method} is not allowed`, {
+      headers: { allow: SERVED_METHODS },
+    });
   }
   const path = url.split("?", 1)[0];
   // Nearly every request (each /v1 call among them): skips splitting and decoding each segment.
   if (PLAIN_PATH.test(path)) return null;
-  if (!path.startsWith("/")) return new AppError("invalid_request", "The request target must be a path starting with '/'");
+  if (!path.startsWith("/"))
+    return new AppError("invalid_request", "The request target must be a path starting with '/'");
   const segments = path.split("/");
   // `/computers//tabs`: an empty id, which Next would redirect to another route.
-  if (jsonSurfaceOf(path) !== null && segments.slice(1, -1).includes("")) return new AppError("not_found", "No such path: it has an empty segment");
+  if (jsonSurfaceOf(path) !== null && segments.slice(1, -1).includes(""))
+    return new AppError("not_found", "No such path: it has an empty segment");
   for (const segment of segments) {
     let decoded: string;
     try {
       decoded = decodeURIComponent(segment);
     } catch {
-      return new AppError("invalid_request", `Malformed percent-encoding in the path segment '${segment.slice(0, 64)}'`);
+      return new AppError(
+        "invalid_request",
+        `Malformed percent-encoding in the path segment '${segment.slice(0, 64)}'`,
+      );
     }
     if (decoded.includes("\0")) return new AppError("invalid_request", "The path contains a NUL byte");
     // Next would normalize these into another route (or its HTML 404): a JSON API names no such paths.
@@ -157,7 +164,11 @@ export function incomingRequestId(req: IncomingMessage): string {
 export function refuseUpgrade(socket: Duplex, error: unknown, requestId: string, surface: Surface = "api"): void {
   const { status, headers, body } = renderError(error, surface, requestId);
   const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? "Error"}`];
-  for (const [name, value] of Object.entries({ ...headers, "content-length": String(Buffer.byteLength(body)), connection: "close" })) {
+  for (const [name, value] of Object.entries({
+    ...headers,
+    "content-length": String(Buffer.byteLength(body)),
+    connection: "close",
+  })) {
     lines.push(`${name}: ${value}`);
   }
   socket.end(`${lines.join("\r\n")}\r\n\r\n${body}`);

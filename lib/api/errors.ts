@@ -63,8 +63,11 @@ export function isAppError(value: unknown): value is AppError {
   if (value instanceof AppError) return true;
   const candidate = value as { name?: unknown; code?: unknown } | null;
   return (
-    typeof candidate === "object" && candidate !== null && candidate.name === "AppError" &&
-    typeof candidate.code === "string" && Object.hasOwn(ERROR_STATUS, candidate.code)
+    typeof candidate === "object" &&
+    candidate !== null &&
+    candidate.name === "AppError" &&
+    typeof candidate.code === "string" &&
+    Object.hasOwn(ERROR_STATUS, candidate.code)
   );
 }
 

@@ -67,10 +67,14 @@ export function withPublic(surface: Surface, handler: Handler<PublicContext>) {
 
 /** Bearer API key → organization. Used by /computers (surface "api") and /v1 (surface "openai"). */
 export function withApiKey(surface: Surface, handler: Handler<ApiKeyContext>) {
-  return wrap(surface, async (base) => ({
-    ...base,
-    principal: await authenticateApiKey(base.req.headers.get("authorization")),
-  }), handler);
+  return wrap(
+    surface,
+    async (base) => ({
+      ...base,
+      principal: await authenticateApiKey(base.req.headers.get("authorization")),
+    }),
+    handler,
+  );
 }
 
 /**

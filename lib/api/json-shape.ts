@@ -54,11 +54,15 @@ export class JsonShapeScanner {
 }
 
 function tooDeep(): AppError {
-  return new AppError("invalid_json", `Request body is nested deeper than ${MAX_JSON_DEPTH} levels`, { detail: "json_too_deep" });
+  return new AppError("invalid_json", `Request body is nested deeper than ${MAX_JSON_DEPTH} levels`, {
+    detail: "json_too_deep",
+  });
 }
 
 function tooMany(): AppError {
-  return new AppError("invalid_json", `Request body holds more than ${MAX_JSON_VALUES} JSON values`, { detail: "json_too_large" });
+  return new AppError("invalid_json", `Request body holds more than ${MAX_JSON_VALUES} JSON values`, {
+    detail: "json_too_large",
+  });
 }
 
 // Bodies that are not JSON (uploads, forms of files) are not scanned; every other type is,

@@ -11,7 +11,8 @@ export interface HeaderSource {
 
 // host or host:port: a DNS name, IPv4, or a bracketed IPv6 literal. Anything
 // else (paths, user info, spaces) would let a header rewrite the link's target.
-const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+const HOST =
+  /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 const UNSPECIFIED = /^(?:0\.0\.0\.0|\[::\])(?=:|$)/;
 
 /**

@@ -23,8 +23,13 @@ const OPENAI_TYPES: Record<number, string> = {
  * by shape (not instanceof: bundles may hold several copies of the client).
  */
 function fromPrismaError(error: unknown): AppError | null {
-  const candidate = error as { name?: unknown; code?: unknown; meta?: { modelName?: unknown; target?: unknown } } | null;
-  if (typeof candidate !== "object" || candidate === null || candidate.name !== "PrismaClientKnownRequestError") return null;
+  const candidate = error as {
+    name?: unknown;
+    code?: unknown;
+    meta?: { modelName?: unknown; target?: unknown };
+  } | null;
+  if (typeof candidate !== "object" || candidate === null || candidate.name !== "PrismaClientKnownRequestError")
+    return null;
   const model = typeof candidate.meta?.modelName === "string" ? candidate.meta.modelName : "Record";
   switch (candidate.code) {
     case "P2025":
@@ -58,7 +63,9 @@ function retryHeaders(error: AppError): Record<string, string> {
   if (RETRY_LATER.has(error.status)) {
     // An error that set its own retry-after keeps it (it is spread after these).
     const given = Object.keys(error.headers ?? {}).some((name) => name.toLowerCase() === "retry-after");
-    return given ? { "x-should-retry": "true" } : { "x-should-retry": "true", "retry-after": DEFAULT_RETRY_AFTER_SECONDS };
+    return given
+      ? { "x-should-retry": "true" }
+      : { "x-should-retry": "true", "retry-after": DEFAULT_RETRY_AFTER_SECONDS };
   }
   return {};
 }
@@ -84,14 +91,23 @@ export function errorBody(error: AppError, surface: Surface): unknown {
 }
 
 /** An error as status, headers and JSON text, for responses built without the Web Response (the /v1 fast path). */
-export function renderError(error: unknown, surface: Surface, requestId: string): { status: number; headers: Record<string, string>; body: string } {
+export function renderError(
+  error: unknown,
+  surface: Surface,
+  requestId: string,
+): { status: number; headers: Record<string, string>; body: string } {
   const appError = toAppError(error, requestId);
   if (appError.status >= 500 && isAppError(error)) {
     getLogger().warn({ code: appError.code, message: appError.message, requestId }, "server-side failure");
   }
   return {
     status: appError.status,
-    headers: { "content-type": "application/json", "x-request-id": requestId, ...retryHeaders(appError), ...appError.headers },
+    headers: {
+      "content-type": "application/json",
+      "x-request-id": requestId,
+      ...retryHeaders(appError),
+      ...appError.headers,
+    },
     body: JSON.stringify(errorBody(appError, surface)),
   };
 }

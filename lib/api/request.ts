@@ -20,10 +20,17 @@ export function requestIdFrom(given: string | null | undefined): string {
  * where Node refuses it with an internal error instead of a 400.
  */
 export const textWithoutNul = (max: number, min = 0) =>
-  z.string().min(min).max(max).refine((value) => !value.includes("\0"), "must not contain a NUL character");
+  z
+    .string()
+    .min(min)
+    .max(max)
+    .refine((value) => !value.includes("\0"), "must not contain a NUL character");
 
 export function fieldPath(path: PropertyKey[]): string {
-  return path.map((p) => (typeof p === "number" ? `[${p}]` : String(p))).join(".").replace(/\.\[/g, "[");
+  return path
+    .map((p) => (typeof p === "number" ? `[${p}]` : String(p)))
+    .join(".")
+    .replace(/\.\[/g, "[");
 }
 
 /** Turns the first zod issue into a 400 that names the field (for unknown fields: the first unknown one). */
@@ -32,9 +39,8 @@ export function validationError(error: z.ZodError): AppError {
   if (issue?.code === "unrecognized_keys" && issue.keys.length) {
     // Strict schemas: a typo must not silently fall back to a default.
     const names = issue.keys.map((key) => fieldPath([...issue.path, key]));
-    const message = names.length === 1
-      ? `Unknown field '${names[0]}'`
-      : `Unknown fields ${names.map((n) => `'${n}'`).join(", ")}`;
+    const message =
+      names.length === 1 ? `Unknown field '${names[0]}'` : `Unknown fields ${names.map((n) => `'${n}'`).join(", ")}`;
     return new AppError("invalid_request", message, { param: names[0], detail: "unknown_field" });
   }
   // A body that is not an object at all names no field.

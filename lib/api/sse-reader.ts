@@ -6,7 +6,9 @@
 import { createParser } from "eventsource-parser";
 
 /** One parsed item: an event (its `event:` name, "message" when unnamed) or a comment line (`: heartbeat`). */
-export type SseItem = { type: "event"; event: string; data: string; id?: string } | { type: "comment"; comment: string };
+export type SseItem =
+  | { type: "event"; event: string; data: string; id?: string }
+  | { type: "comment"; comment: string };
 
 export interface SseParser {
   /** Feed the next chunk as it arrives; complete items are handed to the callback at once. */
@@ -19,7 +21,13 @@ export interface SseParser {
 export function sseParser(onItem: (item: SseItem) => void): SseParser {
   const decoder = new TextDecoder();
   const parser = createParser({
-    onEvent: (message) => onItem({ type: "event", event: message.event ?? "message", data: message.data, ...(message.id !== undefined ? { id: message.id } : {}) }),
+    onEvent: (message) =>
+      onItem({
+        type: "event",
+        event: message.event ?? "message",
+        data: message.data,
+        ...(message.id !== undefined ? { id: message.id } : {}),
+      }),
     onComment: (comment) => onItem({ type: "comment", comment: comment.trim() }),
   });
   return {

@@ -33,42 +33,48 @@ export function sseStream(
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let finish: () => void = () => {};
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      let closed = false;
-      let cleanup: (() => void) | void;
-      const write = (text: string) => {
-        if (!closed) controller.enqueue(encoder.encode(text));
-      };
-      const heartbeat = setInterval(() => write(": heartbeat\n\n"), SSE_HEARTBEAT_MS);
-      finish = () => {
-        if (closed) return;
-        closed = true;
-        clearInterval(heartbeat);
-        signal?.removeEventListener("abort", finish);
-        cleanup?.();
-      };
-      const channel: SseChannel = {
-        send: (name, data, id) => write(`${id !== undefined ? `id: ${id}\n` : ""}${name ? `event: ${name}\n` : ""}data: ${JSON.stringify(data)}\n\n`),
-        comment: (text) => write(`: ${text}\n\n`),
-        backlogged: () => (controller.desiredSize ?? 1) <= 0,
-        close: () => {
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        let closed = false;
+        let cleanup: (() => void) | void;
+        const write = (text: string) => {
+          if (!closed) controller.enqueue(encoder.encode(text));
+        };
+        const heartbeat = setInterval(() => write(": heartbeat\n\n"), SSE_HEARTBEAT_MS);
+        finish = () => {
           if (closed) return;
-          finish();
-          controller.close();
-        },
-      };
-      signal?.addEventListener("abort", finish, { once: true });
-      try {
-        cleanup = open(channel);
-      } catch (err) {
-        finish(); // no heartbeat left behind: the stream never started
-        throw err;
-      }
-      if (closed) cleanup?.(); // open() closed the stream itself
+          closed = true;
+          clearInterval(heartbeat);
+          signal?.removeEventListener("abort", finish);
+          cleanup?.();
+        };
+        const channel: SseChannel = {
+          send: (name, data, id) =>
+            write(
+              `${id !== undefined ? `id: ${id}\n` : ""}${name ? `event: ${name}\n` : ""}data: ${JSON.stringify(data)}\n\n`,
+            ),
+          comment: (text) => write(`: ${text}\n\n`),
+          backlogged: () => (controller.desiredSize ?? 1) <= 0,
+          close: () => {
+            if (closed) return;
+            finish();
+            controller.close();
+          },
+        };
+        signal?.addEventListener("abort", finish, { once: true });
+        try {
+          cleanup = open(channel);
+        } catch (err) {
+          finish(); // no heartbeat left behind: the stream never started
+          throw err;
+        }
+        if (closed) cleanup?.(); // open() closed the stream itself
+      },
+      cancel() {
+        finish();
+      },
     },
-    cancel() {
-      finish();
-    },
-  }, { highWaterMark: options.highWaterMark ?? 1 });
+    { highWaterMark: options.highWaterMark ?? 1 },
+  );
 }

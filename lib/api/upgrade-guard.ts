@@ -32,32 +32,55 @@ export class AddressSlots {
 }
 
 /** The refusal of a client address past its limit (429, closed after it). */
-export function tooManyFromAddress(what: "connections" | "WebSocket upgrades", limit: number, setting: string): AppError {
-  return new AppError("rate_limited", `Too many open ${what} from your address (limit ${limit}, ${setting}); close some and retry`, {
-    detail: "too_many_connections",
-  });
+export function tooManyFromAddress(
+  what: "connections" | "WebSocket upgrades",
+  limit: number,
+  setting: string,
+): AppError {
+  return new AppError(
+    "rate_limited",
+    `Too many open ${what} from your address (limit ${limit}, ${setting}); close some and retry`,
+    {
+      detail: "too_many_connections",
+    },
+  );
 }
 
 const WEBSOCKET_KEY = /^[A-Za-z0-9+/]{22}==$/;
 
 /** Why an upgrade request is not a WebSocket handshake this server can accept (RFC 6455 §4.2.1), or null. */
 export function handshakeProblem(req: IncomingMessage): AppError | null {
-  const upgrade = String(req.headers.upgrade ?? "").trim().toLowerCase();
+  const upgrade = String(req.headers.upgrade ?? "")
+    .trim()
+    .toLowerCase();
   if (upgrade !== "websocket") {
-    return new AppError("invalid_request", `Only WebSocket upgrades are served (Upgrade: websocket), not '${upgrade.slice(0, 40)}'`, { detail: "invalid_upgrade" });
+    return new AppError(
+      "invalid_request",
+      `Only WebSocket upgrades are served (Upgrade: websocket), not '${upgrade.slice(0, 40)}'`,
+      { detail: "invalid_upgrade" },
+    );
   }
   if (req.method !== "GET") {
-    return new AppError("method_not_allowed", `A WebSocket handshake is a GET, not ${req.method}`, { headers: { allow: "GET" } });
+    return new AppError("method_not_allowed", `A WebSocket handshake is a GET, not ${req.method}`, {
+      headers: { allow: "GET" },
+    });
   }
   const key = req.headers["sec-websocket-key"];
   if (typeof key !== "string" || !WEBSOCKET_KEY.test(key.trim())) {
-    return new AppError("invalid_request", "Missing or invalid Sec-WebSocket-Key header (16 random bytes in base64)", { detail: "invalid_websocket_key" });
+    return new AppError("invalid_request", "Missing or invalid Sec-WebSocket-Key header (16 random bytes in base64)", {
+      detail: "invalid_websocket_key",
+    });
   }
   const version = String(req.headers["sec-websocket-version"] ?? "").trim();
   if (version !== "13") {
-    return new AppError("upgrade_required", `Unsupported Sec-WebSocket-Version '${version.slice(0, 16)}': this server speaks version 13`, {
-      detail: "unsupported_websocket_version", headers: { "sec-websocket-version": "13" },
-    });
+    return new AppError(
+      "upgrade_required",
+      `Unsupported Sec-WebSocket-Version '${version.slice(0, 16)}': this server speaks version 13`,
+      {
+        detail: "unsupported_websocket_version",
+        headers: { "sec-websocket-version": "13" },
+      },
+    );
   }
   return null;
 }

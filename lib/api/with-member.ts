@@ -27,13 +27,17 @@ export function withMember(
   handler: (ctx: MemberContext) => Promise<Response> | Response,
   { roles }: { roles?: Role[] } = {},
 ) {
-  return wrap("api", async (base) => {
-    assertSameOrigin(base.req);
-    const member = await currentMember(base.req.headers);
-    if (!member) throw new AppError("unauthorized", "Log in to continue");
-    if (roles && !roles.includes(member.role)) {
-      throw new AppError("forbidden", `This needs the role ${roles.join(" or ")}`);
-    }
-    return { ...base, member };
-  }, handler);
+  return wrap(
+    "api",
+    async (base) => {
+      assertSameOrigin(base.req);
+      const member = await currentMember(base.req.headers);
+      if (!member) throw new AppError("unauthorized", "Log in to continue");
+      if (roles && !roles.includes(member.role)) {
+        throw new AppError("forbidden", `This needs the role ${roles.join(" or ")}`);
+      }
+      return { ...base, member };
+    },
+    handler,
+  );
 }

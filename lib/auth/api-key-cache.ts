@@ -74,7 +74,11 @@ function notifyWatch(url: string, clear: () => void): RevocationWatch {
     const client = (current = new pg.Client({ connectionString: url }));
     const lost = (err: unknown) => {
       if (stopped || current !== client) return;
-      if (listening) getLogger().warn({ err }, "API key revocation listener lost: keys are looked up on every request until it is back");
+      if (listening)
+        getLogger().warn(
+          { err },
+          "API key revocation listener lost: keys are looked up on every request until it is back",
+        );
       listening = false;
       current = null;
       clear();
@@ -156,7 +160,8 @@ export class ApiKeyCache {
     const epoch = this.epoch;
     const loaded = await load();
     if (loaded && usable && this.watch?.fresh(this.clear) && epoch === this.epoch) {
-      if (this.entries.size >= MAX_ENTRIES && !this.entries.has(hash)) this.entries.delete(this.entries.keys().next().value!);
+      if (this.entries.size >= MAX_ENTRIES && !this.entries.has(hash))
+        this.entries.delete(this.entries.keys().next().value!);
       // The very object returned, so the caller's lastUsedAt update is seen by later hits.
       this.entries.set(hash, Object.assign(loaded, { expiresAt: Date.now() + TTL_MS }));
     }
@@ -177,7 +182,8 @@ export class ApiKeyCache {
       // Appended, so the size moves on every announcement: on kernels whose file times are
       // coarse (a few ms), two announcements within one tick would otherwise leave the same
       // stamp (markerStamp), and a key cached between them would outlive the second.
-      if ((statSync(/* turbopackIgnore: true */ marker, { throwIfNoEntry: false })?.size ?? 0) >= MARKER_MAX_BYTES) writeFileSync(/* turbopackIgnore: true */ marker, line);
+      if ((statSync(/* turbopackIgnore: true */ marker, { throwIfNoEntry: false })?.size ?? 0) >= MARKER_MAX_BYTES)
+        writeFileSync(/* turbopackIgnore: true */ marker, line);
       else appendFileSync(/* turbopackIgnore: true */ marker, line);
     }
   }

@@ -60,15 +60,17 @@ export async function listApiKeys({ organizationId }: { organizationId: string }
 /** Revokes one key of the organization; revoking twice is harmless. Every server refuses it from the next request. */
 export async function revokeApiKey(where: { organizationId: string; id: string } | { prefix: string }) {
   const db = getDb();
-  const key = "prefix" in where
-    ? await db.apiKey.findUnique({ where: { prefix: where.prefix } })
-    : await db.apiKey.findFirst({ where: { id: where.id, organizationId: where.organizationId } });
+  const key =
+    "prefix" in where
+      ? await db.apiKey.findUnique({ where: { prefix: where.prefix } })
+      : await db.apiKey.findFirst({ where: { id: where.id, organizationId: where.organizationId } });
   if (!key) throw new AppError("not_found", "API key not found");
   if (key.revokedAt) return key;
   const revoke = db.apiKey.update({ where: { id: key.id }, data: { revokedAt: new Date() } });
-  const revoked = dbProvider() === "postgresql"
-    ? (await db.$transaction([revoke, db.$executeRawUnsafe(pgNotifyStatement)]))[0]
-    : await revoke;
+  const revoked =
+    dbProvider() === "postgresql"
+      ? (await db.$transaction([revoke, db.$executeRawUnsafe(pgNotifyStatement)]))[0]
+      : await revoke;
   apiKeyCache().revoked();
   return revoked;
 }
@@ -121,7 +123,9 @@ function admitKey(found: CachedApiKey | null): ApiPrincipal {
   if (!found.lastUsedAt || now - found.lastUsedAt > LAST_USED_RESOLUTION_MS) {
     found.lastUsedAt = now;
     // Not awaited on purpose: usage bookkeeping must not delay the request.
-    getDb().apiKey.update({ where: { id: found.principal.apiKeyId }, data: { lastUsedAt: new Date(now) } }).catch(() => {});
+    getDb()
+      .apiKey.update({ where: { id: found.principal.apiKeyId }, data: { lastUsedAt: new Date(now) } })
+      .catch(() => {});
   }
   return found.principal;
 }

@@ -45,7 +45,11 @@ function createAuth() {
       },
     },
     // Limits key on the address the custom server vouches for (clientAddress), never a client's own X-Forwarded-For.
-    advanced: { useSecureCookies: base.startsWith("https://"), cookiePrefix: "cabin", ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] } },
+    advanced: {
+      useSecureCookies: base.startsWith("https://"),
+      cookiePrefix: "cabin",
+      ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
+    },
     logger: { disabled: env.NODE_ENV === "test" },
     plugins: [
       organization({
@@ -86,7 +90,8 @@ function createAuth() {
           after: async (user, context) => {
             if (!context?.request) return;
             const invitationId = context.request.headers.get(INVITATION_HEADER);
-            if (invitationId && (await joinInvitationAtSignUp({ invitationId, userId: user.id, email: user.email }))) return;
+            if (invitationId && (await joinInvitationAtSignUp({ invitationId, userId: user.id, email: user.email })))
+              return;
             const org = await createOrganization({ name: `${user.name}'s team`, ownerId: user.id });
             // Better Auth may have made the sign-up's session before this hook ran.
             await activateOrganizationForSessions({ userId: user.id, organizationId: org.id });

@@ -21,7 +21,13 @@ export async function describeMember(member: Member) {
 /** A new key for the member's organization; the secret is in this answer only. */
 export async function createKeyAs(member: Member, name: string) {
   const created = await createApiKey({ organizationId: member.organizationId, name, createdById: member.userId });
-  return { id: created.id, key: created.key, prefix: created.prefix, name: created.name, organization_id: created.organizationId };
+  return {
+    id: created.id,
+    key: created.key,
+    prefix: created.prefix,
+    name: created.name,
+    organization_id: created.organizationId,
+  };
 }
 
 /** Owners and admins revoke any key of their organization; members only the keys they created. */

@@ -9,6 +9,10 @@ export async function describeInvitationFor({ invitationId, headers }: { invitat
   const invitation = await describeInvitation(invitationId);
   const session = await getAuth().api.getSession({ headers });
   const viewer = session ? { userId: session.user.id, email: session.user.email } : null;
-  const viewerIsMember = !!(invitation && viewer && (await isMemberOf({ userId: viewer.userId, organizationId: invitation.organizationId })));
+  const viewerIsMember = !!(
+    invitation &&
+    viewer &&
+    (await isMemberOf({ userId: viewer.userId, organizationId: invitation.organizationId }))
+  );
   return { invitation, viewer, viewerIsMember };
 }

@@ -44,7 +44,13 @@ export async function describeInvitation(id: string): Promise<InvitationView | n
 }
 
 /** Whether this user already belongs to the organization (reopening an accepted link). */
-export async function isMemberOf({ userId, organizationId }: { userId: string; organizationId: string }): Promise<boolean> {
+export async function isMemberOf({
+  userId,
+  organizationId,
+}: {
+  userId: string;
+  organizationId: string;
+}): Promise<boolean> {
   const found = await getDb().member.findUnique({ where: { organizationId_userId: { organizationId, userId } } });
   return found !== null;
 }
@@ -55,14 +61,25 @@ export async function isMemberOf({ userId, organizationId }: { userId: string; o
  * addressed to the email they signed up with. Returns the organization joined,
  * or null when the invitation does not fit (the caller then makes a personal team).
  */
-export async function joinInvitationAtSignUp({ invitationId, userId, email }: { invitationId: string; userId: string; email: string }) {
+export async function joinInvitationAtSignUp({
+  invitationId,
+  userId,
+  email,
+}: {
+  invitationId: string;
+  userId: string;
+  email: string;
+}) {
   const db = getDb();
   const joined = await db.$transaction(async (tx) => {
     const invitation = await tx.invitation.findUnique({ where: { id: invitationId } });
     if (!invitation || stateOf(invitation) !== "pending") return null;
     if (invitation.email.toLowerCase() !== email.toLowerCase()) return null;
     // Only the one caller that flips "pending" to "accepted" adds the member.
-    const claimed = await tx.invitation.updateMany({ where: { id: invitationId, status: "pending" }, data: { status: "accepted" } });
+    const claimed = await tx.invitation.updateMany({
+      where: { id: invitationId, status: "pending" },
+      data: { status: "accepted" },
+    });
     if (claimed.count !== 1) return null;
     await tx.member.create({
       data: { id: randomUUID(), organizationId: invitation.organizationId, userId, role: invitation.role ?? "member" },

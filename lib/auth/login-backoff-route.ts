@@ -10,14 +10,18 @@ import { singleton, singletonKey } from "@/lib/singleton";
 const BACKOFF = singletonKey<LoginBackoff>("loginBackoff");
 
 function backoff(): LoginBackoff {
-  return singleton(BACKOFF, () => new LoginBackoff(() => {
-    const env = getEnv();
-    return {
-      freeFailures: env.LOGIN_BACKOFF_FREE_FAILURES,
-      baseMs: env.LOGIN_BACKOFF_BASE_SECONDS * 1000,
-      maxMs: env.LOGIN_BACKOFF_MAX_SECONDS * 1000,
-    };
-  }));
+  return singleton(
+    BACKOFF,
+    () =>
+      new LoginBackoff(() => {
+        const env = getEnv();
+        return {
+          freeFailures: env.LOGIN_BACKOFF_FREE_FAILURES,
+          baseMs: env.LOGIN_BACKOFF_BASE_SECONDS * 1000,
+          maxMs: env.LOGIN_BACKOFF_MAX_SECONDS * 1000,
+        };
+      }),
+  );
 }
 
 async function accountOf(req: Request): Promise<string | null> {

@@ -62,7 +62,8 @@ export class LoginBackoff {
       const { freeFailures, baseMs, maxMs } = this.settings();
       entry.failures++;
       entry.lastFailureAt = now;
-      if (entry.failures >= freeFailures) entry.nextAt = now + Math.min(maxMs, baseMs * 2 ** Math.min(30, entry.failures - freeFailures));
+      if (entry.failures >= freeFailures)
+        entry.nextAt = now + Math.min(maxMs, baseMs * 2 ** Math.min(30, entry.failures - freeFailures));
     } else if (entry.failures === 0 && entry.inFlight === 0) {
       this.entries.delete(key);
     }

@@ -33,7 +33,15 @@ export function canCancelInvitations(viewerRole: string): boolean {
 }
 
 /** The controls the viewer gets on `target`'s row; their own row has none (leaving is a settings matter). */
-export function memberControls({ viewer, target, ownerCount }: { viewer: MemberRef; target: MemberRef; ownerCount: number }): MemberControls {
+export function memberControls({
+  viewer,
+  target,
+  ownerCount,
+}: {
+  viewer: MemberRef;
+  target: MemberRef;
+  ownerCount: number;
+}): MemberControls {
   if (viewer.userId === target.userId || !manages(viewer.role)) return NONE;
   const viewerIsOwner = viewer.role === "owner";
   if (target.role === "owner") {

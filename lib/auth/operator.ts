@@ -15,7 +15,13 @@ export async function operatorCreateOrg(name: string) {
   return createOrganization({ name });
 }
 
-export async function operatorCreateUser(input: { email: string; password: string; name?: string; org: string; role: Role }) {
+export async function operatorCreateUser(input: {
+  email: string;
+  password: string;
+  name?: string;
+  org: string;
+  role: Role;
+}) {
   const org = await findOrganizationByName(input.org);
   const email = input.email.toLowerCase();
   const existing = await getDb().user.findUnique({ where: { email } });

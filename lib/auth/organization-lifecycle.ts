@@ -44,15 +44,24 @@ export async function renameOrganization(member: Member, body: unknown) {
   }
   const db = getDb();
   const slugTaken = (slug: string) =>
-    new AppError("conflict", `The slug '${slug}' is taken by another organization; choose another`, { param: "slug", detail: "slug_taken" });
+    new AppError("conflict", `The slug '${slug}' is taken by another organization; choose another`, {
+      param: "slug",
+      detail: "slug_taken",
+    });
   if (input.slug) {
-    const other = await db.organization.findFirst({ where: { slug: input.slug, id: { not: member.organizationId } }, select: { id: true } });
+    const other = await db.organization.findFirst({
+      where: { slug: input.slug, id: { not: member.organizationId } },
+      select: { id: true },
+    });
     if (other) throw slugTaken(input.slug);
   }
   try {
     const org = await db.organization.update({
       where: { id: member.organizationId },
-      data: { ...(input.name !== undefined ? { name: input.name } : {}), ...(input.slug !== undefined ? { slug: input.slug } : {}) },
+      data: {
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.slug !== undefined ? { slug: input.slug } : {}),
+      },
     });
     return { id: org.id, name: org.name, slug: org.slug };
   } catch (err) {
@@ -79,21 +88,32 @@ async function moveLoginSessions(userId: string, left: string): Promise<NextOrga
 
 export async function leaveOrganization(member: Member): Promise<NextOrganization> {
   if (member.role === "owner" && (await countOwners(member.organizationId)) <= 1) {
-    throw new AppError("conflict", "You are the last owner: make another member an owner first, or delete the organization", {
-      detail: "last_owner",
-    });
+    throw new AppError(
+      "conflict",
+      "You are the last owner: make another member an owner first, or delete the organization",
+      {
+        detail: "last_owner",
+      },
+    );
   }
-  await getDb().member.delete({ where: { organizationId_userId: { organizationId: member.organizationId, userId: member.userId } } });
+  await getDb().member.delete({
+    where: { organizationId_userId: { organizationId: member.organizationId, userId: member.userId } },
+  });
   return moveLoginSessions(member.userId, member.organizationId);
 }
 
-export async function deleteOrganization(member: Member, body: unknown): Promise<NextOrganization & { stopped_sessions: number }> {
+export async function deleteOrganization(
+  member: Member,
+  body: unknown,
+): Promise<NextOrganization & { stopped_sessions: number }> {
   const { confirm_slug } = parseWith(deleteBody, body);
   const db = getDb();
   const org = await db.organization.findUnique({ where: { id: member.organizationId }, select: { slug: true } });
   if (!org) throw new AppError("not_found", "Organization not found");
   if (confirm_slug.trim() !== org.slug) {
-    throw new AppError("invalid_request", `Type the organization's slug '${org.slug}' to confirm`, { param: "confirm_slug" });
+    throw new AppError("invalid_request", `Type the organization's slug '${org.slug}' to confirm`, {
+      param: "confirm_slug",
+    });
   }
   const { stopped, afterDeletion } = await prepareOrganizationDeletion(member.organizationId);
   const next = await moveLoginSessions(member.userId, member.organizationId);

@@ -8,7 +8,12 @@ export type Role = "owner" | "admin" | "member";
 export const ROLES: readonly Role[] = ["owner", "admin", "member"];
 
 export function slugify(name: string): string {
-  const base = name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 40) || "team";
+  const base =
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "")
+      .slice(0, 40) || "team";
   return `${base}-${randomBytes(3).toString("hex")}`;
 }
 
@@ -26,11 +31,20 @@ export async function createOrganization({ name, ownerId }: { name: string; owne
 export async function findOrganizationByName(name: string) {
   const matches = await getDb().organization.findMany({ where: { OR: [{ name }, { slug: name }, { id: name }] } });
   if (matches.length === 0) throw new AppError("not_found", `Organization '${name}' not found`);
-  if (matches.length > 1) throw new AppError("conflict", `Several organizations are called '${name}'; use its slug or id`);
+  if (matches.length > 1)
+    throw new AppError("conflict", `Several organizations are called '${name}'; use its slug or id`);
   return matches[0];
 }
 
-export async function addMember({ organizationId, userId, role }: { organizationId: string; userId: string; role: Role }) {
+export async function addMember({
+  organizationId,
+  userId,
+  role,
+}: {
+  organizationId: string;
+  userId: string;
+  role: Role;
+}) {
   return getDb().member.upsert({
     where: { organizationId_userId: { organizationId, userId } },
     create: { id: randomUUID(), organizationId, userId, role },
@@ -39,7 +53,13 @@ export async function addMember({ organizationId, userId, role }: { organization
 }
 
 /** The organization a login session acts in: its active one if still a member, else the oldest membership. */
-export async function resolveMembership({ userId, activeOrganizationId }: { userId: string; activeOrganizationId?: string | null }) {
+export async function resolveMembership({
+  userId,
+  activeOrganizationId,
+}: {
+  userId: string;
+  activeOrganizationId?: string | null;
+}) {
   const db = getDb();
   if (activeOrganizationId) {
     const active = await db.member.findUnique({
@@ -62,8 +82,17 @@ export async function hasPendingInvitation(email: string): Promise<boolean> {
 }
 
 /** Sessions of the user that act in no organization yet now act in this one. */
-export async function activateOrganizationForSessions({ userId, organizationId }: { userId: string; organizationId: string }) {
-  await getDb().session.updateMany({ where: { userId, activeOrganizationId: null }, data: { activeOrganizationId: organizationId } });
+export async function activateOrganizationForSessions({
+  userId,
+  organizationId,
+}: {
+  userId: string;
+  organizationId: string;
+}) {
+  await getDb().session.updateMany({
+    where: { userId, activeOrganizationId: null },
+    data: { activeOrganizationId: organizationId },
+  });
 }
 
 export async function countOwners(organizationId: string): Promise<number> {

@@ -19,7 +19,9 @@ export interface SignupState {
 export function signupRefusal(policy: SignupPolicy, who: { firstAccount: boolean; invited: boolean }): string | null {
   if (who.firstAccount || policy === "open") return null;
   if (policy === "invite") {
-    return who.invited ? null : "Sign-up on this Cabin is by invitation only: ask an admin of a team for an invitation link";
+    return who.invited
+      ? null
+      : "Sign-up on this Cabin is by invitation only: ask an admin of a team for an invitation link";
   }
   return "Sign-up is closed on this Cabin: ask its operator to create your account";
 }

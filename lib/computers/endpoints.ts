@@ -38,6 +38,7 @@ export function sessionEndpoints(session: EndpointSubject, origin: string): Sess
   if (session.kind === "browser" && cdpEnabled()) endpoints.cdp = cdpUrl(session, origin);
   // A desktop's frames come from the host's ffmpeg (desktopScreencast); without it there is no live view.
   if (session.kind === "desktop" && !ffmpegPath()) return {};
-  if (session.kind === "desktop" && x11vncPath()) endpoints.vnc = `${webSocketOrigin(origin)}${path}/vnc?token=${token}`;
+  if (session.kind === "desktop" && x11vncPath())
+    endpoints.vnc = `${webSocketOrigin(origin)}${path}/vnc?token=${token}`;
   return endpoints;
 }

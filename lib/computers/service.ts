@@ -23,7 +23,11 @@ export interface SessionCaller {
   apiKeyId: string | null;
 }
 
-export async function createComputer(input: { principal: SessionCaller; body: unknown; origin: string }): Promise<SessionObject> {
+export async function createComputer(input: {
+  principal: SessionCaller;
+  body: unknown;
+  origin: string;
+}): Promise<SessionObject> {
   const env = getEnv();
   const options = parseCreateOptions(input.body, env.PLAN_MAX_LIFETIME_SECONDS);
   const manager = getSessionManager();
@@ -71,18 +75,29 @@ async function loadEnvironment(organizationId: string, environmentId: string, ki
   const source = await store.findComputer({ id: environmentId, organizationId });
   if (!source) {
     throw new AppError("not_found", `environment_id '${environmentId}' does not name a session of your organization`, {
-      param, detail: "environment_not_found",
+      param,
+      detail: "environment_not_found",
     });
   }
   if (!source.persistent) {
-    throw new AppError("invalid_request", `environment_id '${environmentId}' was not created with persistent: true, so it has no saved state`, {
-      param, detail: "environment_not_persistent",
-    });
+    throw new AppError(
+      "invalid_request",
+      `environment_id '${environmentId}' was not created with persistent: true, so it has no saved state`,
+      {
+        param,
+        detail: "environment_not_persistent",
+      },
+    );
   }
   if (source.kind !== kind) {
-    throw new AppError("invalid_request", `environment_id '${environmentId}' is a ${source.kind} session; it cannot start a ${kind} session`, {
-      param, detail: "environment_kind_mismatch",
-    });
+    throw new AppError(
+      "invalid_request",
+      `environment_id '${environmentId}' is a ${source.kind} session; it cannot start a ${kind} session`,
+      {
+        param,
+        detail: "environment_kind_mismatch",
+      },
+    );
   }
   // A session just deleted may still be saving its state in the background (deleteComputer).
   await getSessionManager().tornDown(environmentId);
@@ -113,17 +128,29 @@ export async function listComputers(input: { principal: ApiPrincipal; query: URL
   if (type === "persistent") await getSessionManager().statesSaved(input.principal.organizationId);
   const organizationId = input.principal.organizationId;
   const filter = type ?? "all";
-  if (!page) return { items: (await store.listComputers({ organizationId, filter })).map(toSessionListItem), headers: {} };
+  if (!page)
+    return { items: (await store.listComputers({ organizationId, filter })).map(toSessionListItem), headers: {} };
   const { rows, next } = await listComputerPage({ organizationId, filter, ...page });
-  return { items: rows.map(toSessionListItem), headers: nextPageHeaders({ origin: input.origin, query: input.query, next }) };
+  return {
+    items: rows.map(toSessionListItem),
+    headers: nextPageHeaders({ origin: input.origin, query: input.query, next }),
+  };
 }
 
 /** GET /computers/{id} and /status: a read, not activity (polling must not keep a session alive). */
-export async function getComputer(input: { principal: ApiPrincipal; id: string; origin: string }): Promise<SessionObject> {
+export async function getComputer(input: {
+  principal: ApiPrincipal;
+  id: string;
+  origin: string;
+}): Promise<SessionObject> {
   return toSession(await findOwnedComputer(input.principal, input.id), input.origin);
 }
 
-export async function keepAlive(input: { principal: SessionCaller; id: string; origin: string }): Promise<SessionObject> {
+export async function keepAlive(input: {
+  principal: SessionCaller;
+  id: string;
+  origin: string;
+}): Promise<SessionObject> {
   const { row, live } = await reachSession(input.principal, input.id);
   const fresh = await store.findComputerById(row.id);
   return toSession(fresh ?? { ...row, status: "running", idleExpiresAt: live.idleExpiresAt }, input.origin);

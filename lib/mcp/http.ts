@@ -13,7 +13,8 @@ export const MCP_SERVER_INFO = { name: "cabin", version: "1.0.0" };
 export async function handleMcpRequest(req: Request, principal: ApiPrincipal): Promise<Response> {
   const server = new McpServer(MCP_SERVER_INFO, {
     capabilities: { tools: {} },
-    instructions: "Cabin's remote computers (browser and desktop sessions) and its agent loop. Create a session, act on it, look at it with screenshot, end it; or run_agent_task.",
+    instructions:
+      "Cabin's remote computers (browser and desktop sessions) and its agent loop. Create a session, act on it, look at it with screenshot, end it; or run_agent_task.",
   });
   registerTools(server, { principal, origin: publicOrigin(req.headers) });
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });

@@ -9,7 +9,9 @@ export interface McpCaller {
   origin: string;
 }
 
-export const jsonResult = (value: unknown): CallToolResult => ({ content: [{ type: "text", text: JSON.stringify(value, null, 2) }] });
+export const jsonResult = (value: unknown): CallToolResult => ({
+  content: [{ type: "text", text: JSON.stringify(value, null, 2) }],
+});
 
 export const errorResult = (text: string): CallToolResult => ({ content: [{ type: "text", text }], isError: true });
 
@@ -18,6 +20,8 @@ export async function toolResult(run: () => Promise<CallToolResult>): Promise<Ca
   try {
     return await run();
   } catch (err) {
-    return errorResult(isAppError(err) ? `${err.code}: ${err.message}` : `internal error: ${(err as Error)?.message ?? String(err)}`);
+    return errorResult(
+      isAppError(err) ? `${err.code}: ${err.message}` : `internal error: ${(err as Error)?.message ?? String(err)}`,
+    );
   }
 }

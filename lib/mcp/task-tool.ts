@@ -11,48 +11,84 @@ import { jsonResult, toolResult, type McpCaller } from "@/lib/mcp/result";
 const FINAL = new Set(["completed", "failed", "stopped"]);
 
 export function registerTaskTool(server: McpServer, caller: McpCaller): void {
-  server.registerTool("run_agent_task", {
-    description: "Run an agent task: Cabin's loop looks at the screen, asks the model for an action, acts, and repeats until the task is done. " +
-      "Answers with the task's status, result and steps; reports each step as progress.",
-    inputSchema: {
-      instruction: z.string().min(1).max(20_000).describe("What the agent should do"),
-      kind: z.enum(["browser", "desktop"]).optional().describe("The computer it runs on (default: browser with start_url, else desktop)"),
-      model: z.string().min(1).optional().describe("A model id of GET /v1/models (default: the server's agent model)"),
-      max_steps: z.number().int().min(1).max(200).optional().describe("Most loop steps (default 50)"),
-      start_url: z.string().url().optional().describe("A page to open before the first step"),
-      session_id: z.string().min(1).optional().describe("Run on this live session instead of a new one"),
-    },
-  }, (args, extra) => toolResult(async () => {
-    const progressToken = extra._meta?.progressToken;
-    let finished!: () => void;
-    const done = new Promise<void>((resolve) => (finished = resolve));
-    const onEvent = (event: TaskEvent) => {
-      if (FINAL.has(event.event)) return finished();
-      if (event.event !== "step" || progressToken === undefined) return;
-      const step = event.data as { index: number; action: { type?: string } | null; model_text: string | null };
-      void extra.sendNotification({
-        method: "notifications/progress",
-        params: { progressToken, progress: step.index + 1, total: args.max_steps ?? 50, message: `step ${step.index + 1}: ${step.action?.type ?? step.model_text ?? "answer"}` },
-      }).catch(() => {});
-    };
-    const started = await startTask({
-      caller: caller.principal, origin: caller.origin, onEvent,
-      body: {
-        instruction: args.instruction,
-        ...(args.kind ? { kind: args.kind } : {}),
-        ...(args.model ? { model: args.model } : {}),
-        ...(args.max_steps ? { max_steps: args.max_steps } : {}),
-        ...(args.start_url ? { start_url: args.start_url } : {}),
-        ...(args.session_id ? { computer_id: args.session_id, on_missing_computer: "fail" } : {}),
+  server.registerTool(
+    "run_agent_task",
+    {
+      description:
+        "Run an agent task: Cabin's loop looks at the screen, asks the model for an action, acts, and repeats until the task is done. " +
+        "Answers with the task's status, result and steps; reports each step as progress.",
+      inputSchema: {
+        instruction: z.string().min(1).max(20_000).describe("What the agent should do"),
+        kind: z
+          .enum(["browser", "desktop"])
+          .optional()
+          .describe("The computer it runs on (default: browser with start_url, else desktop)"),
+        model: z
+          .string()
+          .min(1)
+          .optional()
+          .describe("A model id of GET /v1/models (default: the server's agent model)"),
+        max_steps: z.number().int().min(1).max(200).optional().describe("Most loop steps (default 50)"),
+        start_url: z.string().url().optional().describe("A page to open before the first step"),
+        session_id: z.string().min(1).optional().describe("Run on this live session instead of a new one"),
       },
-    });
-    const cancel = () => void stopTask({ caller: caller.principal, id: started.task_id }).catch(() => {});
-    extra.signal.addEventListener("abort", cancel, { once: true });
-    await done;
-    extra.signal.removeEventListener("abort", cancel);
-    const task = await getTask({ caller: caller.principal, id: started.task_id, origin: caller.origin });
-    const summary = { task_id: task.task_id, status: task.status, end_reason: task.end_reason, result: task.result, step_count: task.step_count, cost_usd: task.cost_usd, computer_id: task.computer_id, steps: task.steps.map((s) => ({ index: s.index, action: s.action, model_text: s.model_text, error: s.error })) };
-    // A task that failed or was stopped is a tool error, with the same summary to read.
-    return { ...jsonResult(summary), isError: task.status !== "completed" };
-  }));
+    },
+    (args, extra) =>
+      toolResult(async () => {
+        const progressToken = extra._meta?.progressToken;
+        let finished!: () => void;
+        const done = new Promise<void>((resolve) => (finished = resolve));
+        const onEvent = (event: TaskEvent) => {
+          if (FINAL.has(event.event)) return finished();
+          if (event.event !== "step" || progressToken === undefined) return;
+          const step = event.data as { index: number; action: { type?: string } | null; model_text: string | null };
+          void extra
+            .sendNotification({
+              method: "notifications/progress",
+              params: {
+                progressToken,
+                progress: step.index + 1,
+                total: args.max_steps ?? 50,
+                message: `step ${step.index + 1}: ${step.action?.type ?? step.model_text ?? "answer"}`,
+              },
+            })
+            .catch(() => {});
+        };
+        const started = await startTask({
+          caller: caller.principal,
+          origin: caller.origin,
+          onEvent,
+          body: {
+            instruction: args.instruction,
+            ...(args.kind ? { kind: args.kind } : {}),
+            ...(args.model ? { model: args.model } : {}),
+            ...(args.max_steps ? { max_steps: args.max_steps } : {}),
+            ...(args.start_url ? { start_url: args.start_url } : {}),
+            ...(args.session_id ? { computer_id: args.session_id, on_missing_computer: "fail" } : {}),
+          },
+        });
+        const cancel = () => void stopTask({ caller: caller.principal, id: started.task_id }).catch(() => {});
+        extra.signal.addEventListener("abort", cancel, { once: true });
+        await done;
+        extra.signal.removeEventListener("abort", cancel);
+        const task = await getTask({ caller: caller.principal, id: started.task_id, origin: caller.origin });
+        const summary = {
+          task_id: task.task_id,
+          status: task.status,
+          end_reason: task.end_reason,
+          result: task.result,
+          step_count: task.step_count,
+          cost_usd: task.cost_usd,
+          computer_id: task.computer_id,
+          steps: task.steps.map((s) => ({
+            index: s.index,
+            action: s.action,
+            model_text: s.model_text,
+            error: s.error,
+          })),
+        };
+        // A task that failed or was stopped is a tool error, with the same summary to read.
+        return { ...jsonResult(summary), isError: task.status !== "completed" };
+      }),
+  );
 }

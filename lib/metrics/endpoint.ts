@@ -32,9 +32,12 @@ function updateLiveGauges(): void {
   for (const kind of ["browser", "desktop"] as const) {
     for (const state of ["live", "ending"] as const) metrics.sessions.set({ kind, state }, 0);
   }
-  for (const live of manager.sessionsView()) metrics.sessions.inc({ kind: live.kind, state: live.ending ? "ending" : "live" });
+  for (const live of manager.sessionsView())
+    metrics.sessions.inc({ kind: live.kind, state: live.ending ? "ending" : "live" });
   const browser = manager.driverFor("browser")?.health();
-  if (browser) for (const [resource, n] of numericFields(browser)) if (resource !== "standby_floor") metrics.browserPool.set({ resource }, n);
+  if (browser)
+    for (const [resource, n] of numericFields(browser))
+      if (resource !== "standby_floor") metrics.browserPool.set({ resource }, n);
   const desktop = manager.driverFor("desktop")?.health();
   if (desktop) for (const [resource, n] of numericFields(desktop)) metrics.desktops.set({ resource }, n);
 }

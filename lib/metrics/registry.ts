@@ -84,7 +84,14 @@ export function countSessionEnded(kind: string, reason: string): void {
 }
 
 /** One model request, as recordUsage sees it. */
-export function observeModelRequest(entry: { model: string; endpoint: string; status: number; inputTokens: number; outputTokens: number; latencyMs: number }): void {
+export function observeModelRequest(entry: {
+  model: string;
+  endpoint: string;
+  status: number;
+  inputTokens: number;
+  outputTokens: number;
+  latencyMs: number;
+}): void {
   const metrics = getMetrics();
   const status = String(entry.status);
   metrics.modelRequests.inc({ model: entry.model, endpoint: entry.endpoint, status });

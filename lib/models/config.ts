@@ -64,7 +64,10 @@ const ID = /^[A-Za-z0-9._:/-]{1,128}$/;
 const BACKEND_NAME = /^[A-Za-z0-9._:/#-]{1,128}$/;
 const count = z.number().int().min(1);
 const pricesSchema = z.strictObject({ input: z.number().min(0), output: z.number().min(0) });
-const name = z.string().regex(BACKEND_NAME, "backend names use letters, digits and . _ : / # - (at most 128)").optional();
+const name = z
+  .string()
+  .regex(BACKEND_NAME, "backend names use letters, digits and . _ : / # - (at most 128)")
+  .optional();
 
 const localFields = {
   backend: z.literal("local"),
@@ -103,29 +106,37 @@ type BackendEntry = z.infer<typeof backendSchema>;
 
 /** The fallback form: `backends` in the order they are tried, the model's settings beside them. */
 const chainSchema = z
-  .strictObject({ backends: z.array(backendSchema).min(1, "list at least one backend").max(8, "at most 8 backends"), ...modelFields })
+  .strictObject({
+    backends: z.array(backendSchema).min(1, "list at least one backend").max(8, "at most 8 backends"),
+    ...modelFields,
+  })
   .superRefine((entry, ctx) => {
     const names = entry.backends.map((b) => b.name).filter((n) => n !== undefined);
     const repeated = names.find((n, i) => names.indexOf(n) !== i);
-    if (repeated) ctx.addIssue({ code: "custom", path: ["backends"], message: `backend name '${repeated}' is used twice` });
+    if (repeated)
+      ctx.addIssue({ code: "custom", path: ["backends"], message: `backend name '${repeated}' is used twice` });
   });
 
 type Entry = z.infer<typeof chainSchema> | z.infer<typeof singleSchema>;
 
 /** Each entry is checked by the schema of its form, so errors name that form's fields. */
-const entrySchema = (entry: unknown) => (entry && typeof entry === "object" && "backends" in entry ? chainSchema : singleSchema);
+const entrySchema = (entry: unknown) =>
+  entry && typeof entry === "object" && "backends" in entry ? chainSchema : singleSchema;
 
-const modelsSchema = z
-  .record(z.string(), z.unknown())
-  .superRefine((models, ctx) => {
-    if (Object.keys(models).length === 0) ctx.addIssue({ code: "custom", message: "configure at least one model" });
-    for (const [id, entry] of Object.entries(models)) {
-      if (!ID.test(id)) ctx.addIssue({ code: "custom", path: [id], message: "model ids use letters, digits and . _ : / - (at most 128)" });
-      for (const issue of entrySchema(entry).safeParse(entry).error?.issues ?? []) {
-        ctx.addIssue({ code: "custom", path: [id, ...issue.path], message: issue.message });
-      }
+const modelsSchema = z.record(z.string(), z.unknown()).superRefine((models, ctx) => {
+  if (Object.keys(models).length === 0) ctx.addIssue({ code: "custom", message: "configure at least one model" });
+  for (const [id, entry] of Object.entries(models)) {
+    if (!ID.test(id))
+      ctx.addIssue({
+        code: "custom",
+        path: [id],
+        message: "model ids use letters, digits and . _ : / - (at most 128)",
+      });
+    for (const issue of entrySchema(entry).safeParse(entry).error?.issues ?? []) {
+      ctx.addIssue({ code: "custom", path: [id, ...issue.path], message: issue.message });
     }
-  });
+  }
+});
 
 /** The list prices of docs/contract.md "Model API", by the id without its prefix. */
 const LIST_PRICES: Record<string, Prices> = {
@@ -206,6 +217,9 @@ export function parseModelsConfig(raw: string | undefined, defaults: ModelDefaul
 }
 
 /** Local models with the same file and settings share one loaded model, context and queue. */
-export function localModelKey(c: Pick<LocalBackendConfig, "path" | "contextSize" | "threads" | "parallel">, resolvedPath: string) {
+export function localModelKey(
+  c: Pick<LocalBackendConfig, "path" | "contextSize" | "threads" | "parallel">,
+  resolvedPath: string,
+) {
   return `${resolvedPath}|ctx=${c.contextSize}|threads=${c.threads}|parallel=${c.parallel}`;
 }

@@ -45,7 +45,12 @@ function infoOf(config: ModelConfig, created: number): ModelInfo {
   const first = config.backends[0]!;
   const placeholder = first.backend === "local" && first.path === undefined;
   const ownedBy =
-    config.ownedBy ?? (first.backend === "openai-compatible" ? new URL(first.url).host : placeholder ? "cabin-placeholder (outputs not meaningful)" : "cabin");
+    config.ownedBy ??
+    (first.backend === "openai-compatible"
+      ? new URL(first.url).host
+      : placeholder
+        ? "cabin-placeholder (outputs not meaningful)"
+        : "cabin");
   return {
     id: config.id,
     object: "model",
@@ -64,7 +69,14 @@ function resolve(config: ModelConfig, created: number, labels: Map<string, strin
     backend: backendOf(b, labels),
     responses: b.backend === "openai-compatible" ? b.responses : ("translate" as const),
   }));
-  return { id: config.id, info: infoOf(config, created), prices: config.prices, capabilities: config.capabilities, backend: backends[0]!.backend, backends };
+  return {
+    id: config.id,
+    info: infoOf(config, created),
+    prices: config.prices,
+    capabilities: config.capabilities,
+    backend: backends[0]!.backend,
+    backends,
+  };
 }
 
 function buildRegistry(): Registry {
@@ -83,7 +95,8 @@ function buildRegistry(): Registry {
   const aliases = parseModelAliases(env.MODEL_ALIASES, [...byId.keys()], env.MODEL_PREFIX);
   const log = getLogger();
   const placeholders = [...byId.values()].filter((m) => m.info.metadata.placeholder).map((m) => m.id);
-  if (placeholders.length) log.warn({ part: "models", models: placeholders }, `Placeholder model in use. ${PLACEHOLDER_NOTICE}`);
+  if (placeholders.length)
+    log.warn({ part: "models", models: placeholders }, `Placeholder model in use. ${PLACEHOLDER_NOTICE}`);
   log.info(
     { part: "models", models: [...byId.values()].map((m) => ({ id: m.id, backend: m.backend.kind })) },
     "model registry ready",
@@ -124,10 +137,14 @@ export function getModel(id: string): ResolvedModel {
   const { byId, aliases } = registry();
   const model = byId.get(id) ?? byId.get(aliases.get(id) ?? "");
   if (!model) {
-    throw new AppError("not_found", `The model '${id}' does not exist. GET /v1/models lists the models of this server.`, {
-      param: "model",
-      detail: "model_not_found",
-    });
+    throw new AppError(
+      "not_found",
+      `The model '${id}' does not exist. GET /v1/models lists the models of this server.`,
+      {
+        param: "model",
+        detail: "model_not_found",
+      },
+    );
   }
   return model;
 }
@@ -147,7 +164,15 @@ function fallbackHealth(model: ResolvedModel) {
 /** /api/health: each model's backend and state. Optional: a broken model degrades, it does not fail health. */
 export function modelsHealth() {
   const models = Object.fromEntries(
-    [...registry().byId.values()].map((m) => [m.id, { backend: m.backend.kind, placeholder: m.info.metadata.placeholder === true, ...m.backend.health(), ...fallbackHealth(m) }]),
+    [...registry().byId.values()].map((m) => [
+      m.id,
+      {
+        backend: m.backend.kind,
+        placeholder: m.info.metadata.placeholder === true,
+        ...m.backend.health(),
+        ...fallbackHealth(m),
+      },
+    ]),
   );
   // A model answers while any of its backends can; `cooling` lists the ones being skipped now.
   return { ok: Object.values(models).every((m) => m.ok), required: false, models, cooling: coolingBackends() };

@@ -122,7 +122,13 @@ export interface ModelInfo {
   /** Cabin addition: what the model accepts (configuration, defaults by backend). */
   capabilities: Capabilities;
   /** Cabin additions: which backend serves it, and a warning when outputs are not meaningful. */
-  metadata: { backend: ModelBackend["kind"]; prices: Prices; placeholder?: boolean; notice?: string; alias_of?: string };
+  metadata: {
+    backend: ModelBackend["kind"];
+    prices: Prices;
+    placeholder?: boolean;
+    notice?: string;
+    alias_of?: string;
+  };
 }
 
 export interface ResolvedModel {

@@ -44,7 +44,10 @@ function desktopFacts(): OperatorFacts["desktop"] {
     return { available: false, reason: check.ok ? "Desktop sessions are not offered by this server" : check.reason };
   }
   const health = driver.health();
-  return { available: health.ok, reason: health.ok ? null : (health.message ?? "The desktop driver reports a problem") };
+  return {
+    available: health.ok,
+    reason: health.ok ? null : (health.message ?? "The desktop driver reports a problem"),
+  };
 }
 
 export function operatorFacts(): OperatorFacts {

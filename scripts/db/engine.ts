@@ -3,11 +3,7 @@
 // in prisma/postgres/migrations; both always get the same folder names.
 import fs from "node:fs";
 import path from "node:path";
-import type {
-  DiagnoseMigrationHistoryOutput,
-  SchemaEngine,
-  SchemaFilter,
-} from "@prisma/schema-engine-wasm";
+import type { DiagnoseMigrationHistoryOutput, SchemaEngine, SchemaFilter } from "@prisma/schema-engine-wasm";
 import { type AdapterTarget, targetFromUrl, throwawayTarget } from "./adapters";
 import { expectedPostgresSchema, writePostgresSchema } from "./derive-postgres";
 import { loadMigrationList, migrationDirName, migrationNames, writeMigration } from "./migrations-fs";
@@ -106,7 +102,9 @@ export async function checkDrift(log: Log = console.log): Promise<void> {
   }
   const [a, b] = PROVIDERS.map((p) => migrationNames(MIGRATIONS_DIR[p]).join("\n"));
   if (a !== b) {
-    problems.push(`${rel(MIGRATIONS_DIR.sqlite)} and ${rel(MIGRATIONS_DIR.postgresql)} hold different migration folders`);
+    problems.push(
+      `${rel(MIGRATIONS_DIR.sqlite)} and ${rel(MIGRATIONS_DIR.postgresql)} hold different migration folders`,
+    );
   }
   for (const provider of PROVIDERS) {
     // The PostgreSQL history is checked against the derived text, so a stale

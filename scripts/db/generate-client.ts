@@ -39,20 +39,19 @@ function makeStub(): { file: string; cleanup: () => void } {
 
 function generate(provider: Provider, stub: string): void {
   const started = Date.now();
-  const result = spawnSync(
-    process.execPath,
-    [PRISMA_CLI, "generate", "--schema", SCHEMA_FILE[provider]],
-    {
-      cwd: ROOT,
-      encoding: "utf8",
-      // Child-only env: the stub, and no telemetry/update checks (no network here).
-      env: { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: stub, CHECKPOINT_DISABLE: "1", PRISMA_HIDE_UPDATE_MESSAGE: "1" },
+  const result = spawnSync(process.execPath, [PRISMA_CLI, "generate", "--schema", SCHEMA_FILE[provider]], {
+    cwd: ROOT,
+    encoding: "utf8",
+    // Child-only env: the stub, and no telemetry/update checks (no network here).
+    env: {
+      ...process.env,
+      PRISMA_SCHEMA_ENGINE_BINARY: stub,
+      CHECKPOINT_DISABLE: "1",
+      PRISMA_HIDE_UPDATE_MESSAGE: "1",
     },
-  );
+  });
   if (result.status !== 0) {
-    throw new Error(
-      `prisma generate failed for ${rel(SCHEMA_FILE[provider])}:\n${result.stdout}${result.stderr}`,
-    );
+    throw new Error(`prisma generate failed for ${rel(SCHEMA_FILE[provider])}:\n${result.stdout}${result.stderr}`);
   }
   console.log(`generated ${rel(GENERATED_DIR[provider])} in ${Date.now() - started} ms`);
 }

@@ -6,10 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
-import type {
-  SqlDriverAdapter,
-  SqlMigrationAwareDriverAdapterFactory,
-} from "@prisma/driver-adapter-utils";
+import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import type { SchemaEngine } from "@prisma/schema-engine-wasm";
 
 type Glue = typeof import("@prisma/schema-engine-wasm/schema_engine_bg");
@@ -44,12 +41,11 @@ export async function withEngine<T>(
   onClose?: () => Promise<void>,
 ): Promise<T> {
   const opened: SqlDriverAdapter[] = [];
-  const track =
-    (connect: () => Promise<SqlDriverAdapter>) => async (): Promise<SqlDriverAdapter> => {
-      const adapter = await connect();
-      opened.push(adapter);
-      return adapter;
-    };
+  const track = (connect: () => Promise<SqlDriverAdapter>) => async (): Promise<SqlDriverAdapter> => {
+    const adapter = await connect();
+    opened.push(adapter);
+    return adapter;
+  };
   const tracked: SqlMigrationAwareDriverAdapterFactory = {
     provider: factory.provider,
     adapterName: factory.adapterName,

@@ -24,7 +24,8 @@ const found = findChromium();
 const wantsShell = found?.source !== "CHROMIUM_PATH" && !HEADLESS_SHELL_CANDIDATES.some((p) => existsSync(p));
 if (wantsShell && existsSync("/etc/debian_version") && process.getuid?.() === 0) {
   console.log("  installing Debian's chromium-headless-shell with apt-get (Chromium without its browser UI)");
-  if (apt(["update", "-qq"]) && !apt(["install", "-y", "-qq", "chromium-headless-shell"]) && !found) apt(["install", "-y", "-qq", "chromium"]);
+  if (apt(["update", "-qq"]) && !apt(["install", "-y", "-qq", "chromium-headless-shell"]) && !found)
+    apt(["install", "-y", "-qq", "chromium"]);
 }
 const result = describe();
 if (result) console.log(`  using ${result}`);

@@ -12,11 +12,18 @@ import { runTsx, step } from "./steps.mjs";
 // Host programs desktops use at run time: ffmpeg (the live view's screen capture,
 // lib/computers/desktop/screencast.ts), x11vnc (endpoints.vnc, lib/computers/desktop/vnc.ts),
 // slirp4netns and nft (each desktop's network and egress firewall, lib/computers/desktop/network.ts).
-const HOST_PACKAGES = [["ffmpeg", "ffmpeg"], ["x11vnc", "x11vnc"], ["slirp4netns", "slirp4netns"], ["nft", "nftables"]];
+const HOST_PACKAGES = [
+  ["ffmpeg", "ffmpeg"],
+  ["x11vnc", "x11vnc"],
+  ["slirp4netns", "slirp4netns"],
+  ["nft", "nftables"],
+];
 
 /** Installs the missing HOST_PACKAGES with apt-get (the set-up runs as root wherever desktops can run). */
 function ensureHostPackages() {
-  const missing = HOST_PACKAGES.filter(([bin]) => !["/usr/bin", "/usr/sbin", "/usr/local/bin"].some((dir) => existsSync(path.join(dir, bin)))).map(([, pkg]) => pkg);
+  const missing = HOST_PACKAGES.filter(
+    ([bin]) => !["/usr/bin", "/usr/sbin", "/usr/local/bin"].some((dir) => existsSync(path.join(dir, bin))),
+  ).map(([, pkg]) => pkg);
   if (!missing.length) return;
   console.log(`  installing ${missing.join(", ")} with apt-get (desktop live view and network)`);
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
@@ -42,7 +49,15 @@ export async function ensureDesktopImage({ required = false } = {}) {
     }
     ensureHostPackages();
     const out = await runTsx("scripts/desktop-image.ts", [], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
-    return out.includes("up to date") ? "up to date" : `built ${out.trim().split("\n").at(-1)?.replace(/^built desktop image /, "") ?? ""}`;
+    return out.includes("up to date")
+      ? "up to date"
+      : `built ${
+          out
+            .trim()
+            .split("\n")
+            .at(-1)
+            ?.replace(/^built desktop image /, "") ?? ""
+        }`;
   });
 }
 
@@ -63,7 +78,9 @@ export async function startDesktopImageInBackground() {
     const log = path.join(root, "data", "desktop-image.log");
     const out = openSync(log, "a");
     const child = spawn(process.execPath, [path.join(root, "scripts", "setup", "desktop-image-build.mjs")], {
-      cwd: root, detached: true, stdio: ["ignore", out, out],
+      cwd: root,
+      detached: true,
+      stdio: ["ignore", out, out],
     });
     child.unref();
     return `building in the background (pid ${child.pid}, log: data/desktop-image.log); desktops are available when it is done`;

@@ -11,7 +11,9 @@ import { run } from "./steps.mjs";
 function findPgBin() {
   const base = "/usr/lib/postgresql";
   if (!existsSync(base)) return null;
-  const versions = readdirSync(base).filter((v) => existsSync(path.join(base, v, "bin", "initdb"))).sort((a, b) => Number(b) - Number(a));
+  const versions = readdirSync(base)
+    .filter((v) => existsSync(path.join(base, v, "bin", "initdb")))
+    .sort((a, b) => Number(b) - Number(a));
   return versions.length ? path.join(base, versions[0], "bin") : null;
 }
 
@@ -32,10 +34,16 @@ function ensureInstalled() {
   if (process.getuid?.() === 0 && existsSync("/etc/debian_version")) {
     console.log("  PostgreSQL not found: installing Debian's postgresql with apt-get");
     execFileSync("apt-get", ["update", "-qq"], { stdio: "inherit" });
-    execFileSync("apt-get", ["install", "-y", "-qq", "postgresql"], { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+    execFileSync("apt-get", ["install", "-y", "-qq", "postgresql"], {
+      stdio: "inherit",
+      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+    });
     bin = findPgBin();
   }
-  if (!bin) throw new Error("PostgreSQL server binaries not found: install the 'postgresql' package (Debian) to run the PostgreSQL test suite");
+  if (!bin)
+    throw new Error(
+      "PostgreSQL server binaries not found: install the 'postgresql' package (Debian) to run the PostgreSQL test suite",
+    );
   return bin;
 }
 
@@ -58,8 +66,16 @@ export async function startPostgres() {
   };
   const data = path.join(dir, "data");
   await exec("initdb", ["-D", data, "-A", "trust", "-U", "cabin", "--no-sync"]);
-  await exec("pg_ctl", ["-D", data, "-l", path.join(dir, "server.log"), "-w", "-o",
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`, "start"]);
+  await exec("pg_ctl", [
+    "-D",
+    data,
+    "-l",
+    path.join(dir, "server.log"),
+    "-w",
+    "-o",
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
+    "start",
+  ]);
   return {
     url: `postgresql://cabin@127.0.0.1:${port}/postgres`,
     async stop() {

@@ -10,8 +10,18 @@ import { run, runTsx, step } from "./steps.mjs";
 const root = path.resolve(import.meta.dirname, "../..");
 const LOCK_STAMP = path.join(root, "node_modules", ".cabin-lock-hash");
 const BUILD_STAMP = path.join(root, ".next", "cabin-build-hash");
-const BUILD_INPUTS = ["app", "components", "lib", "public", "instrumentation.ts", "next.config.ts",
-  "postcss.config.mjs", "tsconfig.json", "package-lock.json", "prisma/schema.prisma"];
+const BUILD_INPUTS = [
+  "app",
+  "components",
+  "lib",
+  "public",
+  "instrumentation.ts",
+  "next.config.ts",
+  "postcss.config.mjs",
+  "tsconfig.json",
+  "package-lock.json",
+  "prisma/schema.prisma",
+];
 
 const sha = (data) => createHash("sha256").update(data).digest("hex");
 
@@ -76,13 +86,16 @@ async function ensureBuild() {
  */
 export async function prepare({ build = true, migrate = true, desktops = "optional" } = {}) {
   const [major, minor] = process.versions.node.split(".").map(Number);
-  if (major < 20 || (major === 20 && minor < 9)) throw new Error(`Node ${process.versions.node} is too old: Cabin needs Node 20.9 or newer`);
+  if (major < 20 || (major === 20 && minor < 9))
+    throw new Error(`Node ${process.versions.node} is too old: Cabin needs Node 20.9 or newer`);
   const started = Date.now();
   await ensureDependencies();
   const chromium = ensureChromium();
   const image = chromium.then(() => desktopImage(desktops));
   const client = step("database client", () => runTsx("scripts/db/generate-client.ts", [], { cwd: root }));
-  const migrations = migrate ? client.then(() => step("database migrations", () => runTsx("scripts/db/cli.ts", ["deploy"], { cwd: root }))) : client;
+  const migrations = migrate
+    ? client.then(() => step("database migrations", () => runTsx("scripts/db/cli.ts", ["deploy"], { cwd: root })))
+    : client;
   const built = build ? client.then(ensureBuild) : client;
   await Promise.all([chromium, migrations, built, image]);
   console.log(`✓ ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);

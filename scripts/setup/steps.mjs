@@ -21,7 +21,12 @@ export function run(command, args, options = {}) {
     child.on("error", reject);
     child.on("exit", (code, signal) => {
       if (code === 0) resolve(output);
-      else reject(new Error(`${command} ${args.join(" ")} failed (${signal ?? `exit ${code}`})${output ? `\n${output.slice(-4000)}` : ""}`));
+      else
+        reject(
+          new Error(
+            `${command} ${args.join(" ")} failed (${signal ?? `exit ${code}`})${output ? `\n${output.slice(-4000)}` : ""}`,
+          ),
+        );
     });
   });
 }

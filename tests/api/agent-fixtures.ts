@@ -53,7 +53,8 @@ export const CLICK_TYPE_ENTER: ScriptedStep[] = [
 ];
 
 /** Steps that change nothing on the screen, for tests that need a task to keep running. */
-export const idleSteps = (n: number): ScriptedStep[] => Array.from({ length: n }, () => ({ action: { type: "screenshot" } }));
+export const idleSteps = (n: number): ScriptedStep[] =>
+  Array.from({ length: n }, () => ({ action: { type: "screenshot" } }));
 
 export interface AgentWorld {
   server: TestServer;
@@ -69,13 +70,19 @@ export async function startAgentWorld(env: Record<string, string> = {}): Promise
   const page = await startRecordingPage();
   const server = await startServer({
     env: {
-      MODELS: JSON.stringify({ [SCRIPTED_MODEL]: { backend: "openai-compatible", url: upstream.url, responses: "native" } }),
+      MODELS: JSON.stringify({
+        [SCRIPTED_MODEL]: { backend: "openai-compatible", url: upstream.url, responses: "native" },
+      }),
       ...env,
     },
   });
   const [key, keyB] = await Promise.all([createOrgKey(server, "Agent Org"), createOrgKey(server, "Other Org")]);
   const world: AgentWorld = {
-    server, upstream, page, key, keyB,
+    server,
+    upstream,
+    page,
+    key,
+    keyB,
     async close() {
       // world.server: a test may have restarted it (a new TestServer on the same data).
       await world.server.destroy();
@@ -86,7 +93,13 @@ export async function startAgentWorld(env: Record<string, string> = {}): Promise
   return world;
 }
 
-export async function agentCall(world: Pick<AgentWorld, "server">, key: string, method: string, path: string, body?: unknown) {
+export async function agentCall(
+  world: Pick<AgentWorld, "server">,
+  key: string,
+  method: string,
+  path: string,
+  body?: unknown,
+) {
   const res = await fetch(`${world.server.url}${path}`, {
     method,
     headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
@@ -97,8 +110,18 @@ export async function agentCall(world: Pick<AgentWorld, "server">, key: string, 
 }
 
 /** Polls GET /agent/tasks/{id} until `until` holds. */
-export function waitForTask(world: Pick<AgentWorld, "server">, key: string, id: string, until: (task: any) => boolean, timeoutMs = 30_000) {
-  return waitFor(async () => (await agentCall(world, key, "GET", `/agent/tasks/${id}`)).body, { until, timeoutMs, message: `task ${id}` });
+export function waitForTask(
+  world: Pick<AgentWorld, "server">,
+  key: string,
+  id: string,
+  until: (task: any) => boolean,
+  timeoutMs = 30_000,
+) {
+  return waitFor(async () => (await agentCall(world, key, "GET", `/agent/tasks/${id}`)).body, {
+    until,
+    timeoutMs,
+    message: `task ${id}`,
+  });
 }
 
 export const ended = (task: any) => ["completed", "failed", "stopped"].includes(task?.status);

@@ -11,9 +11,23 @@ describe("agent task on the placeholder model", () => {
     const world = { server: { url: inject("baseUrl") } } as Parameters<typeof waitForTask>[0];
     const models = (await call("GET", "/v1/models")).body.data as Array<{ id: string }>;
     const model = models.find((m) => m.id.endsWith(".cua-fast"))!.id;
-    const res = await call("POST", "/agent/tasks", { body: { instruction: "Look at the page and do nothing harmful", kind: "browser", model, max_steps: 3, temperature: 0 } });
+    const res = await call("POST", "/agent/tasks", {
+      body: {
+        instruction: "Look at the page and do nothing harmful",
+        kind: "browser",
+        model,
+        max_steps: 3,
+        temperature: 0,
+      },
+    });
     expect(res.status).toBe(201);
-    const task = await waitForTask(world, inject("apiKey"), res.body.task_id, (t) => ["completed", "failed", "stopped"].includes(t.status), 180_000);
+    const task = await waitForTask(
+      world,
+      inject("apiKey"),
+      res.body.task_id,
+      (t) => ["completed", "failed", "stopped"].includes(t.status),
+      180_000,
+    );
     expect(task.error).toBeNull();
     expect(task.status).toBe("completed");
     // Every step is a model call that went through; it ends at max_steps unless the model said done first.

@@ -19,7 +19,11 @@ afterAll(async () => {
 async function startLongTask() {
   world.upstream.setScript(idleSteps(400));
   const res = await agentCall(world, world.key, "POST", "/agent/tasks", {
-    instruction: "Keep looking", kind: "browser", model: SCRIPTED_MODEL, start_url: `${world.page.url}/`, max_steps: 200,
+    instruction: "Keep looking",
+    kind: "browser",
+    model: SCRIPTED_MODEL,
+    start_url: `${world.page.url}/`,
+    max_steps: 200,
   });
   expect(res.status).toBe(201);
   await waitForTask(world, world.key, res.body.task_id, (t) => t.step_count >= 1);

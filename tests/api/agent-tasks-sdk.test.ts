@@ -19,8 +19,17 @@ afterAll(async () => {
 });
 
 // The SDK's response interfaces, field for field (optional where the SDK says `?`).
-const TaskStartResponse = z.object({ status: z.string(), task_id: z.string(), idempotency_key: z.string().optional(), reused: z.boolean().optional() });
-const TaskRetrieveStatusResponse = z.object({ status: z.string(), task_id: z.string(), exit_code: z.number().optional() });
+const TaskStartResponse = z.object({
+  status: z.string(),
+  task_id: z.string(),
+  idempotency_key: z.string().optional(),
+  reused: z.boolean().optional(),
+});
+const TaskRetrieveStatusResponse = z.object({
+  status: z.string(),
+  task_id: z.string(),
+  exit_code: z.number().optional(),
+});
 const StatusOnly = z.object({ status: z.string() }); // TaskPauseResponse, TaskResumeResponse, TaskInjectMessageResponse
 
 /** What the Stainless-generated client puts on every request. */
@@ -55,10 +64,23 @@ describe("the SDK's agent.tasks methods, as the SDK sends them", () => {
     world.upstream.setScript(idleSteps(300));
     // tasks.start(body): every field the SDK's TaskStartParams documents.
     const params = {
-      instruction: "Look at the page", kind: "browser", model: SCRIPTED_MODEL, max_steps: 200, screenshot_mode: "url",
-      temperature: 0.2, viewport_width: 1024, viewport_height: 768, agent_type: "legacy", persistent: false,
-      start_url: `${world.page.url}/`, metadata: { ticket: "T-1" }, idempotency_key: "sdk-start-1",
-      stream_mode: "concise", harness_version: "v2", thread_id: "thread-1", agent_icon: "robot",
+      instruction: "Look at the page",
+      kind: "browser",
+      model: SCRIPTED_MODEL,
+      max_steps: 200,
+      screenshot_mode: "url",
+      temperature: 0.2,
+      viewport_width: 1024,
+      viewport_height: 768,
+      agent_type: "legacy",
+      persistent: false,
+      start_url: `${world.page.url}/`,
+      metadata: { ticket: "T-1" },
+      idempotency_key: "sdk-start-1",
+      stream_mode: "concise",
+      harness_version: "v2",
+      thread_id: "thread-1",
+      agent_icon: "robot",
     };
     const startRes = await sdkPost("/agent/tasks", params);
     expect(startRes.status).toBeLessThan(300);
@@ -76,21 +98,37 @@ describe("the SDK's agent.tasks methods, as the SDK sends them", () => {
     expect(["running", "paused"]).toContain(status.status);
 
     // tasks.pause(id) and tasks.resume(id): POST with no body; tasks.injectMessage(id, {message}).
-    expect(StatusOnly.parse(await (await sdkPost(`/agent/tasks/${started.task_id}/pause`)).json()).status).toBe("paused");
-    expect(StatusOnly.parse(await (await sdkPost(`/agent/tasks/${started.task_id}/messages`, { message: "hurry up" })).json()).status).toBe("queued");
-    expect(StatusOnly.parse(await (await sdkPost(`/agent/tasks/${started.task_id}/resume`)).json()).status).toBe("running");
-    await waitForTask(world, world.key, started.task_id, (t) => t.steps.some((s: any) => s.injected_messages.includes("hurry up")));
+    expect(StatusOnly.parse(await (await sdkPost(`/agent/tasks/${started.task_id}/pause`)).json()).status).toBe(
+      "paused",
+    );
+    expect(
+      StatusOnly.parse(
+        await (await sdkPost(`/agent/tasks/${started.task_id}/messages`, { message: "hurry up" })).json(),
+      ).status,
+    ).toBe("queued");
+    expect(StatusOnly.parse(await (await sdkPost(`/agent/tasks/${started.task_id}/resume`)).json()).status).toBe(
+      "running",
+    );
+    await waitForTask(world, world.key, started.task_id, (t) =>
+      t.steps.some((s: any) => s.injected_messages.includes("hurry up")),
+    );
     await sdkPost(`/agent/tasks/${started.task_id}/stop`);
     const final = TaskRetrieveStatusResponse.parse(await waitForTask(world, world.key, started.task_id, ended));
     expect(final).toMatchObject({ status: "stopped", exit_code: 1 });
 
     // tasks.startStream(body): Accept text/event-stream; the SDK's Stream reads `event:`/`data:` records.
     world.upstream.setScript([{ done: { result: "nothing to do" } }]);
-    const streamRes = await sdkPost("/agent/tasks/stream", { instruction: "Finish at once", kind: "browser", model: SCRIPTED_MODEL }, { accept: "text/event-stream" });
+    const streamRes = await sdkPost(
+      "/agent/tasks/stream",
+      { instruction: "Finish at once", kind: "browser", model: SCRIPTED_MODEL },
+      { accept: "text/event-stream" },
+    );
     expect(streamRes.status).toBe(200);
     expect(streamRes.headers.get("content-type")).toMatch(/^text\/event-stream/);
     const text = await streamRes.text();
-    const events = parseSseText(text).flatMap((item) => (item.type === "event" ? [{ event: item.event, data: JSON.parse(item.data) }] : []));
+    const events = parseSseText(text).flatMap((item) =>
+      item.type === "event" ? [{ event: item.event, data: JSON.parse(item.data) }] : [],
+    );
     expect(events.map((e) => e.event)).toEqual(["started", "step", "completed"]);
     for (const e of events) expect(typeof e.data.task_id).toBe("string");
     expect(events.at(-1)!.data).toMatchObject({ status: "completed", result: "nothing to do" });
@@ -100,8 +138,15 @@ describe("the SDK's agent.tasks methods, as the SDK sends them", () => {
     const res = await fetch(`${world.server.url}/agent/tasks/task_000000000000000000000000`, { headers: sdkHeaders() });
     expect(res.status).toBe(404);
     expect(res.headers.get("content-type")).toMatch(/application\/json/);
-    expect((await res.json()).error).toMatchObject({ code: expect.any(String), message: expect.stringMatching(/task_000000000000000000000000/) });
-    const unauthorized = await fetch(`${world.server.url}/agent/tasks`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect((await res.json()).error).toMatchObject({
+      code: expect.any(String),
+      message: expect.stringMatching(/task_000000000000000000000000/),
+    });
+    const unauthorized = await fetch(`${world.server.url}/agent/tasks`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     expect(unauthorized.status).toBe(401);
     expect((await unauthorized.json()).error.code).toBeDefined();
   });

@@ -6,7 +6,16 @@
 // insufficient_quota; bad input and foreign ids are refused; the limit on
 // running tasks holds.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { agentCall, CLICK_TYPE_ENTER, ended, idleSteps, SCRIPTED_MODEL, startAgentWorld, waitForTask, type AgentWorld } from "./agent-fixtures";
+import {
+  agentCall,
+  CLICK_TYPE_ENTER,
+  ended,
+  idleSteps,
+  SCRIPTED_MODEL,
+  startAgentWorld,
+  waitForTask,
+  type AgentWorld,
+} from "./agent-fixtures";
 import { runCli } from "./harness";
 import { closeDbs, db } from "./models-helpers";
 import { waitFor } from "./wait-for";
@@ -24,8 +33,12 @@ afterAll(async () => {
 
 const start = (body: Record<string, unknown>, key = world.key) => agentCall(world, key, "POST", "/agent/tasks", body);
 const browserTask = (extra: Record<string, unknown> = {}) => ({
-  instruction: "Click Go, type hello agent and press Enter", kind: "browser", model: SCRIPTED_MODEL,
-  start_url: `${world.page.url}/`, max_steps: 8, ...extra,
+  instruction: "Click Go, type hello agent and press Enter",
+  kind: "browser",
+  model: SCRIPTED_MODEL,
+  start_url: `${world.page.url}/`,
+  max_steps: 8,
+  ...extra,
 });
 
 /** POST /agent/tasks/stream, read as Server-Sent Events. */
@@ -76,25 +89,49 @@ describe("agent tasks on the scripted upstream", () => {
     expect(res.body.task_id).toMatch(/^task_[0-9a-f]{24}$/);
     const task = await waitForTask(world, world.key, res.body.task_id, ended);
     expect(task).toMatchObject({
-      status: "completed", exit_code: 0, end_reason: "done", result: "typed hello agent", step_count: 4, model: SCRIPTED_MODEL,
-      kind: "browser", metadata: { run: "one" }, usage: { input_tokens: 4 * 42, output_tokens: 4 * 7, total_tokens: 4 * 49 },
+      status: "completed",
+      exit_code: 0,
+      end_reason: "done",
+      result: "typed hello agent",
+      step_count: 4,
+      model: SCRIPTED_MODEL,
+      kind: "browser",
+      metadata: { run: "one" },
+      usage: { input_tokens: 4 * 42, output_tokens: 4 * 7, total_tokens: 4 * 49 },
     });
     expect(task.steps.map((s: any) => s.action?.type ?? null)).toEqual(["click", "type", "keypress", null]);
     expect(task.steps[0].model_text).toBe("I will click Go.");
-    expect(task.steps[0].screenshot_url).toMatch(new RegExp(`^${world.server.url}/computers/${task.computer_id}/screenshots/`));
+    expect(task.steps[0].screenshot_url).toMatch(
+      new RegExp(`^${world.server.url}/computers/${task.computer_id}/screenshots/`),
+    );
     for (const step of task.steps) expect(step.timings_ms.total).toBeGreaterThanOrEqual(step.timings_ms.model);
     // The page reports each event with a request of its own, which may land just after the task's end.
-    await expect.poll(() => world.page.records, { timeout: 10_000 }).toEqual([{ type: "click", x: 650, y: 325 }, { type: "submit", text: "hello agent" }]);
+    await expect
+      .poll(() => world.page.records, { timeout: 10_000 })
+      .toEqual([
+        { type: "click", x: 650, y: 325 },
+        { type: "submit", text: "hello agent" },
+      ]);
     // The upstream saw the Lightcone computer tool, the done function and the screenshot of the page.
     const first = world.upstream.requests.at(-4)!.body;
-    expect(first.tools).toEqual(expect.arrayContaining([expect.objectContaining({ type: "computer_use", display_width: 1280, display_height: 720 }), expect.objectContaining({ type: "function", name: "done" })]));
+    expect(first.tools).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ type: "computer_use", display_width: 1280, display_height: 720 }),
+        expect.objectContaining({ type: "function", name: "done" }),
+      ]),
+    );
     expect(first.tool_choice).toBe("required");
     // The session the task made is ended with it; the model calls are in the organization's usage.
     const session = await agentCall(world, world.key, "GET", `/computers/${task.computer_id}`);
     expect(session.body.status).toBe("terminated");
-    const rows = await waitFor(() => db(world.server.databaseUrl).usageRecord.findMany({ where: { model: SCRIPTED_MODEL, endpoint: "responses" } }), {
-      until: (found) => found.length >= 4, message: "the task's usage rows",
-    });
+    const rows = await waitFor(
+      () =>
+        db(world.server.databaseUrl).usageRecord.findMany({ where: { model: SCRIPTED_MODEL, endpoint: "responses" } }),
+      {
+        until: (found) => found.length >= 4,
+        message: "the task's usage rows",
+      },
+    );
     expect(rows.every((row) => row.inputTokens === 42 && row.outputTokens === 7 && row.status === 200)).toBe(true);
   }, 90_000);
 
@@ -107,20 +144,32 @@ describe("agent tasks on the scripted upstream", () => {
     expect(completed.data).toMatchObject({ task_id: stream.taskId, status: "completed", result: "typed hello agent" });
     const steps = stream.events.filter((e) => e.event === "step").map((e) => e.data.index);
     expect(steps).toEqual([0, 1, 2, 3]);
-    expect(stream.events.filter((e) => e.event === "action").map((e) => e.data.type)).toEqual(["click", "type", "keypress"]);
+    expect(stream.events.filter((e) => e.event === "action").map((e) => e.data.type)).toEqual([
+      "click",
+      "type",
+      "keypress",
+    ]);
     expect(stream.events.filter((e) => e.event === "screenshot")).toHaveLength(3);
-    expect(stream.events.find((e) => e.event === "message")!.data).toMatchObject({ role: "assistant", text: "I will click Go." });
+    expect(stream.events.find((e) => e.event === "message")!.data).toMatchObject({
+      role: "assistant",
+      text: "I will click Go.",
+    });
   }, 60_000);
 
   it("pause holds the loop (no step for 3 s), an injected message joins the next model call, resume goes on, stop ends it and its session", async () => {
     world.upstream.setScript(idleSteps(200));
     const stream = await openStream(browserTask({ max_steps: 200 }));
     await stream.until((e) => e.event === "step");
-    expect((await agentCall(world, world.key, "POST", `/agent/tasks/${stream.taskId}/pause`)).body).toEqual({ status: "paused", task_id: stream.taskId });
+    expect((await agentCall(world, world.key, "POST", `/agent/tasks/${stream.taskId}/pause`)).body).toEqual({
+      status: "paused",
+      task_id: stream.taskId,
+    });
     await stream.until((e) => e.event === "paused");
     const held = (await agentCall(world, world.key, "GET", `/agent/tasks/${stream.taskId}`)).body;
     expect(held.status).toBe("paused");
-    const injected = await agentCall(world, world.key, "POST", `/agent/tasks/${stream.taskId}/messages`, { message: "Also look at the footer" });
+    const injected = await agentCall(world, world.key, "POST", `/agent/tasks/${stream.taskId}/messages`, {
+      message: "Also look at the footer",
+    });
     expect(injected.body).toEqual({ status: "queued", task_id: stream.taskId, queued_messages: 1 });
     const requestsWhilePaused = world.upstream.requests.length;
     // The issue's own measure of "paused": three seconds in which no step runs.
@@ -129,7 +178,10 @@ describe("agent tasks on the scripted upstream", () => {
     expect(after.step_count).toBe(held.step_count);
     expect(world.upstream.requests.length).toBe(requestsWhilePaused);
 
-    expect((await agentCall(world, world.key, "POST", `/agent/tasks/${stream.taskId}/resume`)).body).toEqual({ status: "running", task_id: stream.taskId });
+    expect((await agentCall(world, world.key, "POST", `/agent/tasks/${stream.taskId}/resume`)).body).toEqual({
+      status: "running",
+      task_id: stream.taskId,
+    });
     await stream.until((e) => e.event === "resumed");
     const next = await stream.until((e) => e.event === "step");
     expect(next.data.injected_messages).toEqual(["Also look at the footer"]);
@@ -141,12 +193,17 @@ describe("agent tasks on the scripted upstream", () => {
     await stream.until((e) => e.event === "stopped");
     const final = (await agentCall(world, world.key, "GET", `/agent/tasks/${stream.taskId}`)).body;
     expect(final).toMatchObject({ status: "stopped", exit_code: 1, end_reason: "stopped" });
-    expect((await agentCall(world, world.key, "GET", `/computers/${final.computer_id}`)).body.status).toBe("terminated");
+    expect((await agentCall(world, world.key, "GET", `/computers/${final.computer_id}`)).body.status).toBe(
+      "terminated",
+    );
     expect((await agentCall(world, world.key, "POST", `/agent/tasks/${stream.taskId}/pause`)).status).toBe(409);
   }, 90_000);
 
   it("a budget of zero ends the task failed with insufficient_quota, its session ended", async () => {
-    const org = JSON.parse(await runCli(world.server, ["org", "create", "Broke Org", "--with-key", "--json"])) as { slug: string; key: string };
+    const org = JSON.parse(await runCli(world.server, ["org", "create", "Broke Org", "--with-key", "--json"])) as {
+      slug: string;
+      key: string;
+    };
     await runCli(world.server, ["org", "budget", org.slug, "0"]);
     world.upstream.setScript(CLICK_TYPE_ENTER);
     const res = await start(browserTask(), org.key);
@@ -172,7 +229,9 @@ describe("agent tasks on the scripted upstream", () => {
     expect(model.body.error.message).toMatch(/no\.such-model/);
     const live = await agentCall(world, world.key, "GET", "/computers?type=live");
     expect(live.body).toEqual([]);
-    const message = await agentCall(world, world.key, "POST", "/agent/tasks/task_000000000000000000000000/messages", { message: "" });
+    const message = await agentCall(world, world.key, "POST", "/agent/tasks/task_000000000000000000000000/messages", {
+      message: "",
+    });
     expect(message.status).toBe(400);
   });
 

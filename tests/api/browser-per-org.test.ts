@@ -5,7 +5,17 @@
 // BROWSER_ORG_IDLE_SECONDS after its last session.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOrgKey, startServer, type TestServer } from "./harness";
-import { api, chromiumPidsOf, createSession, execute, poolStats, startSite, waitFor, type Site, type Target } from "./computers-fixtures";
+import {
+  api,
+  chromiumPidsOf,
+  createSession,
+  execute,
+  poolStats,
+  startSite,
+  waitFor,
+  type Site,
+  type Target,
+} from "./computers-fixtures";
 
 let site: Site;
 let server: TestServer;
@@ -20,7 +30,13 @@ afterAll(async () => {
 });
 
 /** The Chromium main processes once exactly `n` run (a spare is launched in the background after each claim). */
-const pidsWhen = (n: number) => waitFor(`${n} Chromium processes`, async () => chromiumPidsOf(server.dataDir), (p) => p.length === n, 20_000);
+const pidsWhen = (n: number) =>
+  waitFor(
+    `${n} Chromium processes`,
+    async () => chromiumPidsOf(server.dataDir),
+    (p) => p.length === n,
+    20_000,
+  );
 
 describe("one Chromium per organization", () => {
   it("each organization's sessions run in a browser of its own; a crash of one ends only its sessions; idle browsers close", async () => {
@@ -42,14 +58,23 @@ describe("one Chromium per organization", () => {
     const afterB = await pidsWhen(3);
     expect(afterB).toEqual(expect.arrayContaining([browserOfA, spareAfterA]));
     // The new spare's process runs a little before the pool counts it (its launch resolves).
-    const stats = await waitFor("three browsers in the pool", () => poolStats(server.url), (p) => p.browsers === 3);
+    const stats = await waitFor(
+      "three browsers in the pool",
+      () => poolStats(server.url),
+      (p) => p.browsers === 3,
+    );
     expect(stats.organization_browsers).toBe(2);
 
-    for (const s of [a1, b1]) await execute(s.id, { type: "go_to_url", url: `${site.url}/page?n=${s.id}` }, s === a1 ? a : b);
+    for (const s of [a1, b1])
+      await execute(s.id, { type: "go_to_url", url: `${site.url}/page?n=${s.id}` }, s === a1 ? a : b);
     process.kill(browserOfA, "SIGKILL");
     for (const s of [a1, a2, a3]) {
-      const ended = await waitFor(`${s.id} crashed`, async () => (await api("GET", `/computers/${s.id}`, undefined, a)).body,
-        (row) => row.status === "terminated", 15_000);
+      const ended = await waitFor(
+        `${s.id} crashed`,
+        async () => (await api("GET", `/computers/${s.id}`, undefined, a)).body,
+        (row) => row.status === "terminated",
+        15_000,
+      );
       expect(ended.termination_reason).toBe("crashed");
     }
     // Org B's session, in the spare it claimed, did not notice.
@@ -59,8 +84,13 @@ describe("one Chromium per organization", () => {
 
     // B's browser closes BROWSER_ORG_IDLE_SECONDS after its last session; the spare stays, standby and all.
     expect((await api("DELETE", `/computers/${b1.id}`, undefined, b)).status).toBe(204);
-    const idle = await waitFor("organizations' browsers closed", () => poolStats(server.url),
-      (p) => p.organization_browsers === 0 && p.browsers === 1, 30_000, 250);
+    const idle = await waitFor(
+      "organizations' browsers closed",
+      () => poolStats(server.url),
+      (p) => p.organization_browsers === 0 && p.browsers === 1,
+      30_000,
+      250,
+    );
     expect(idle.session_contexts).toBe(0);
     const [left] = await pidsWhen(1);
     expect([browserOfA, spareAfterA]).not.toContain(left);

@@ -8,12 +8,18 @@ import { startServer } from "./harness";
 import { api, chromiumPidsOf, execute, useSessionSuite, waitFor } from "./computers-fixtures";
 import { descendantsOf } from "../hardening/host-census";
 import {
-  CABIN_DISABLED_FEATURES, DISABLE_FEATURES_FLAG, PLAYWRIGHT_DISABLE_FEATURES_FLAG,
+  CABIN_DISABLED_FEATURES,
+  DISABLE_FEATURES_FLAG,
+  PLAYWRIGHT_DISABLE_FEATURES_FLAG,
 } from "@/lib/computers/browser/chromium-features";
 import { HEADLESS_SHELL_CANDIDATES } from "@/lib/computers/browser/find-chromium";
 
 const statusField = (pid: number, field: string) =>
-  readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith(`${field}:`))?.split(/\s+/).slice(1) ?? [];
+  readFileSync(`/proc/${pid}/status`, "utf8")
+    .split("\n")
+    .find((l) => l.startsWith(`${field}:`))
+    ?.split(/\s+/)
+    .slice(1) ?? [];
 const cmdline = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
 const isMain = (pid: number) => !cmdline(pid).some((a) => a.startsWith("--type="));
 const health = async (base?: string) => (await api("GET", "/api/health", undefined, { base })).body.checks.browser;
@@ -33,21 +39,29 @@ describe("Chromium sandbox", () => {
     for (const pid of mains) {
       expect(cmdline(pid)).not.toContain("--no-sandbox");
       if (asRoot) expect(statusField(pid, "Uid").map(Number)).not.toContain(0);
-      const environ = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").map((kv) => kv.split("=")[0]);
+      const environ = readFileSync(`/proc/${pid}/environ`, "utf8")
+        .split("\0")
+        .map((kv) => kv.split("=")[0]);
       expect(environ).not.toContain("DATABASE_URL");
       expect(environ).not.toContain("DATA_DIR");
     }
 
     // The page's renderer: its own user namespace (the namespace sandbox) and seccomp-bpf in filter mode (2).
-    const renderers = await waitFor("a renderer of the pool", async () =>
-      mains.flatMap((pid) => descendantsOf(pid)).filter((pid) => {
-        try {
-          // Zygote children rewrite their command line as one space-separated string (setproctitle).
-          return /(^|[\s\0])--type=renderer([\s\0]|$)/.test(readFileSync(`/proc/${pid}/cmdline`, "utf8"));
-        } catch {
-          return false;
-        }
-      }), (pids) => pids.length > 0);
+    const renderers = await waitFor(
+      "a renderer of the pool",
+      async () =>
+        mains
+          .flatMap((pid) => descendantsOf(pid))
+          .filter((pid) => {
+            try {
+              // Zygote children rewrite their command line as one space-separated string (setproctitle).
+              return /(^|[\s\0])--type=renderer([\s\0]|$)/.test(readFileSync(`/proc/${pid}/cmdline`, "utf8"));
+            } catch {
+              return false;
+            }
+          }),
+      (pids) => pids.length > 0,
+    );
     const browserNamespace = readlinkSync(`/proc/${mains[0]}/ns/user`);
     for (const pid of renderers) {
       expect(statusField(pid, "Seccomp")).toEqual(["2"]);
@@ -64,8 +78,12 @@ describe("Chromium sandbox", () => {
       const switches = cmdline(pid).filter((a) => a.startsWith("--disable-features="));
       expect(switches).toEqual([DISABLE_FEATURES_FLAG]);
       const names = switches[0].slice("--disable-features=".length).split(",");
-      expect(names).toEqual(expect.arrayContaining([...PLAYWRIGHT_DISABLE_FEATURES_FLAG.slice("--disable-features=".length).split(","),
-        ...CABIN_DISABLED_FEATURES]));
+      expect(names).toEqual(
+        expect.arrayContaining([
+          ...PLAYWRIGHT_DISABLE_FEATURES_FLAG.slice("--disable-features=".length).split(","),
+          ...CABIN_DISABLED_FEATURES,
+        ]),
+      );
     }
   });
 
@@ -80,7 +98,11 @@ describe("Chromium sandbox", () => {
   it("BROWSER_SANDBOX=off launches with --no-sandbox and health names the reason", async () => {
     const server = await startServer({ env: { BROWSER_SANDBOX: "off" } });
     try {
-      const browser = await waitFor("the pool launched", () => health(server.url), (b) => b.sandbox !== null);
+      const browser = await waitFor(
+        "the pool launched",
+        () => health(server.url),
+        (b) => b.sandbox !== null,
+      );
       expect(browser).toMatchObject({ ok: true, sandbox: "off", sandbox_fallback: "BROWSER_SANDBOX=off" });
       const mains = chromiumPidsOf(server.dataDir).filter(isMain);
       expect(mains.length).toBeGreaterThan(0);

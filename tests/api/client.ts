@@ -10,7 +10,13 @@ export interface ApiResponse<T = any> {
 export async function call<T = any>(
   method: string,
   path: string,
-  options: { key?: string | null; body?: unknown; rawBody?: string; base?: string; headers?: Record<string, string> } = {},
+  options: {
+    key?: string | null;
+    body?: unknown;
+    rawBody?: string;
+    base?: string;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<ApiResponse<T>> {
   const key = options.key === undefined ? inject("apiKey") : options.key;
   const headers: Record<string, string> = { ...options.headers };

@@ -49,7 +49,12 @@ async function eventLog(id: string): Promise<string[]> {
 function logged(id: string, from: number, expected: (string | RegExp)[]) {
   const matchesInOrder = (lines: string[]) => {
     let i = 0;
-    for (const line of lines.slice(from)) if (i < expected.length && (typeof expected[i] === "string" ? line === expected[i] : (expected[i] as RegExp).test(line))) i++;
+    for (const line of lines.slice(from))
+      if (
+        i < expected.length &&
+        (typeof expected[i] === "string" ? line === expected[i] : (expected[i] as RegExp).test(line))
+      )
+        i++;
     return i === expected.length;
   };
   return waitFor(`the page to log ${expected.join(" / ")}`, () => eventLog(id), matchesInOrder, 10_000);
@@ -83,10 +88,23 @@ describe("every action on a browser session", () => {
     await step({ type: "keypress", keys: ["Backspace"] }, ["keydown Backspace", "input a=hello"]);
     await step({ type: "click", x: 60, y: 200, button: "right" }, ["mousedown 2 60,200", "contextmenu"]);
     await step({ type: "click", x: 61, y: 200, button: "wheel" }, ["mousedown 1 61,200", "mouseup 1 61,200"]);
-    await step({ type: "double_click", x: 70, y: 210 }, ["mousedown 0 70,210", "click", "mousedown 0 70,210", "dblclick"]);
-    await step({ type: "drag", path: [{ x: 500, y: 300 }, { x: 520, y: 310 }, { x: 560, y: 330 }] }, [
-      "mousedown 0 500,300", /^mousemove 5[2-5]\d,3[1-2]\d$/, "mouseup 0 560,330",
+    await step({ type: "double_click", x: 70, y: 210 }, [
+      "mousedown 0 70,210",
+      "click",
+      "mousedown 0 70,210",
+      "dblclick",
     ]);
+    await step(
+      {
+        type: "drag",
+        path: [
+          { x: 500, y: 300 },
+          { x: 520, y: 310 },
+          { x: 560, y: 330 },
+        ],
+      },
+      ["mousedown 0 500,300", /^mousemove 5[2-5]\d,3[1-2]\d$/, "mouseup 0 560,330"],
+    );
     await step({ type: "scroll", x: 300, y: 300, scroll_x: 0, scroll_y: 200 }, ["mousemove 300,300", "wheel 0,200"]);
     await step({ type: "scroll", x: 300, y: 300, scroll_x: 120, scroll_y: 0 }, ["wheel 120,0"]);
     const waited = await ok(id, { type: "wait" });
@@ -104,7 +122,9 @@ describe("every action on a browser session", () => {
     const forward = await ok(id, { type: "click", x: 100, y: 100, button: "forward" });
     expect(forward.page_context.url).toBe(`${suite.site.url}/step2`);
     // Nowhere to go: the click is still delivered, and the tab stays where it is.
-    expect((await ok(id, { type: "click", x: 100, y: 100, button: "forward" })).page_context.url).toBe(`${suite.site.url}/step2`);
+    expect((await ok(id, { type: "click", x: 100, y: 100, button: "forward" })).page_context.url).toBe(
+      `${suite.site.url}/step2`,
+    );
   });
 
   it("runs the Lightcone SDK's actions: point_and_type, key_down/key_up with key or keys, mouse_down/up, scroll dx/dy, held keys", async () => {
@@ -115,7 +135,11 @@ describe("every action on a browser session", () => {
       await logged(id, n, expected);
       n = (await eventLog(id)).length;
     };
-    await step({ type: "point_and_type", x: 100, y: 100, text: "typed here" }, ["mousedown 0 100,100", "click", "input b=typed here"]);
+    await step({ type: "point_and_type", x: 100, y: 100, text: "typed here" }, [
+      "mousedown 0 100,100",
+      "click",
+      "input b=typed here",
+    ]);
     // Playwright reports a held letter as itself, Shift or not.
     await step({ type: "key_down", keys: ["shift", "x"] }, ["keydown Shift", /^keydown [xX]$/]);
     await step({ type: "key_up", keys: ["shift", "x"] }, [/^keyup [xX]$/, "keyup Shift"]);
@@ -124,8 +148,17 @@ describe("every action on a browser session", () => {
     await step({ type: "mouse_down", x: 600, y: 400 }, ["mousedown 0 600,400"]);
     await step({ type: "mouse_up", x: 610, y: 405 }, ["mouseup 0 610,405"]);
     await step({ type: "scroll", x: 300, y: 300, dx: 0, dy: -100 }, ["wheel 0,-100"]);
-    await step({ type: "click", x: 620, y: 410, keys: ["shift"] }, ["keydown Shift", "mousedown 0 620,410 shift", "click shift", "keyup Shift"]);
-    await step({ type: "move", x: 630, y: 420, keys: ["ctrl"] }, ["keydown Control", "mousemove 630,420 ctrl", "keyup Control"]);
+    await step({ type: "click", x: 620, y: 410, keys: ["shift"] }, [
+      "keydown Shift",
+      "mousedown 0 620,410 shift",
+      "click shift",
+      "keyup Shift",
+    ]);
+    await step({ type: "move", x: 630, y: 420, keys: ["ctrl"] }, [
+      "keydown Control",
+      "mousemove 630,420 ctrl",
+      "keyup Control",
+    ]);
     await step({ type: "right_click", x: 640, y: 430 }, ["mousedown 2 640,430", "contextmenu"]);
     await step({ type: "wait", ms: 10 }, []);
     const both = await api("POST", `/computers/${id}/execute`, { action: { type: "key_down", key: "a", keys: ["b"] } });
@@ -152,7 +185,9 @@ describe("every action on a browser session", () => {
     await logged(id, n, ["mousemove 250,250", "mousedown 0 50,30", "input a=batched", "keydown Enter"]);
     const m = (await eventLog(id)).length;
     expect((await api("POST", `/computers/${id}/move`, { x: 333, y: 222 })).body.status).toBe("success");
-    expect((await api("POST", `/computers/${id}/point-and-type`, { x: 100, y: 100, text: "!" })).body.status).toBe("success");
+    expect((await api("POST", `/computers/${id}/point-and-type`, { x: 100, y: 100, text: "!" })).body.status).toBe(
+      "success",
+    );
     await logged(id, m, ["mousemove 333,222", "mousedown 0 100,100", /^input b=.*!$/]);
   });
 
@@ -161,10 +196,17 @@ describe("every action on a browser session", () => {
     const direct = await api("POST", `/computers/${id}/debug`, { command: "echo hi" });
     expect(direct.status).toBe(400);
     expect(direct.body.error.message).toMatch(/debug runs a shell command.*browser session.*desktop session/);
-    const viaExecute = await api("POST", `/computers/${id}/execute`, { action: { type: "debug", debug: { command: "echo hi" } } });
+    const viaExecute = await api("POST", `/computers/${id}/execute`, {
+      action: { type: "debug", debug: { command: "echo hi" } },
+    });
     expect(viaExecute.status).toBe(400);
     const n = (await eventLog(id)).length;
-    const batch = await api("POST", `/computers/${id}/batch`, { actions: [{ type: "move", x: 5, y: 5 }, { type: "debug", command: "id" }] });
+    const batch = await api("POST", `/computers/${id}/batch`, {
+      actions: [
+        { type: "move", x: 5, y: 5 },
+        { type: "debug", command: "id" },
+      ],
+    });
     expect(batch.status).toBe(400);
     expect((await eventLog(id)).slice(n).filter((l) => l.startsWith("mousemove 5,5"))).toEqual([]);
   });

@@ -38,7 +38,8 @@ describe("POST /computers", () => {
       display: { width: 1280, height: 720, scale: 1 },
       termination_reason: null,
     });
-    for (const field of ["created_at", "expires_at", "idle_expires_at", "last_activity_at"]) expect(s[field]).toMatch(ISO);
+    for (const field of ["created_at", "expires_at", "idle_expires_at", "last_activity_at"])
+      expect(s[field]).toMatch(ISO);
     const createdAt = Date.parse(s.created_at);
     expect(createdAt).toBeGreaterThanOrEqual(started - 1000);
     expect(Date.parse(s.expires_at) - createdAt).toBe(3600_000);
@@ -47,11 +48,21 @@ describe("POST /computers", () => {
 
   it("keeps every given field and accepts the aliases (the newer name wins)", async () => {
     const s = await session({
-      timeout_seconds: 100, max_lifetime_seconds: 200, inactivity_timeout_seconds: 30, auto_kill: true,
-      idle_timeout_enabled: false, display: { width: 800, height: 600, scale: 2 }, context_id: "run-7", stealth: true,
+      timeout_seconds: 100,
+      max_lifetime_seconds: 200,
+      inactivity_timeout_seconds: 30,
+      auto_kill: true,
+      idle_timeout_enabled: false,
+      display: { width: 800, height: 600, scale: 2 },
+      context_id: "run-7",
+      stealth: true,
     });
     expect(s).toMatchObject({
-      max_lifetime_seconds: 200, inactivity_timeout_seconds: 30, auto_kill: false, context_id: "run-7", stealth: true,
+      max_lifetime_seconds: 200,
+      inactivity_timeout_seconds: 30,
+      auto_kill: false,
+      context_id: "run-7",
+      stealth: true,
       display: { width: 800, height: 600, scale: 2 },
     });
     expect(Date.parse(s.expires_at) - Date.parse(s.created_at)).toBe(200_000);
@@ -149,7 +160,11 @@ describe("reading, keepalive, delete", () => {
   it("keepalive is activity: running, last_activity_at and idle_expires_at move, expires_at does not", async () => {
     const s = await session({ inactivity_timeout_seconds: 60 });
     // Timestamps have millisecond resolution: activity shows as a move once the clock has passed the last one.
-    await waitFor(() => Date.now(), { until: (now) => now > Date.parse(s.last_activity_at), intervalMs: 1, message: "the clock to pass last_activity_at" });
+    await waitFor(() => Date.now(), {
+      until: (now) => now > Date.parse(s.last_activity_at),
+      intervalMs: 1,
+      message: "the clock to pass last_activity_at",
+    });
     const res = await api("POST", `/computers/${s.id}/keepalive`);
     expect(res.status).toBe(200);
     expect(res.body.status).toBe("running");
@@ -187,9 +202,15 @@ describe("reading, keepalive, delete", () => {
     expect(got.body).toMatchObject({ status: "terminated", termination_reason: "deleted" });
     expect(got.body.terminated_at).toMatch(ISO);
     for (const [method, path, body] of [
-      ["POST", "keepalive", undefined], ["GET", "tabs", undefined], ["POST", "tabs", {}], ["POST", "tabs/tab_main/switch", undefined],
-      ["DELETE", "tabs/tab_main", undefined], ["POST", "screenshot", {}], ["POST", "navigate", { url: "about:blank" }],
-      ["POST", "execute", { action: { type: "wait", ms: 1 } }], ["POST", "click", { x: 1, y: 1 }],
+      ["POST", "keepalive", undefined],
+      ["GET", "tabs", undefined],
+      ["POST", "tabs", {}],
+      ["POST", "tabs/tab_main/switch", undefined],
+      ["DELETE", "tabs/tab_main", undefined],
+      ["POST", "screenshot", {}],
+      ["POST", "navigate", { url: "about:blank" }],
+      ["POST", "execute", { action: { type: "wait", ms: 1 } }],
+      ["POST", "click", { x: 1, y: 1 }],
     ] as const) {
       const res = await api(method, `/computers/${s.id}/${path}`, body);
       expect([path, res.status]).toEqual([path, 409]);
@@ -201,10 +222,20 @@ describe("reading, keepalive, delete", () => {
     const s = await session();
     const b = { key: inject("apiKeyB") };
     for (const [method, path] of [
-      ["GET", ""], ["GET", "/status"], ["POST", "/keepalive"], ["DELETE", ""], ["GET", "/tabs"], ["POST", "/screenshot"],
+      ["GET", ""],
+      ["GET", "/status"],
+      ["POST", "/keepalive"],
+      ["DELETE", ""],
+      ["GET", "/tabs"],
+      ["POST", "/screenshot"],
       ["POST", "/execute"],
     ] as const) {
-      const res = await api(method, `/computers/${s.id}${path}`, path === "/execute" ? { action: { type: "wait", ms: 1 } } : undefined, b);
+      const res = await api(
+        method,
+        `/computers/${s.id}${path}`,
+        path === "/execute" ? { action: { type: "wait", ms: 1 } } : undefined,
+        b,
+      );
       expect([path, res.status]).toEqual([path, 404]);
     }
     expect((await api("GET", `/computers/${s.id}`)).body.status).toBe("ready");

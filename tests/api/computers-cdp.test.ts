@@ -80,7 +80,11 @@ describe("CDP endpoint", () => {
 
     const page = await context.newPage();
     await page.goto(`${suite.site.url}/page?n=cdp`);
-    await waitFor("the CDP page in the tab list", () => tabUrls(s.id), (urls) => urls.includes(`${suite.site.url}/page?n=cdp`));
+    await waitFor(
+      "the CDP page in the tab list",
+      () => tabUrls(s.id),
+      (urls) => urls.includes(`${suite.site.url}/page?n=cdp`),
+    );
     expect((await api("GET", `/computers/${s.id}`)).body.status).toBe("running");
   });
 
@@ -90,8 +94,10 @@ describe("CDP endpoint", () => {
     await setBrowserState(a.id, suite.site, "secret");
     const browserA = await connect(a.endpoints.cdp);
     const pageA = browserA.contexts()[0]!.pages()[0]!;
-    const infoA = (await (await browserA.contexts()[0]!.newCDPSession(pageA)).send("Target.getTargetInfo")).targetInfo as {
-      targetId: string; browserContextId: string;
+    const infoA = (await (await browserA.contexts()[0]!.newCDPSession(pageA)).send("Target.getTargetInfo"))
+      .targetInfo as {
+      targetId: string;
+      browserContextId: string;
     };
 
     const browserB = await connect(b.endpoints.cdp);
@@ -106,24 +112,45 @@ describe("CDP endpoint", () => {
     expect(targetInfos.length).toBeGreaterThan(0);
     for (const t of targetInfos) expect(t.browserContextId).not.toBe(infoA.browserContextId);
     expect((await raw.send("Target.getBrowserContexts")).browserContextIds).toEqual([]);
-    await expect(raw.send("Target.attachToTarget", { targetId: infoA.targetId, flatten: true })).rejects.toThrow(/No target/);
+    await expect(raw.send("Target.attachToTarget", { targetId: infoA.targetId, flatten: true })).rejects.toThrow(
+      /No target/,
+    );
     await expect(raw.send("Target.closeTarget", { targetId: infoA.targetId })).rejects.toThrow(/No target/);
-    await expect(raw.send("Target.createTarget", { url: "about:blank", browserContextId: infoA.browserContextId })).rejects.toThrow(/not this session/);
-    await expect(raw.send("Storage.getCookies", { browserContextId: infoA.browserContextId })).rejects.toThrow(/not this session/);
+    await expect(
+      raw.send("Target.createTarget", { url: "about:blank", browserContextId: infoA.browserContextId }),
+    ).rejects.toThrow(/not this session/);
+    await expect(raw.send("Storage.getCookies", { browserContextId: infoA.browserContextId })).rejects.toThrow(
+      /not this session/,
+    );
     await expect(raw.send("Target.createBrowserContext")).rejects.toThrow(/not available/);
     await expect(raw.send("Browser.crash")).rejects.toThrow(/not available/);
     // A browser-target session (what Playwright's newCDPSession uses) is filtered the same way.
     const { sessionId: rootAlias } = await raw.send("Target.attachToBrowserTarget");
-    await expect(raw.send("Target.attachToTarget", { targetId: infoA.targetId, flatten: true }, rootAlias)).rejects.toThrow(/No target/);
+    await expect(
+      raw.send("Target.attachToTarget", { targetId: infoA.targetId, flatten: true }, rootAlias),
+    ).rejects.toThrow(/No target/);
     await expect(raw.send("Target.createBrowserContext", {}, rootAlias)).rejects.toThrow(/not available/);
 
     // A page B opens stays in B; A's tabs are untouched and A keeps working.
     await (await contextB.newPage()).goto(`${suite.site.url}/page?n=b`);
     expect(await tabUrls(a.id)).not.toContain(`${suite.site.url}/page?n=b`);
-    expect(browserA.contexts()[0]!.pages().map((p) => p.url())).not.toContain(`${suite.site.url}/page?n=b`);
+    expect(
+      browserA
+        .contexts()[0]!
+        .pages()
+        .map((p) => p.url()),
+    ).not.toContain(`${suite.site.url}/page?n=b`);
     // A new tab of A (through the API) never shows up in B.
     await api("POST", `/computers/${a.id}/tabs`, { url: `${suite.site.url}/page?n=a2` });
-    await waitFor("A's new tab in A's client", async () => browserA.contexts()[0]!.pages().map((p) => p.url()), (u) => u.includes(`${suite.site.url}/page?n=a2`));
+    await waitFor(
+      "A's new tab in A's client",
+      async () =>
+        browserA
+          .contexts()[0]!
+          .pages()
+          .map((p) => p.url()),
+      (u) => u.includes(`${suite.site.url}/page?n=a2`),
+    );
     expect(contextB.pages().map((p) => p.url())).not.toContain(`${suite.site.url}/page?n=a2`);
   });
 
@@ -137,7 +164,13 @@ describe("CDP endpoint", () => {
     expect((await upgradeStatus(`${base}?token=${tokenB}`)).status).toBe(401);
     expect((await upgradeStatus(base)).status).toBe(401);
     expect((await upgradeStatus(base, { authorization: `Bearer ${inject("apiKeyB")}` })).status).toBe(404);
-    expect((await upgradeStatus(base.replace(a.id, "comp_000000000000000000000000"), { authorization: `Bearer ${inject("apiKey")}` })).status).toBe(404);
+    expect(
+      (
+        await upgradeStatus(base.replace(a.id, "comp_000000000000000000000000"), {
+          authorization: `Bearer ${inject("apiKey")}`,
+        })
+      ).status,
+    ).toBe(404);
 
     const browser = await connect(base, { authorization: `Bearer ${inject("apiKey")}` });
     expect(browser.contexts()[0]!.pages()).toHaveLength(1);
@@ -146,7 +179,9 @@ describe("CDP endpoint", () => {
       headers: { authorization: `Bearer ${inject("apiKey")}` },
     });
     expect(discovered.status).toBe(200);
-    expect((await discovered.json()).webSocketDebuggerUrl).toMatch(new RegExp(`^ws://[^/]+/computers/${a.id}/cdp\\?token=`));
+    expect((await discovered.json()).webSocketDebuggerUrl).toMatch(
+      new RegExp(`^ws://[^/]+/computers/${a.id}/cdp\\?token=`),
+    );
     expect((await fetch(`${base.replace(/^ws/, "http")}/json/version`)).status).toBe(401);
     const viaHttp = await connect(a.endpoints.cdp.replace(/^ws/, "http"));
     expect(viaHttp.contexts()[0]!.pages()).toHaveLength(1);
@@ -169,11 +204,17 @@ describe("CDP endpoint", () => {
   it("the session's lifetime closes the socket with the reason; its token then expires (401)", async () => {
     const s = await suite.session({ timeout_seconds: 3 });
     const ws = new WebSocket(s.endpoints.cdp);
-    const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.on("close", (code, reason) => resolve({ code, reason: reason.toString() })));
+    const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+      ws.on("close", (code, reason) => resolve({ code, reason: reason.toString() })),
+    );
     await new Promise((resolve, reject) => (ws.on("open", resolve), ws.on("error", reject)));
     ws.send(JSON.stringify({ id: 1, method: "Browser.getVersion" }));
     expect(await closed).toEqual({ code: 4000, reason: "session ended: max_lifetime" });
-    await waitFor("token past expires_at", async () => Date.now(), (now) => now > new Date(s.expires_at).getTime() + 1_000);
+    await waitFor(
+      "token past expires_at",
+      async () => Date.now(),
+      (now) => now > new Date(s.expires_at).getTime() + 1_000,
+    );
     expect((await upgradeStatus(s.endpoints.cdp)).status).toBe(401);
   });
 
@@ -187,7 +228,11 @@ describe("CDP endpoint", () => {
     expect(await pages[0]!.title()).toBe("page pup");
     const page = await browser.newPage();
     await page.goto(`${suite.site.url}/page?n=pup2`);
-    await waitFor("the Puppeteer page in the tab list", () => tabUrls(s.id), (urls) => urls.includes(`${suite.site.url}/page?n=pup2`));
+    await waitFor(
+      "the Puppeteer page in the tab list",
+      () => tabUrls(s.id),
+      (urls) => urls.includes(`${suite.site.url}/page?n=pup2`),
+    );
     await browser.close();
     expect((await api("GET", `/computers/${s.id}`)).body.status).toBe("running");
     expect((await execute(s.id, { type: "get_html_content" })).status).toBe("success");
@@ -199,7 +244,9 @@ describe("CDP endpoint", () => {
       const target = { base: server.url, key: await createOrgKey(server, "CDP Off Org") };
       const s = await createSession({}, target);
       expect(s.endpoints.cdp).toBeUndefined();
-      const refused = await upgradeStatus(`${server.url.replace(/^http/, "ws")}/computers/${s.id}/cdp`, { authorization: `Bearer ${target.key}` });
+      const refused = await upgradeStatus(`${server.url.replace(/^http/, "ws")}/computers/${s.id}/cdp`, {
+        authorization: `Bearer ${target.key}`,
+      });
       expect(refused).toMatchObject({ status: 501, body: { error: { code: "not_implemented" } } });
       expect(refused.body.error.message).toMatch(/SESSION_CDP=off/);
     } finally {

@@ -17,8 +17,10 @@ afterAll(async () => {
   await proxy?.close();
 });
 
-const changeProxy = (id: string, proxy_url: string | null) => api("POST", `/computers/${id}/change-proxy`, { proxy_url });
-const tabUrls = async (id: string) => ((await api("GET", `/computers/${id}/tabs`)).body.result.tabs as { url: string }[]).map((t) => t.url).sort();
+const changeProxy = (id: string, proxy_url: string | null) =>
+  api("POST", `/computers/${id}/change-proxy`, { proxy_url });
+const tabUrls = async (id: string) =>
+  ((await api("GET", `/computers/${id}/tabs`)).body.result.tabs as { url: string }[]).map((t) => t.url).sort();
 
 describe("change-proxy", () => {
   it("switches a live session to a proxy and back to direct; cookies, storage and tabs survive", async () => {

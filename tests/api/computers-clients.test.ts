@@ -26,14 +26,21 @@ afterAll(async () => {
 function rawRequest(base: string, method: string, urlPath: string, headers: Record<string, string>, body?: unknown) {
   const text = body === undefined ? undefined : JSON.stringify(body);
   return new Promise<{ status: number; body: any }>((resolve, reject) => {
-    const req = request(`${base}${urlPath}`, {
-      method,
-      headers: { ...headers, ...(text ? { "content-type": "application/json", "content-length": String(Buffer.byteLength(text)) } : {}) },
-    }, (res) => {
-      let data = "";
-      res.on("data", (chunk) => (data += chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: data ? JSON.parse(data) : null }));
-    });
+    const req = request(
+      `${base}${urlPath}`,
+      {
+        method,
+        headers: {
+          ...headers,
+          ...(text ? { "content-type": "application/json", "content-length": String(Buffer.byteLength(text)) } : {}),
+        },
+      },
+      (res) => {
+        let data = "";
+        res.on("data", (chunk) => (data += chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: data ? JSON.parse(data) : null }));
+      },
+    );
     req.on("error", reject);
     req.end(text);
   });
@@ -94,7 +101,9 @@ describe("unknown body fields are a 400 naming them", () => {
       expect([path, res.status, res.body.error?.param]).toEqual([path, 400, param]);
       expect(res.body.error.message).toMatch(/^Unknown field/);
     }
-    const aliases = await api("POST", `/computers/${s.id}/execute`, { action: { type: "scroll", scroll_x: 0, scroll_y: 10 } });
+    const aliases = await api("POST", `/computers/${s.id}/execute`, {
+      action: { type: "scroll", scroll_x: 0, scroll_y: 10 },
+    });
     expect(aliases.body.status).toBe("success");
     const bare = await api("POST", `/computers/${s.id}/execute`, { type: "wait", duration_ms: 1 });
     expect(bare.body.status).toBe("success");
@@ -103,7 +112,9 @@ describe("unknown body fields are a 400 naming them", () => {
       action: { type: "get_html_content", include_context: true, request_id: "sdk-1", auto_detect_encoding: true },
     });
     expect([sdk.status, sdk.body.status]).toEqual([200, "success"]);
-    const sdkTabs = await api("POST", `/computers/${s.id}/execute`, { action: { type: "list_tabs", include_context: false } });
+    const sdkTabs = await api("POST", `/computers/${s.id}/execute`, {
+      action: { type: "list_tabs", include_context: false },
+    });
     expect([sdkTabs.status, sdkTabs.body.status]).toEqual([200, "success"]);
   });
 });
@@ -167,7 +178,8 @@ describe("screenshot_url is a capability URL", () => {
   it("fetches without the key; refuses a tampered, foreign-file or expired token; the key still works", async () => {
     const s = await session();
     const first = (await api("POST", `/computers/${s.id}/screenshot`, {})).body.result.screenshot_url as string;
-    const second = (await api("POST", `/computers/${s.id}/execute`, { action: { type: "screenshot", format: "jpeg" } })).body.result.screenshot_url as string;
+    const second = (await api("POST", `/computers/${s.id}/execute`, { action: { type: "screenshot", format: "jpeg" } }))
+      .body.result.screenshot_url as string;
     const url = new URL(first);
     expect(url.origin).toBe(inject("baseUrl"));
     expect(url.pathname).toMatch(new RegExp(`^/computers/${s.id}/screenshots/shot_\\d+_[0-9a-f]{12}\\.png$`));
@@ -179,7 +191,11 @@ describe("screenshot_url is a capability URL", () => {
     const plain = await fetch(first);
     expect(plain.status).toBe(200);
     expect(plain.headers.get("content-type")).toBe("image/png");
-    expect(Buffer.from(await plain.arrayBuffer()).subarray(1, 4).toString()).toBe("PNG");
+    expect(
+      Buffer.from(await plain.arrayBuffer())
+        .subarray(1, 4)
+        .toString(),
+    ).toBe("PNG");
     expect((await fetch(second)).headers.get("content-type")).toBe("image/jpeg");
 
     const refused = async (target: string, message: RegExp) => {
@@ -194,7 +210,10 @@ describe("screenshot_url is a capability URL", () => {
     const [exp, mac] = token.split(".");
     const withToken = (t: string, pathname = url.pathname) => `${url.origin}${pathname}?token=${encodeURIComponent(t)}`;
     await refused(`${url.origin}${url.pathname}`, /Missing API key or token/);
-    await refused(withToken(`${exp}.${mac.slice(0, 10)}${mac[10] === "A" ? "B" : "A"}${mac.slice(11)}`), /Invalid or expired/);
+    await refused(
+      withToken(`${exp}.${mac.slice(0, 10)}${mac[10] === "A" ? "B" : "A"}${mac.slice(11)}`),
+      /Invalid or expired/,
+    );
     await refused(withToken(`${Number(exp) + 3600}.${mac}`), /Invalid or expired/);
     await refused(withToken(token, url.pathname.replace(name, otherName)), /Invalid or expired/);
     await refused(withToken(sign(s.id, name, Math.floor(Date.now() / 1000) - 1)), /Invalid or expired/);
@@ -232,7 +251,13 @@ describe("without PUBLIC_URL: links follow the request, never 0.0.0.0", () => {
 
   beforeAll(async () => {
     server = await startServer({
-      env: { PUBLIC_URL: "", MODEL_WARMUP: "0", MODEL_RATE_LIMIT_RPM: "1", DESKTOP_ENABLED: "0", BROWSER_STANDBY_CONTEXTS: "0" },
+      env: {
+        PUBLIC_URL: "",
+        MODEL_WARMUP: "0",
+        MODEL_RATE_LIMIT_RPM: "1",
+        DESKTOP_ENABLED: "0",
+        BROWSER_STANDBY_CONTEXTS: "0",
+      },
     });
     key = await createOrgKey(server, "Links org");
   });
@@ -243,7 +268,13 @@ describe("without PUBLIC_URL: links follow the request, never 0.0.0.0", () => {
   });
 
   async function screenshotUrlVia(id: string, headers: Record<string, string>) {
-    const res = await rawRequest(server.url, "POST", `/computers/${id}/screenshot`, { authorization: `Bearer ${key}`, ...headers }, {});
+    const res = await rawRequest(
+      server.url,
+      "POST",
+      `/computers/${id}/screenshot`,
+      { authorization: `Bearer ${key}`, ...headers },
+      {},
+    );
     expect(res.status).toBe(200);
     return new URL(res.body.result.screenshot_url as string);
   }
@@ -252,9 +283,15 @@ describe("without PUBLIC_URL: links follow the request, never 0.0.0.0", () => {
     const s = await createSession({}, { key, base: server.url });
     ours.push(s.id);
     expect((await screenshotUrlVia(s.id, { host: "cabin.test:8443" })).origin).toBe("http://cabin.test:8443");
-    const proxied = await screenshotUrlVia(s.id, { host: "internal:3000", "x-forwarded-host": "public.example", "x-forwarded-proto": "https" });
+    const proxied = await screenshotUrlVia(s.id, {
+      host: "internal:3000",
+      "x-forwarded-host": "public.example",
+      "x-forwarded-proto": "https",
+    });
     expect(proxied.origin).toBe("https://public.example");
-    expect((await screenshotUrlVia(s.id, { host: `0.0.0.0:${server.port}` })).origin).toBe(`http://localhost:${server.port}`);
+    expect((await screenshotUrlVia(s.id, { host: `0.0.0.0:${server.port}` })).origin).toBe(
+      `http://localhost:${server.port}`,
+    );
     const spoofed = await screenshotUrlVia(s.id, { host: "cabin.test", "x-forwarded-host": "evil.example/steal?x=" });
     expect(spoofed.origin).toBe("http://cabin.test");
 

@@ -9,7 +9,16 @@ import { deriveStateKey, openState } from "@/lib/computers/state/state-crypto";
 import { createDb } from "@/lib/db";
 import { createOrgKey, startServer, type TestServer } from "./harness";
 import {
-  api, chromiumPidsOf, createSession, poolStats, readBrowserState, setBrowserState, startSite, waitFor, type Site, type Target,
+  api,
+  chromiumPidsOf,
+  createSession,
+  poolStats,
+  readBrowserState,
+  setBrowserState,
+  startSite,
+  waitFor,
+  type Site,
+  type Target,
 } from "./computers-fixtures";
 
 /** Known to the test, so it can open what the server saved. */
@@ -71,17 +80,31 @@ describe("crash and restart", { timeout: 120_000 }, () => {
     const s = await createSession({ persistent: true }, target);
     await setBrowserState(s.id, site, "beforekill", target);
     // A periodic save has written all three values (cookie, localStorage, IndexedDB) before the kill.
-    await waitFor("a periodic save with the state", () => savedStateText(server, s.id),
-      (text) => (text.match(/beforekill/g) ?? []).length >= 3, 10_000, 250);
+    await waitFor(
+      "a periodic save with the state",
+      () => savedStateText(server, s.id),
+      (text) => (text.match(/beforekill/g) ?? []).length >= 3,
+      10_000,
+      250,
+    );
     const pids = chromiumPidsOf(server.dataDir);
     expect(pids.length).toBeGreaterThan(0);
 
-    const profiles = pids.map((pid) => /--user-data-dir=(\S+)/.exec(readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " "))?.[1]).filter(Boolean);
+    const profiles = pids
+      .map(
+        (pid) => /--user-data-dir=(\S+)/.exec(readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " "))?.[1],
+      )
+      .filter(Boolean);
     expect(profiles.length).toBeGreaterThan(0);
     const createdAt = Date.parse(s.created_at);
     const killedAt = Date.now();
     await server.kill("SIGKILL");
-    await waitFor("Chromium gone", async () => pids.filter(alive), (left) => left.length === 0, 10_000);
+    await waitFor(
+      "Chromium gone",
+      async () => pids.filter(alive),
+      (left) => left.length === 0,
+      10_000,
+    );
 
     server = await server.restart();
     servers.push(server);
@@ -93,7 +116,12 @@ describe("crash and restart", { timeout: 120_000 }, () => {
     expect(terminatedAt).toBeLessThanOrEqual(killedAt + 1_000);
     expect((await api("POST", `/computers/${s.id}/keepalive`, undefined, target)).status).toBe(409);
     // The dead browser's temporary profile is removed by the restart, not left in the temp folder.
-    await waitFor("the crashed browser's profile removed", async () => profiles.filter((dir) => existsSync(dir!)), (left) => left.length === 0, 30_000);
+    await waitFor(
+      "the crashed browser's profile removed",
+      async () => profiles.filter((dir) => existsSync(dir!)),
+      (left) => left.length === 0,
+      30_000,
+    );
 
     const restored = await createSession({ environment_id: s.id }, target);
     expect(await readBrowserState(restored.id, site, target)).toBe("beforekill|beforekill|beforekill");
@@ -129,20 +157,32 @@ describe("crash and restart", { timeout: 120_000 }, () => {
     // the kill: a child Chromium forks carries the marker until it execs (CI saw ESRCH while a spare launched).
     for (const pid of chromiumPidsOf(server.dataDir)) killIfRunning(pid);
     for (const id of [a.id, b.id]) {
-      const ended = await waitFor(`${id} crashed`, async () => (await api("GET", `/computers/${id}`, undefined, target)).body,
-        (row) => row.status === "terminated", 10_000);
+      const ended = await waitFor(
+        `${id} crashed`,
+        async () => (await api("GET", `/computers/${id}`, undefined, target)).body,
+        (row) => row.status === "terminated",
+        10_000,
+      );
       expect(ended.termination_reason).toBe("crashed");
     }
     const next = await createSession({}, target);
     expect((await api("GET", `/computers/${next.id}/tabs`, undefined, target)).status).toBe(200);
     // The organization's new browser and a new spare.
-    const stats = await waitFor("a browser for the organization and a spare", () => poolStats(server.url), (p) => p.browsers === 2);
+    const stats = await waitFor(
+      "a browser for the organization and a spare",
+      () => poolStats(server.url),
+      (p) => p.browsers === 2,
+    );
     expect(stats.organization_browsers).toBe(1);
     expect(stats.session_contexts).toBe(1);
   });
 
   it("a browser is replaced after BROWSER_RECYCLE_AFTER_CONTEXTS sessions and closes with its last session", async () => {
-    const server = await ownServer({ BROWSER_RECYCLE_AFTER_CONTEXTS: "3", BROWSER_STANDBY_CONTEXTS: "1", BROWSER_ORG_IDLE_SECONDS: "1" });
+    const server = await ownServer({
+      BROWSER_RECYCLE_AFTER_CONTEXTS: "3",
+      BROWSER_STANDBY_CONTEXTS: "1",
+      BROWSER_ORG_IDLE_SECONDS: "1",
+    });
     const target: Target = { base: server.url, key: await createOrgKey(server, "Recycle Org") };
     const first = chromiumPidsOf(server.dataDir);
     expect(first).toHaveLength(1);
@@ -155,7 +195,12 @@ describe("crash and restart", { timeout: 120_000 }, () => {
     for (const s of sessions) expect((await api("GET", `/computers/${s.id}/tabs`, undefined, target)).status).toBe(200);
     for (const s of sessions) await api("DELETE", `/computers/${s.id}`, undefined, target);
     // The retired one closes with its last session, the organization's other one a second later (BROWSER_ORG_IDLE_SECONDS).
-    const after = await waitFor("retired and idle browsers closed", async () => chromiumPidsOf(server.dataDir), (p) => p.length === 1, 15_000);
+    const after = await waitFor(
+      "retired and idle browsers closed",
+      async () => chromiumPidsOf(server.dataDir),
+      (p) => p.length === 1,
+      15_000,
+    );
     expect(first.every((pid) => !after.includes(pid))).toBe(true);
   });
 
@@ -171,7 +216,9 @@ describe("crash and restart", { timeout: 120_000 }, () => {
     const rows = (await api("GET", "/computers", undefined, target)).body;
     expect(rows).toHaveLength(1);
     expect(rows[0].status).toBe("terminated");
-    expect((await api("GET", `/computers/${rows[0].id}`, undefined, target)).body.termination_reason).toBe("provision_failed");
+    expect((await api("GET", `/computers/${rows[0].id}`, undefined, target)).body.termination_reason).toBe(
+      "provision_failed",
+    );
     expect((await api("GET", "/computers?type=live", undefined, target)).body).toEqual([]);
   });
 });

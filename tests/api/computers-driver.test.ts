@@ -31,9 +31,17 @@ describe("page_context", () => {
     // /form is 5000 px tall: a page taller than its viewport.
     const nav = await execute(s.id, { type: "go_to_url", url: `${site.url}/form` });
     expect(nav.page_context).toMatchObject({
-      url: `${site.url}/form`, title: "form", tab_id: "tab_main", is_main_tab: true,
-      viewport_width: 800, viewport_height: 600, device_scale_factor: 1, scroll_x: 0, scroll_y: 0,
-      viewport_w: 800, viewport_h: 600,
+      url: `${site.url}/form`,
+      title: "form",
+      tab_id: "tab_main",
+      is_main_tab: true,
+      viewport_width: 800,
+      viewport_height: 600,
+      device_scale_factor: 1,
+      scroll_x: 0,
+      scroll_y: 0,
+      viewport_w: 800,
+      viewport_h: 600,
     });
     expect(nav.page_context.page_height).toBeGreaterThan(5000);
     expect(nav.page_context.page_height).toBeGreaterThan(nav.page_context.viewport_height);
@@ -51,7 +59,11 @@ describe("page_context", () => {
     expect(after.scroll_x).toBe(0);
 
     const shot = await api("POST", `/computers/${s.id}/screenshot`, { base64: true });
-    expect(shot.body.page_context).toMatchObject({ viewport_width: 800, viewport_height: 600, scroll_y: after.scroll_y });
+    expect(shot.body.page_context).toMatchObject({
+      viewport_width: 800,
+      viewport_height: 600,
+      scroll_y: after.scroll_y,
+    });
   });
 
   it("reports the device scale factor the session was made with", async () => {
@@ -106,11 +118,21 @@ describe("action timeout", () => {
   it("fails a stuck action with status error naming the timeout, then runs the next action", async () => {
     const s = await createSession({}, target);
     const started = Date.now();
-    const stuck = await api("POST", `/computers/${s.id}/execute`, { action: { type: "go_to_url", url: stallUrl } }, target);
+    const stuck = await api(
+      "POST",
+      `/computers/${s.id}/execute`,
+      { action: { type: "go_to_url", url: stallUrl } },
+      target,
+    );
     expect(stuck.status).toBe(200);
     expect(stuck.body).toMatchObject({ status: "error", error_message: "Action timed out after 2 s" });
     expect(Date.now() - started).toBeLessThan(15_000);
-    const next = await api("POST", `/computers/${s.id}/execute`, { action: { type: "go_to_url", url: `${site.url}/page?n=2` } }, target);
+    const next = await api(
+      "POST",
+      `/computers/${s.id}/execute`,
+      { action: { type: "go_to_url", url: `${site.url}/page?n=2` } },
+      target,
+    );
     expect(next.body).toMatchObject({ status: "success", page_context: { title: "page 2" } });
     await api("DELETE", `/computers/${s.id}`, undefined, target);
   });

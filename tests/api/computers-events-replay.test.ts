@@ -35,7 +35,9 @@ describe("session events replay", () => {
     const all = await sse(a(), `/computers/${s.id}/events?since=0`);
     expect(all.status).toBe(200);
     expect(await all.next()).toEqual({ event: "comment", data: "subscribed" });
-    const replayed = await all.until((e) => e.event === "action_response" && e.data.request_id === second.body.request_id);
+    const replayed = await all.until(
+      (e) => e.event === "action_response" && e.data.request_id === second.body.request_id,
+    );
     expect(replayed.map((e) => [e.event, e.data.request_id])).toEqual([
       ["action_request", first.body.request_id],
       ["action_response", first.body.request_id],
@@ -59,7 +61,10 @@ describe("session events replay", () => {
       ["action_response", third.body.request_id, ids[3] + 2],
     ]);
     // The cursor-less stream saw only the live action.
-    expect((await plain.until((e) => e.event === "action_response")).map((e) => e.data.request_id)).toEqual([third.body.request_id, third.body.request_id]);
+    expect((await plain.until((e) => e.event === "action_response")).map((e) => e.data.request_id)).toEqual([
+      third.body.request_id,
+      third.body.request_id,
+    ]);
     for (const stream of [plain, all, resumed]) stream.abort();
 
     const bad = await sse(a(), `/computers/${s.id}/events?since=yesterday`);

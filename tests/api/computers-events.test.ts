@@ -44,9 +44,14 @@ describe("session events", () => {
     const nav = await api("POST", `/computers/${s.id}/navigate`, { url: `${site.url}/page?n=events` });
     expect(nav.body.status).toBe("success");
     const requestId: string = nav.body.request_id;
-    const seen = (await stream.until((e) => e.event === "action_response" && about(requestId)(e))).filter(about(requestId));
+    const seen = (await stream.until((e) => e.event === "action_response" && about(requestId)(e))).filter(
+      about(requestId),
+    );
     expect(seen.map((e) => e.event)).toEqual(["action_request", "action_response"]);
-    expect(seen[0].data).toMatchObject({ request_id: requestId, action: { type: "go_to_url", url: `${site.url}/page?n=events` } });
+    expect(seen[0].data).toMatchObject({
+      request_id: requestId,
+      action: { type: "go_to_url", url: `${site.url}/page?n=events` },
+    });
     expect(Date.parse(seen[0].data.timestamp)).not.toBeNaN();
     expect(seen[1].data).toEqual({ request_id: requestId, status: "success", timestamp: expect.any(String) });
     stream.abort();
@@ -56,19 +61,29 @@ describe("session events", () => {
     const s = await session();
     const stream = await subscribe(s.id);
     const batch = await api("POST", `/computers/${s.id}/batch`, {
-      actions: [{ type: "wait", ms: 1 }, { type: "click", x: 5, y: 5, tab_id: "tab_gone" }],
+      actions: [
+        { type: "wait", ms: 1 },
+        { type: "click", x: 5, y: 5, tab_id: "tab_gone" },
+      ],
     });
     expect(batch.body.status).toBe("error");
     const requestId: string = batch.body.request_id;
-    const seen = (await stream.until((e) => e.event === "action_response" && e.data.status === "error")).filter(about(requestId));
+    const seen = (await stream.until((e) => e.event === "action_response" && e.data.status === "error")).filter(
+      about(requestId),
+    );
     expect(seen.map((e) => [e.event, e.data.action?.type ?? e.data.status])).toEqual([
-      ["action_request", "wait"], ["action_response", "success"], ["action_request", "click"], ["action_response", "error"],
+      ["action_request", "wait"],
+      ["action_response", "success"],
+      ["action_request", "click"],
+      ["action_response", "error"],
     ]);
     expect(seen[3].data.error_message).toBe(batch.body.results[1].error_message);
 
     const tab = await api("POST", `/computers/${s.id}/tabs`, { url: `${site.url}/page?n=tab` });
     expect(tab.status).toBe(200);
-    const tabEvents = (await stream.until((e) => e.event === "action_response" && about(tab.body.request_id)(e))).filter(about(tab.body.request_id));
+    const tabEvents = (
+      await stream.until((e) => e.event === "action_response" && about(tab.body.request_id)(e))
+    ).filter(about(tab.body.request_id));
     expect(tabEvents.map((e) => e.event)).toEqual(["action_request", "action_response"]);
     expect(tabEvents[0].data.action.type).toBe("new_tab");
     stream.abort();
@@ -92,7 +107,9 @@ describe("session events", () => {
 
   it("drops a subscriber whose client disconnected", async () => {
     const s = await session();
-    const subscribers = async () => ((await (await fetch(`${inject("baseUrl")}/api/health`)).json()) as any).checks.sessions.event_subscribers as number;
+    const subscribers = async () =>
+      ((await (await fetch(`${inject("baseUrl")}/api/health`)).json()) as any).checks.sessions
+        .event_subscribers as number;
     const stream = await subscribe(s.id);
     expect(await subscribers()).toBe(1);
     stream.abort();

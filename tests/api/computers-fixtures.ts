@@ -15,7 +15,12 @@ export interface Target {
   key?: string;
 }
 
-export function api<T = any>(method: string, urlPath: string, body?: unknown, target: Target = {}): Promise<ApiResponse<T>> {
+export function api<T = any>(
+  method: string,
+  urlPath: string,
+  body?: unknown,
+  target: Target = {},
+): Promise<ApiResponse<T>> {
   return call<T>(method, urlPath, { body, base: target.base, key: target.key });
 }
 
@@ -51,25 +56,44 @@ export interface PoolStats {
   chromium_processes: number;
 }
 
-export async function poolStats(base: string = inject("baseUrl")): Promise<PoolStats & { live_sessions: number; ending_sessions: number }> {
+export async function poolStats(
+  base: string = inject("baseUrl"),
+): Promise<PoolStats & { live_sessions: number; ending_sessions: number }> {
   const res = await fetch(`${base}/api/health`);
   const body = (await res.json()) as any;
-  return { ...body.checks.sessions.browser, live_sessions: body.checks.sessions.live_sessions, ending_sessions: body.checks.sessions.ending_sessions };
+  return {
+    ...body.checks.sessions.browser,
+    live_sessions: body.checks.sessions.live_sessions,
+    ending_sessions: body.checks.sessions.ending_sessions,
+  };
 }
 
 /** The pool once no ended session is still being torn down: a baseline that earlier tests' deletes cannot move. */
 export function quietPoolStats(base?: string) {
-  return poll(() => poolStats(base), { until: (p) => p.ending_sessions === 0, timeoutMs: 30_000, message: "no session still being torn down" });
+  return poll(() => poolStats(base), {
+    until: (p) => p.ending_sessions === 0,
+    timeoutMs: 30_000,
+    message: "no session still being torn down",
+  });
 }
 
 /** The shared poll (`waitFor` of wait-for) with positional arguments, as the session suites call it. */
-export function waitFor<T>(what: string, fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 15_000, everyMs = 200): Promise<T> {
+export function waitFor<T>(
+  what: string,
+  fn: () => Promise<T>,
+  ok: (v: T) => boolean,
+  timeoutMs = 15_000,
+  everyMs = 200,
+): Promise<T> {
   return poll(fn, { until: ok, timeoutMs, intervalMs: everyMs, message: what });
 }
 
 /** Chromium main processes this test's server started (the same marker as `ownerMarker`). */
 export function chromiumPidsOf(dataDir: string, hostId = "local"): number[] {
-  const hash = createHash("sha256").update(`${path.resolve(dataDir)}\0${hostId}`).digest("hex").slice(0, 16);
+  const hash = createHash("sha256")
+    .update(`${path.resolve(dataDir)}\0${hostId}`)
+    .digest("hex")
+    .slice(0, 16);
   const marker = `--cabin-owner=${hash}`;
   const pids: number[] = [];
   for (const name of readdirSync("/proc")) {
@@ -117,28 +141,40 @@ export async function startSite(): Promise<Site> {
     const v = url.searchParams.get("v") ?? "";
     let body: string;
     if (url.pathname === "/set-state") {
-      body = page("setting", `<script>${STATE_SCRIPT}
+      body = page(
+        "setting",
+        `<script>${STATE_SCRIPT}
         document.cookie = "c=${v}; max-age=86400; path=/";
         localStorage.setItem("k", "${v}");
         idb("write", "${v}").then(() => { document.body.append("STATE" + "-SET"); });
-      </script>`);
+      </script>`,
+      );
     } else if (url.pathname === "/read-state") {
-      body = page("reading", `<script>${STATE_SCRIPT}
+      body = page(
+        "reading",
+        `<script>${STATE_SCRIPT}
         const cookie = (document.cookie.match(/(?:^|; )c=([^;]*)/) || [])[1] || "none";
         const local = localStorage.getItem("k") || "none";
         // Markers are split in the source so the page's own HTML never matches them.
         const show = (value) => document.body.append("STA" + "TE:" + cookie + "|" + local + "|" + value + ":E" + "ND");
         idb("read").then((value) => show(value || "none"), () => show("error"));
-      </script>`);
+      </script>`,
+      );
     } else if (url.pathname === "/popup") {
-      body = page("opener", `<a id="blank" href="/page?n=child" target="_blank"
-        style="display:block;width:300px;height:100px;background:#ccc">open</a>`);
+      body = page(
+        "opener",
+        `<a id="blank" href="/page?n=child" target="_blank"
+        style="display:block;width:300px;height:100px;background:#ccc">open</a>`,
+      );
     } else if (url.pathname === "/form") {
-      body = page("form", `<input id="q" autofocus style="position:absolute;left:0;top:0;width:400px;height:40px">
+      body = page(
+        "form",
+        `<input id="q" autofocus style="position:absolute;left:0;top:0;width:400px;height:40px">
         <button id="b" style="position:absolute;left:0;top:100px;width:200px;height:60px"
           onclick="document.body.append('CLICKED:' + document.getElementById('q').value)">go</button>
         <script>document.addEventListener('keydown', (e) => { if (e.key === 'Enter') document.body.append('ENTER'); });</script>
-        <div style="height:5000px"></div>`);
+        <div style="height:5000px"></div>`,
+      );
     } else {
       body = page(`page ${url.searchParams.get("n") ?? ""}`, `<h1>page ${url.searchParams.get("n") ?? ""}</h1>`);
     }
@@ -151,13 +187,21 @@ export async function startSite(): Promise<Site> {
 /** Sets cookie, localStorage and IndexedDB to `value` through a real page of `site`. */
 export async function setBrowserState(id: string, site: Site, value: string, target: Target = {}) {
   await execute(id, { type: "go_to_url", url: `${site.url}/set-state?v=${value}` }, target);
-  await waitFor("state set", () => html(id, target), (h) => h.includes("STATE-SET"));
+  await waitFor(
+    "state set",
+    () => html(id, target),
+    (h) => h.includes("STATE-SET"),
+  );
 }
 
 /** Reads cookie|localStorage|IndexedDB as the page sees them ("none" when absent). */
 export async function readBrowserState(id: string, site: Site, target: Target = {}): Promise<string> {
   await execute(id, { type: "go_to_url", url: `${site.url}/read-state` }, target);
-  const text = await waitFor("state read", () => html(id, target), (h) => h.includes(":END"));
+  const text = await waitFor(
+    "state read",
+    () => html(id, target),
+    (h) => h.includes(":END"),
+  );
   return /STATE:(.*?):END/.exec(text)![1];
 }
 

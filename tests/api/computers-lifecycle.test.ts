@@ -13,7 +13,13 @@ afterAll(async () => {
 });
 
 async function waitTerminated(id: string, timeoutMs: number) {
-  return waitFor(`${id} terminated`, async () => (await api("GET", `/computers/${id}/status`)).body, (b) => b.status === "terminated", timeoutMs, 100);
+  return waitFor(
+    `${id} terminated`,
+    async () => (await api("GET", `/computers/${id}/status`)).body,
+    (b) => b.status === "terminated",
+    timeoutMs,
+    100,
+  );
 }
 
 describe("lifecycle enforcement", () => {
@@ -27,7 +33,11 @@ describe("lifecycle enforcement", () => {
     const lateBy = Date.parse(ended.terminated_at) - Date.parse(s.idle_expires_at);
     expect(lateBy).toBeGreaterThanOrEqual(0);
     expect(lateBy).toBeLessThanOrEqual(REAP_MARGIN_MS);
-    const after = await waitFor("context closed", () => poolStats(), (p) => p.session_contexts === before.session_contexts);
+    const after = await waitFor(
+      "context closed",
+      () => poolStats(),
+      (p) => p.session_contexts === before.session_contexts,
+    );
     expect(after.live_sessions).toBe(before.live_sessions);
     expect((await api("POST", `/computers/${s.id}/keepalive`)).status).toBe(409);
   });
@@ -37,10 +47,20 @@ describe("lifecycle enforcement", () => {
     created.push(s.id);
     // An action every second, until well past the first idle deadline and the reaper's margin.
     const pastFirstKill = Date.parse(s.idle_expires_at) + REAP_MARGIN_MS;
-    await poll(async () => {
-      expect((await api("POST", `/computers/${s.id}/execute`, { action: { type: "wait", ms: 1 } })).body.status).toBe("success");
-      return Date.now();
-    }, { until: (now) => now > pastFirstKill, intervalMs: 1000, timeoutMs: 10_000, message: "the first idle deadline to pass" });
+    await poll(
+      async () => {
+        expect((await api("POST", `/computers/${s.id}/execute`, { action: { type: "wait", ms: 1 } })).body.status).toBe(
+          "success",
+        );
+        return Date.now();
+      },
+      {
+        until: (now) => now > pastFirstKill,
+        intervalMs: 1000,
+        timeoutMs: 10_000,
+        message: "the first idle deadline to pass",
+      },
+    );
     expect((await api("GET", `/computers/${s.id}`)).body.status).toBe("running");
     const ended = await waitTerminated(s.id, 8000);
     expect(ended.termination_reason).toBe("inactivity");
@@ -51,10 +71,18 @@ describe("lifecycle enforcement", () => {
     created.push(s.id);
     // Watched through the whole window in which an idle kill would have happened.
     const pastIdleKill = Date.parse(s.last_activity_at) + 1000 + REAP_MARGIN_MS;
-    await poll(async () => {
-      expect((await api("GET", `/computers/${s.id}`)).body.status).toBe("ready");
-      return Date.now();
-    }, { until: (now) => now > pastIdleKill, intervalMs: 250, timeoutMs: 10_000, message: "the idle deadline and its margin to pass" });
+    await poll(
+      async () => {
+        expect((await api("GET", `/computers/${s.id}`)).body.status).toBe("ready");
+        return Date.now();
+      },
+      {
+        until: (now) => now > pastIdleKill,
+        intervalMs: 250,
+        timeoutMs: 10_000,
+        message: "the idle deadline and its margin to pass",
+      },
+    );
     expect((await api("GET", `/computers/${s.id}`)).body.status).toBe("ready");
   });
 
@@ -64,15 +92,22 @@ describe("lifecycle enforcement", () => {
     created.push(s.id);
     // Keep-alives until just before the lifetime ends: activity must not extend it.
     const stopAt = Date.parse(s.expires_at) - 500;
-    await poll(async () => {
-      await api("POST", `/computers/${s.id}/keepalive`);
-      return Date.now();
-    }, { until: (now) => now >= stopAt, intervalMs: 400, timeoutMs: 10_000, message: "keep-alives up to the lifetime" });
+    await poll(
+      async () => {
+        await api("POST", `/computers/${s.id}/keepalive`);
+        return Date.now();
+      },
+      { until: (now) => now >= stopAt, intervalMs: 400, timeoutMs: 10_000, message: "keep-alives up to the lifetime" },
+    );
     const ended = await waitTerminated(s.id, 8000);
     expect(ended.termination_reason).toBe("max_lifetime");
     const lateBy = Date.parse(ended.terminated_at) - Date.parse(s.expires_at);
     expect(lateBy).toBeGreaterThanOrEqual(0);
     expect(lateBy).toBeLessThanOrEqual(REAP_MARGIN_MS);
-    await waitFor("context closed", () => poolStats(), (p) => p.session_contexts === before.session_contexts);
+    await waitFor(
+      "context closed",
+      () => poolStats(),
+      (p) => p.session_contexts === before.session_contexts,
+    );
   });
 });

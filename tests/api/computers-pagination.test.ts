@@ -91,7 +91,12 @@ describe("GET /computers pagination", () => {
       expect(res.body.error.param).toBe("limit");
       expect(res.body.error.message).toContain("limit");
     }
-    const garbage = ["nope!", Buffer.from("[1,2]").toString("base64url"), Buffer.from('["x","comp_1"]').toString("base64url"), "a".repeat(300)];
+    const garbage = [
+      "nope!",
+      Buffer.from("[1,2]").toString("base64url"),
+      Buffer.from('["x","comp_1"]').toString("base64url"),
+      "a".repeat(300),
+    ];
     for (const cursor of garbage) {
       const res = await api("GET", `/computers?limit=2&cursor=${encodeURIComponent(cursor)}`, undefined, t);
       expect(res.status, `cursor=${cursor}`).toBe(400);

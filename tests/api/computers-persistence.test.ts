@@ -8,7 +8,12 @@ const suite = useSessionSuite();
 const session = suite.session;
 
 async function waitTerminated(id: string) {
-  return waitFor(`${id} terminated`, async () => (await api("GET", `/computers/${id}`)).body, (b) => b.status === "terminated", 15_000);
+  return waitFor(
+    `${id} terminated`,
+    async () => (await api("GET", `/computers/${id}`)).body,
+    (b) => b.status === "terminated",
+    15_000,
+  );
 }
 
 describe("persistence", () => {
@@ -20,7 +25,12 @@ describe("persistence", () => {
   it.each([
     ["DELETE", { persistent: true }, async (id: string) => api("DELETE", `/computers/${id}`), "deleted"],
     ["inactivity", { persistent: true, inactivity_timeout_seconds: 2 }, async () => {}, "inactivity"],
-    ["lifetime", { persistent: true, timeout_seconds: 6, inactivity_timeout_seconds: 60 }, async () => {}, "max_lifetime"],
+    [
+      "lifetime",
+      { persistent: true, timeout_seconds: 6, inactivity_timeout_seconds: 60 },
+      async () => {},
+      "max_lifetime",
+    ],
   ] as const)("saves at the end by %s and restores into a new session", async (_how, body, end, reason) => {
     const value = `v${Date.now()}`;
     const s = await session(body);

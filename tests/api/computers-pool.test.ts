@@ -5,13 +5,21 @@
 // environment_id still hands over its saved state.
 import { describe, expect, it } from "vitest";
 import {
-  api, createSession, poolStats, readBrowserState, setBrowserState, useSessionSuite, waitFor, type PoolStats,
+  api,
+  createSession,
+  poolStats,
+  readBrowserState,
+  setBrowserState,
+  useSessionSuite,
+  waitFor,
+  type PoolStats,
 } from "./computers-fixtures";
 
 const suite = useSessionSuite();
 
 /** Every context is a session's or a standby one: none is left over from an ended session. */
-const noOrphans = (p: PoolStats & { ending_sessions: number }) => p.ending_sessions === 0 && p.contexts === p.session_contexts + p.standby_contexts && p.pages >= p.contexts;
+const noOrphans = (p: PoolStats & { ending_sessions: number }) =>
+  p.ending_sessions === 0 && p.contexts === p.session_contexts + p.standby_contexts && p.pages >= p.contexts;
 
 describe("the pool under bursts", () => {
   it("ten concurrent creates all succeed ready, each in its own context", async () => {
@@ -30,8 +38,13 @@ describe("the pool under bursts", () => {
     const stats = await poolStats();
     // The burst above happened less than a minute ago: ten creates in about one second.
     expect(stats.standby_target).toBeGreaterThanOrEqual(5);
-    await waitFor("standby filled to its target", () => poolStats(),
-      (p) => p.standby_contexts >= p.standby_target, 30_000, 250);
+    await waitFor(
+      "standby filled to its target",
+      () => poolStats(),
+      (p) => p.standby_contexts >= p.standby_target,
+      30_000,
+      250,
+    );
   });
 });
 
@@ -46,7 +59,11 @@ describe("delete answers at once", () => {
     expect(read.body.termination_reason).toBe("deleted");
     // Actions are refused at once too.
     expect((await api("POST", `/computers/${s.id}/execute`, { action: { type: "list_tabs" } })).status).toBe(409);
-    await waitFor("context closed", () => poolStats(), (p) => p.session_contexts === before.session_contexts && noOrphans(p));
+    await waitFor(
+      "context closed",
+      () => poolStats(),
+      (p) => p.session_contexts === before.session_contexts && noOrphans(p),
+    );
   });
 
   it("no context, page or live session leaks over 20 create/delete cycles", { timeout: 120_000 }, async () => {
@@ -55,9 +72,13 @@ describe("delete answers at once", () => {
       const s = await createSession();
       expect((await api("DELETE", `/computers/${s.id}`)).status).toBe(204);
     }
-    const after = await waitFor("tear-downs finished", () => poolStats(),
+    const after = await waitFor(
+      "tear-downs finished",
+      () => poolStats(),
       (p) => p.session_contexts === before.session_contexts && p.live_sessions === before.live_sessions && noOrphans(p),
-      30_000, 250);
+      30_000,
+      250,
+    );
     // One blank page per standby context, plus the pages of sessions that were there before.
     expect(after.pages - after.standby_contexts).toBe(before.pages - before.standby_contexts);
   });

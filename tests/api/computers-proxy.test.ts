@@ -15,7 +15,9 @@ let target: Target;
 beforeAll(async () => {
   proxy = await startProxy();
   site = await startSite();
-  server = await startServer({ env: { ADVANCED_PROXY_URL: `http://${USER}:${PASS}@127.0.0.1:${proxy.port}`, LOG_LEVEL: "debug" } });
+  server = await startServer({
+    env: { ADVANCED_PROXY_URL: `http://${USER}:${PASS}@127.0.0.1:${proxy.port}`, LOG_LEVEL: "debug" },
+  });
   target = { base: server.url, key: await createOrgKey(server, "Proxy Org") };
 });
 

@@ -7,11 +7,16 @@ import { api, execute, html, useSessionSuite, waitFor } from "./computers-fixtur
 import { jpegSize, readSse, startLiveSite } from "./live-fixtures";
 
 const suite = useSessionSuite(startLiveSite);
-const session = (body: Record<string, unknown> = {}) => suite.session({ display: { width: 800, height: 600 }, ...body });
+const session = (body: Record<string, unknown> = {}) =>
+  suite.session({ display: { width: 800, height: 600 }, ...body });
 
 async function liveView() {
   const res = await fetch(`${inject("baseUrl")}/api/health`);
-  return ((await res.json()) as any).checks.sessions.live_view as { capturing: number; viewers: number; frames: number };
+  return ((await res.json()) as any).checks.sessions.live_view as {
+    capturing: number;
+    viewers: number;
+    frames: number;
+  };
 }
 
 /** Collects frames of a screencast URL for `ms` after the first frame, then disconnects. */
@@ -80,7 +85,9 @@ describe("screencast (SSE)", () => {
     const base = inject("baseUrl");
     const badToken = await fetch(`${base}/computers/${s.id}/screencast?token=1.${"A".repeat(43)}`);
     expect(badToken.status).toBe(401);
-    const foreign = await fetch(`${base}/computers/${s.id}/screencast`, { headers: { authorization: `Bearer ${inject("apiKeyB")}` } });
+    const foreign = await fetch(`${base}/computers/${s.id}/screencast`, {
+      headers: { authorization: `Bearer ${inject("apiKeyB")}` },
+    });
     expect(foreign.status).toBe(404);
     const badFps = await fetch(`${s.endpoints.screencast}&fps=99`);
     expect(badFps.status).toBe(400);
@@ -90,7 +97,8 @@ describe("screencast (SSE)", () => {
     expect(res.status).toBe(200);
     const events: any[] = [];
     const reading = (async () => {
-      for await (const item of readSse(res)) if (!("comment" in item) && item.event === "ended") events.push(JSON.parse(item.data));
+      for await (const item of readSse(res))
+        if (!("comment" in item) && item.event === "ended") events.push(JSON.parse(item.data));
     })();
     await waitFor("the viewer to attach", liveView, (v) => v.viewers === 1);
     expect((await api("DELETE", `/computers/${s.id}`)).status).toBe(204);
@@ -115,16 +123,29 @@ function openWs(url: string, headers: Record<string, string> = {}) {
     ws.once("error", reject);
   });
   const closed = new Promise<number>((resolve) => ws.once("close", (code) => resolve(code)));
-  return { ws, binary, text, opened, closed, send: (m: unknown) => ws.send(typeof m === "string" ? m : JSON.stringify(m)) };
+  return {
+    ws,
+    binary,
+    text,
+    opened,
+    closed,
+    send: (m: unknown) => ws.send(typeof m === "string" ? m : JSON.stringify(m)),
+  };
 }
 
 describe("interactive live view (/ws)", () => {
   it("sends JPEG frames; a click and typed text sent as input reach the page; bad messages get an error reply", async () => {
     const s = await session();
     await execute(s.id, { type: "go_to_url", url: `${suite.site.url}/input` });
-    const view = openWs(`${inject("baseUrl").replace(/^http/, "ws")}/computers/${s.id}/ws`, { authorization: `Bearer ${inject("apiKey")}` });
+    const view = openWs(`${inject("baseUrl").replace(/^http/, "ws")}/computers/${s.id}/ws`, {
+      authorization: `Bearer ${inject("apiKey")}`,
+    });
     await view.opened;
-    await waitFor("a first frame", async () => view.binary.length, (n) => n > 0);
+    await waitFor(
+      "a first frame",
+      async () => view.binary.length,
+      (n) => n > 0,
+    );
     expect(jpegSize(view.binary[0])).toEqual({ width: 800, height: 600 });
 
     view.send({ type: "pointer", action: "move", x: 100, y: 150 });
@@ -135,7 +156,11 @@ describe("interactive live view (/ws)", () => {
     view.send({ type: "text", text: "hello live" });
     view.send({ type: "key", action: "down", key: "Enter" });
     view.send({ type: "key", action: "up", key: "Enter" });
-    const page = await waitFor("the input to reach the page", () => html(s.id), (h) => h.includes("KEY:Enter"));
+    const page = await waitFor(
+      "the input to reach the page",
+      () => html(s.id),
+      (h) => h.includes("KEY:Enter"),
+    );
     expect(page).toContain("DOWN:0@100,150");
     expect(page).toContain("CLICKED");
     expect(page).toContain("VALUE:hello live");
@@ -144,7 +169,11 @@ describe("interactive live view (/ws)", () => {
     view.send({ type: "pointer", action: "move", x: -5, y: 10 });
     view.send({ type: "key", action: "down", key: "ctrl+c" });
     view.send({ type: "teleport" });
-    await waitFor("four error replies", async () => view.text.filter((m) => m.type === "error").length, (n) => n === 4);
+    await waitFor(
+      "four error replies",
+      async () => view.text.filter((m) => m.type === "error").length,
+      (n) => n === 4,
+    );
     const errors = view.text.filter((m) => m.type === "error").map((m) => m.message);
     expect(errors[0]).toMatch(/JSON/);
     expect(errors[1]).toMatch(/x/);
@@ -152,7 +181,11 @@ describe("interactive live view (/ws)", () => {
     // The socket stays open and usable after bad messages.
     view.send({ type: "text", text: "!" });
     // (Enter went into the textarea as a new line.)
-    await waitFor("more input after errors", () => html(s.id), (h) => h.includes("VALUE:hello live\n!"));
+    await waitFor(
+      "more input after errors",
+      () => html(s.id),
+      (h) => h.includes("VALUE:hello live\n!"),
+    );
 
     // Input is activity: the idle deadline moved.
     expect((await api("GET", `/computers/${s.id}`)).body.idle_expires_at > s.idle_expires_at).toBe(true);

@@ -7,7 +7,8 @@ import { api, createSession, execute, html, poolStats, useSessionSuite, waitFor 
 const suite = useSessionSuite();
 const session = suite.session;
 
-const tabsOf = async (id: string) => (await api("GET", `/computers/${id}/tabs`)).body.result.tabs as { tab_id: string; url: string; is_main: boolean }[];
+const tabsOf = async (id: string) =>
+  (await api("GET", `/computers/${id}/tabs`)).body.result.tabs as { tab_id: string; url: string; is_main: boolean }[];
 
 describe("tabs", () => {
   it("starts with tab_main on about:blank; list, create with URL, switch, close keep the exact shapes", async () => {
@@ -52,7 +53,10 @@ describe("tabs", () => {
     const made = await api("POST", `/computers/${s.id}/tabs`);
     expect(made.status).toBe(200);
     const tabs = await tabsOf(s.id);
-    expect(tabs.find((t) => t.tab_id === made.body.result.created_tab_id)).toMatchObject({ url: "about:blank", is_main: true });
+    expect(tabs.find((t) => t.tab_id === made.body.result.created_tab_id)).toMatchObject({
+      url: "about:blank",
+      is_main: true,
+    });
     expect((await api("POST", `/computers/${s.id}/tabs`, { url: "javascript:alert(1)" })).status).toBe(400);
   });
 
@@ -75,7 +79,11 @@ describe("tabs", () => {
     const s = await session();
     await execute(s.id, { type: "go_to_url", url: `${suite.site.url}/popup` });
     await execute(s.id, { type: "click", x: 50, y: 40 });
-    const tabs = await waitFor("popup tab", () => tabsOf(s.id), (t) => t.length === 2 && t.some((x) => x.url.endsWith("n=child")));
+    const tabs = await waitFor(
+      "popup tab",
+      () => tabsOf(s.id),
+      (t) => t.length === 2 && t.some((x) => x.url.endsWith("n=child")),
+    );
     const child = tabs.find((t) => t.url.endsWith("/page?n=child"))!;
     expect(child.tab_id).toMatch(/^tab_/);
     expect(child.is_main).toBe(true);
@@ -105,8 +113,16 @@ describe("actions", () => {
     const nav = await api("POST", `/computers/${s.id}/navigate`, { url: `${suite.site.url}/form` });
     expect(nav.status).toBe(200);
     expect(nav.body).toMatchObject({
-      status: "success", executed_tab_id: "tab_main",
-      page_context: { url: `${suite.site.url}/form`, title: "form", tab_id: "tab_main", is_main_tab: true, viewport_w: 1280, viewport_h: 720 },
+      status: "success",
+      executed_tab_id: "tab_main",
+      page_context: {
+        url: `${suite.site.url}/form`,
+        title: "form",
+        tab_id: "tab_main",
+        is_main_tab: true,
+        viewport_w: 1280,
+        viewport_h: 720,
+      },
     });
     expect(nav.body.request_id).toBe(nav.headers.get("x-request-id"));
     expect(Date.parse(nav.body.timestamp)).toBeGreaterThan(0);
@@ -127,7 +143,11 @@ describe("actions", () => {
     expect((await api("POST", `/computers/${s.id}/hotkey`, { keys: ["ctrl", "a"] })).body.status).toBe("success");
     expect((await api("POST", `/computers/${s.id}/html`, {})).body.result.html_content).toContain("<input");
     const batch = await api("POST", `/computers/${s.id}/batch`, {
-      actions: [{ type: "wait", ms: 1 }, { type: "switch_tab", tab_id: "tab_gone" }, { type: "wait", ms: 1 }],
+      actions: [
+        { type: "wait", ms: 1 },
+        { type: "switch_tab", tab_id: "tab_gone" },
+        { type: "wait", ms: 1 },
+      ],
     });
     expect(batch.body.status).toBe("error");
     expect(batch.body.results).toHaveLength(2);
@@ -154,7 +174,11 @@ describe("actions", () => {
     const img = await fetch(url);
     expect(img.status).toBe(200);
     expect(img.headers.get("content-type")).toBe("image/png");
-    expect(Buffer.from(await img.arrayBuffer()).subarray(1, 4).toString()).toBe("PNG");
+    expect(
+      Buffer.from(await img.arrayBuffer())
+        .subarray(1, 4)
+        .toString(),
+    ).toBe("PNG");
     // Without its token the link needs the key of the session's organization.
     const bare = url.split("?")[0];
     expect((await fetch(bare)).status).toBe(401);
@@ -173,9 +197,13 @@ describe("actions", () => {
     expect(during.session_contexts).toBe(before.session_contexts + 1);
     await api("DELETE", `/computers/${s.id}`);
     // Standby contexts (one blank page each) come and go with demand: compare what is not standby.
-    const after = await waitFor("context and pages closed", () => poolStats(), (p) =>
-      p.contexts - p.standby_contexts === before.contexts - before.standby_contexts &&
-      p.pages - p.standby_contexts === before.pages - before.standby_contexts);
+    const after = await waitFor(
+      "context and pages closed",
+      () => poolStats(),
+      (p) =>
+        p.contexts - p.standby_contexts === before.contexts - before.standby_contexts &&
+        p.pages - p.standby_contexts === before.pages - before.standby_contexts,
+    );
     expect(after.session_contexts).toBe(before.session_contexts);
   });
 });

@@ -32,18 +32,32 @@ describe.skipIf(!canRunDesktops)("a client-side computer-use loop on a desktop s
     await Promise.all([upstream?.close(), site?.close()]);
   });
 
-  it("navigates to the page, then clicks Go, types and presses Enter from the model's 0-1000 answers", { timeout: 240_000 }, async () => {
+  it("navigates to the page, then clicks Go, types and presses Enter from the model's 0-1000 answers", {
+    timeout: 240_000,
+  }, async () => {
     const target = { base: s.a.base!, key: s.a.key! };
     const { id } = await createDesktop(target);
     try {
       const port = new URL(site.url).port;
-      const opened = await api("POST", `/computers/${id}/execute`, { action: { type: "go_to_url", url: `http://${HOST_LOOPBACK}:${port}/` } }, target);
+      const opened = await api(
+        "POST",
+        `/computers/${id}/execute`,
+        { action: { type: "go_to_url", url: `http://${HOST_LOOPBACK}:${port}/` } },
+        target,
+      );
       expect(opened.status, JSON.stringify(opened.body)).toBe(200);
       expect(opened.body.status).toBe("success");
 
       upstream.setScript(FORM_SCRIPT);
       const tool = { type: "computer_use" as const, display_width: 1280, display_height: 720, environment: "desktop" };
-      const run = await runCuaLoop({ target, sessionId: id, model: "tzafon.northstar-cua-fast", tool, task: "Press Go, type hello cabin, press Enter", maxSteps: 6 });
+      const run = await runCuaLoop({
+        target,
+        sessionId: id,
+        model: "tzafon.northstar-cua-fast",
+        tool,
+        task: "Press Go, type hello cabin, press Enter",
+        maxSteps: 6,
+      });
       expect(run.done, JSON.stringify(run.steps)).toBe(true);
       expect(run.steps.flatMap((step) => step.executed.map((e) => e.action))).toEqual([
         { type: "click", x: 640, y: 360, button: "left" },
@@ -51,7 +65,11 @@ describe.skipIf(!canRunDesktops)("a client-side computer-use loop on a desktop s
         { type: "keypress", keys: ["Enter"] },
       ]);
 
-      await waitFor(() => site.events.length, { until: (n) => n >= 2, timeoutMs: 15_000, message: "the page's click and submit events" });
+      await waitFor(() => site.events.length, {
+        until: (n) => n >= 2,
+        timeoutMs: 15_000,
+        message: "the page's click and submit events",
+      });
       // The page sits inside the desktop browser's window, below its toolbars: the click's page coordinates are
       // the screen's (640, 360) less the window's offset, so only that it landed on Go is certain.
       expect(site.events[0]).toMatchObject({ kind: "click", x: expect.any(Number), y: expect.any(Number) });

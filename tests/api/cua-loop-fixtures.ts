@@ -66,7 +66,10 @@ export const DONE_TOOL = {
   type: "function",
   name: "done",
   description: "Call this when the task is complete.",
-  parameters: { type: "object", properties: { message: { type: "string", description: "Summary of what was accomplished." } } },
+  parameters: {
+    type: "object",
+    properties: { message: { type: "string", description: "Summary of what was accomplished." } },
+  },
 };
 
 type Item = Record<string, any>;
@@ -75,8 +78,10 @@ type Item = Record<string, any>;
 export function normalizeAction(action: Item, tool: ComputerTool): Item {
   const out: Item = { ...action };
   if (tool.type === "computer_use") {
-    for (const key of ["x", "x1", "x2"]) if (typeof out[key] === "number") out[key] = Math.floor((out[key] / 1000) * tool.display_width);
-    for (const key of ["y", "y1", "y2"]) if (typeof out[key] === "number") out[key] = Math.floor((out[key] / 1000) * tool.display_height);
+    for (const key of ["x", "x1", "x2"])
+      if (typeof out[key] === "number") out[key] = Math.floor((out[key] / 1000) * tool.display_width);
+    for (const key of ["y", "y1", "y2"])
+      if (typeof out[key] === "number") out[key] = Math.floor((out[key] / 1000) * tool.display_height);
     if (Array.isArray(out.path)) out.path = out.path.map((p: Item) => normalizeAction(p, tool));
   }
   if (typeof out.keys === "string") out.keys = out.keys.split("+");
@@ -112,7 +117,13 @@ async function screenshotUrl(target: Required<Target>, id: string): Promise<stri
 /** `run_cua_loop`: the conversation is kept by the client and sent whole each step. Stops at `done`, no calls, or an error. */
 export async function runCuaLoop(o: LoopOptions): Promise<{ steps: LoopStep[]; items: Item[]; done: boolean }> {
   const items: Item[] = [
-    { role: "user", content: [{ type: "input_text", text: o.task }, { type: "input_image", image_url: await screenshotUrl(o.target, o.sessionId), detail: "auto" }] },
+    {
+      role: "user",
+      content: [
+        { type: "input_text", text: o.task },
+        { type: "input_image", image_url: await screenshotUrl(o.target, o.sessionId), detail: "auto" },
+      ],
+    },
   ];
   const steps: LoopStep[] = [];
   for (let step = 1; step <= o.maxSteps; step++) {
@@ -130,7 +141,8 @@ export async function runCuaLoop(o: LoopOptions): Promise<{ steps: LoopStep[]; i
     const current: LoopStep = { status: 200, output, executed: [] };
     steps.push(current);
     items.push(...output);
-    if (output.some((item) => item.type === "function_call" && item.name === "done")) return { steps, items, done: true };
+    if (output.some((item) => item.type === "function_call" && item.name === "done"))
+      return { steps, items, done: true };
     const calls = output.filter((item) => item.type === "computer_call");
     if (!calls.length) break;
     for (const call of calls) {
@@ -143,7 +155,12 @@ export async function runCuaLoop(o: LoopOptions): Promise<{ steps: LoopStep[]; i
       }
     }
     const shot = await screenshotUrl(o.target, o.sessionId);
-    for (const call of calls) items.push({ type: "computer_call_output", call_id: call.call_id, output: { type: "input_image", image_url: shot, detail: "auto" } });
+    for (const call of calls)
+      items.push({
+        type: "computer_call_output",
+        call_id: call.call_id,
+        output: { type: "input_image", image_url: shot, detail: "auto" },
+      });
   }
   return { steps, items, done: false };
 }

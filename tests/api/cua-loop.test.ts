@@ -18,15 +18,34 @@ let pixels: ScriptedUpstream;
 let site: FormSite;
 const sessions: Array<{ id: string; target: Required<Target> }> = [];
 
-const lightconeTool: ComputerTool = { type: "computer_use", display_width: 1280, display_height: 720, environment: "browser" };
-const openaiTool: ComputerTool = { type: "computer_use_preview", display_width: 1280, display_height: 720, environment: "browser" };
+const lightconeTool: ComputerTool = {
+  type: "computer_use",
+  display_width: 1280,
+  display_height: 720,
+  environment: "browser",
+};
+const openaiTool: ComputerTool = {
+  type: "computer_use_preview",
+  display_width: 1280,
+  display_height: 720,
+  environment: "browser",
+};
 
 beforeAll(async () => {
-  [normalized, pixels, site] = await Promise.all([startScriptedUpstream(), startScriptedUpstream({ coordinateSpace: "pixels" }), startFormSite()]);
+  [normalized, pixels, site] = await Promise.all([
+    startScriptedUpstream(),
+    startScriptedUpstream({ coordinateSpace: "pixels" }),
+    startFormSite(),
+  ]);
   gateway = await startServer({
     env: {
       MODELS: JSON.stringify({
-        "up.native": { backend: "openai-compatible", url: normalized.url, responses: "native", upstreamModel: "northstar" },
+        "up.native": {
+          backend: "openai-compatible",
+          url: normalized.url,
+          responses: "native",
+          upstreamModel: "northstar",
+        },
         "up.translate": { backend: "openai-compatible", url: normalized.url },
         "up.pixels": { backend: "openai-compatible", url: pixels.url },
       }),
@@ -54,22 +73,41 @@ afterAll(async () => {
 async function formSession(t: Required<Target>) {
   const session = await createSession({}, t);
   sessions.push({ id: session.id, target: t });
-  const opened = await api("POST", `/computers/${session.id}/execute`, { action: { type: "go_to_url", url: `${site.url}/` } }, t);
+  const opened = await api(
+    "POST",
+    `/computers/${session.id}/execute`,
+    { action: { type: "go_to_url", url: `${site.url}/` } },
+    t,
+  );
   expect(opened.body.status).toBe("success");
   return session.id;
 }
 
 /** The page saw the click on Go and then the text submitted with Enter. */
 async function expectFormFilled(click: { x: number; y: number }) {
-  await waitFor(() => site.events.length, { until: (n) => n >= 2, timeoutMs: 10_000, message: "the page's click and submit events" });
-  expect(site.events).toEqual([{ kind: "click", ...click }, { kind: "submit", value: "hello cabin" }]);
+  await waitFor(() => site.events.length, {
+    until: (n) => n >= 2,
+    timeoutMs: 10_000,
+    message: "the page's click and submit events",
+  });
+  expect(site.events).toEqual([
+    { kind: "click", ...click },
+    { kind: "submit", value: "hello cabin" },
+  ]);
 }
 
 describe("a client-side loop driven by a scripted computer-use model", () => {
   it("runs under the Lightcone model id (alias), forwarded as is: the client rescales 0-1000 and the click lands on Go", async () => {
     const sessionId = await formSession(target);
     normalized.setScript(FORM_SCRIPT);
-    const run = await runCuaLoop({ target, sessionId, model: "tzafon.northstar-cua-fast", tool: lightconeTool, task: "Press Go, type hello cabin, press Enter", maxSteps: 6 });
+    const run = await runCuaLoop({
+      target,
+      sessionId,
+      model: "tzafon.northstar-cua-fast",
+      tool: lightconeTool,
+      task: "Press Go, type hello cabin, press Enter",
+      maxSteps: 6,
+    });
     expect(run.done, JSON.stringify(run.steps)).toBe(true);
     expect(run.steps.flatMap((s) => s.executed.map((e) => e.action))).toEqual([
       { type: "click", x: 640, y: 360, button: "left" },
@@ -85,9 +123,17 @@ describe("a client-side loop driven by a scripted computer-use model", () => {
     expect(last.tools[0]).toEqual(lightconeTool);
     const outputs = last.input.filter((item: { type?: string }) => item.type === "computer_call_output");
     expect(outputs).toHaveLength(3);
-    for (const o of outputs) expect(o.output).toMatchObject({ type: "input_image", image_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/computers\/.+screenshot/) });
+    for (const o of outputs)
+      expect(o.output).toMatchObject({
+        type: "input_image",
+        image_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/computers\/.+screenshot/),
+      });
 
-    const models = await (await fetch(`${gateway.url}/v1/models/tzafon.northstar-cua-fast`, { headers: { authorization: `Bearer ${target.key}` } })).json();
+    const models = await (
+      await fetch(`${gateway.url}/v1/models/tzafon.northstar-cua-fast`, {
+        headers: { authorization: `Bearer ${target.key}` },
+      })
+    ).json();
     expect(models).toMatchObject({ id: "tzafon.northstar-cua-fast", metadata: { alias_of: "up.native" } });
   });
 
@@ -95,9 +141,21 @@ describe("a client-side loop driven by a scripted computer-use model", () => {
     const sessionId = await formSession(target);
     normalized.setScript(FORM_SCRIPT);
     const tool = { ...lightconeTool, environment: "desktop" };
-    const run = await runCuaLoop({ target, sessionId, model: "up.translate", tool, task: "Press Go, type hello cabin, press Enter", maxSteps: 6 });
+    const run = await runCuaLoop({
+      target,
+      sessionId,
+      model: "up.translate",
+      tool,
+      task: "Press Go, type hello cabin, press Enter",
+      maxSteps: 6,
+    });
     expect(run.done, JSON.stringify(run.steps)).toBe(true);
-    expect(run.steps[0]!.output.find((item) => item.type === "computer_call")!.action).toEqual({ type: "click", x: 500, y: 500, button: "left" });
+    expect(run.steps[0]!.output.find((item) => item.type === "computer_call")!.action).toEqual({
+      type: "click",
+      x: 500,
+      y: 500,
+      button: "left",
+    });
     await expectFormFilled({ x: 640, y: 360 });
 
     const first = normalized.requests[0]!;
@@ -107,23 +165,43 @@ describe("a client-side loop driven by a scripted computer-use model", () => {
       "Act on a desktop screen of 1280x720 pixels. x and y are 0-1000 on both axes: 0,0 is the top left, 1000,1000 the bottom right.",
     );
     // The screenshots reached the model as images after each tool result.
-    const images = normalized.requests.at(-1)!.body.messages.flatMap((m: { content: unknown }) => (Array.isArray(m.content) ? m.content : [])).filter((p: { type: string }) => p.type === "image_url");
+    const images = normalized.requests
+      .at(-1)!
+      .body.messages.flatMap((m: { content: unknown }) => (Array.isArray(m.content) ? m.content : []))
+      .filter((p: { type: string }) => p.type === "image_url");
     expect(images).toHaveLength(4);
   });
 
   it("keeps OpenAI's computer_use_preview in pixels: no rescale by the client, the click lands on the same spot", async () => {
     const sessionId = await formSession(target);
     pixels.setScript(FORM_SCRIPT);
-    const run = await runCuaLoop({ target, sessionId, model: "up.pixels", tool: openaiTool, task: "Press Go, type hello cabin, press Enter", maxSteps: 6 });
+    const run = await runCuaLoop({
+      target,
+      sessionId,
+      model: "up.pixels",
+      tool: openaiTool,
+      task: "Press Go, type hello cabin, press Enter",
+      maxSteps: 6,
+    });
     expect(run.done, JSON.stringify(run.steps)).toBe(true);
-    expect(run.steps[0]!.output.find((item) => item.type === "computer_call")!.action).toEqual({ type: "click", x: 640, y: 360, button: "left" });
+    expect(run.steps[0]!.output.find((item) => item.type === "computer_call")!.action).toEqual({
+      type: "click",
+      x: 640,
+      y: 360,
+      button: "left",
+    });
     await expectFormFilled({ x: 640, y: 360 });
-    expect(pixels.requests[0]!.body.tools.find((t: { function: { name: string } }) => t.function.name === "computer").function.description).toContain("x and y are pixels: x 0-1279, y 0-719");
+    expect(
+      pixels.requests[0]!.body.tools.find((t: { function: { name: string } }) => t.function.name === "computer")
+        .function.description,
+    ).toContain("x and y are pixels: x 0-1279, y 0-719");
   });
 });
 
 describe("the same loop on a fresh install's placeholder model (the shared server)", () => {
-  it("runs 5 steps without an error: screenshots accepted, every call an action /execute runs", { timeout: 180_000 }, async () => {
+  it("runs 5 steps without an error: screenshots accepted, every call an action /execute runs", {
+    timeout: 180_000,
+  }, async () => {
     const shared: Required<Target> = { base: inject("baseUrl"), key: inject("apiKey") };
     const sessionId = await formSession(shared);
     // The placeholder writes gibberish when free to answer text, so the call is required; greedy, so the run repeats.
@@ -136,7 +214,10 @@ describe("the same loop on a fresh install's placeholder model (the shared serve
       maxSteps: 5,
       extra: { tool_choice: { type: "computer_use" }, temperature: 0 },
     });
-    expect(run.steps.map((s) => [s.status, s.error ?? null]), JSON.stringify(run.steps.at(-1))).toEqual(Array(5).fill([200, null]));
+    expect(
+      run.steps.map((s) => [s.status, s.error ?? null]),
+      JSON.stringify(run.steps.at(-1)),
+    ).toEqual(Array(5).fill([200, null]));
     for (const step of run.steps) {
       expect(step.executed).toHaveLength(1);
       expect(step.executed[0]!.status).toBe(200);

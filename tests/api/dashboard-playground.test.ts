@@ -25,7 +25,9 @@ function post(user: DashboardUser, body: unknown, signal?: AbortSignal) {
 
 /** The UI message chunks of an SSE body, in order. */
 async function uiChunks(res: Response): Promise<any[]> {
-  return parseSseText(await res.text()).flatMap((item) => (item.type === "event" && item.data !== "[DONE]" ? [JSON.parse(item.data)] : []));
+  return parseSseText(await res.text()).flatMap((item) =>
+    item.type === "event" && item.data !== "[DONE]" ? [JSON.parse(item.data)] : [],
+  );
 }
 
 describe("POST /api/playground/chat", () => {
@@ -75,7 +77,9 @@ describe("POST /api/playground/chat", () => {
 
   it("continues a conversation: earlier turns and the system prompt count as input", async () => {
     const alice = await signUp();
-    const short = await uiChunks(await post(alice, { model: MODEL, temperature: 0, max_tokens: 2, messages: [userMessage("hi")] }));
+    const short = await uiChunks(
+      await post(alice, { model: MODEL, temperature: 0, max_tokens: 2, messages: [userMessage("hi")] }),
+    );
     const long = await uiChunks(
       await post(alice, {
         model: MODEL,
@@ -84,7 +88,11 @@ describe("POST /api/playground/chat", () => {
         max_tokens: 2,
         messages: [
           userMessage("hi"),
-          { id: "a1", role: "assistant", parts: [{ type: "step-start" }, { type: "text", text: "hello there friend" }] },
+          {
+            id: "a1",
+            role: "assistant",
+            parts: [{ type: "step-start" }, { type: "text", text: "hello there friend" }],
+          },
           userMessage("and then?", "m2"),
         ],
       }),
@@ -95,7 +103,11 @@ describe("POST /api/playground/chat", () => {
   it("stops generating when the browser stops reading (Stop), and records what was made", async () => {
     const alice = await signUp();
     const stop = new AbortController();
-    const res = await post(alice, { model: MODEL, temperature: 1, max_tokens: 4000, messages: [userMessage("Write a long story.")] }, stop.signal);
+    const res = await post(
+      alice,
+      { model: MODEL, temperature: 1, max_tokens: 4000, messages: [userMessage("Write a long story.")] },
+      stop.signal,
+    );
     expect(res.status).toBe(200);
     const requestId = res.headers.get("x-request-id")!;
     const reader = res.body!.getReader();
@@ -120,7 +132,10 @@ describe("POST /api/playground/chat", () => {
   });
 
   it("requires a login", async () => {
-    const res = await call("POST", "/api/playground/chat", { key: null, body: { model: MODEL, temperature: 1, max_tokens: 1, messages: [userMessage("hi")] } });
+    const res = await call("POST", "/api/playground/chat", {
+      key: null,
+      body: { model: MODEL, temperature: 1, max_tokens: 1, messages: [userMessage("hi")] },
+    });
     expect(res.status).toBe(401);
     expect(res.body.error.code).toBe("unauthorized");
   });

@@ -32,7 +32,9 @@ describe("dashboard session tools: who may use them", () => {
     expect(tools.status).toBe(200);
     expect(tools.body).toMatchObject({ id: browserId, kind: "browser", termination_reason: null });
     expect(tools.body.status).toMatch(/^(ready|running)$/);
-    expect(tools.body.endpoints.cdp).toMatch(new RegExp(`^ws://127\\.0\\.0\\.1:\\d+/computers/${browserId}/cdp\\?token=\\d+\\.`));
+    expect(tools.body.endpoints.cdp).toMatch(
+      new RegExp(`^ws://127\\.0\\.0\\.1:\\d+/computers/${browserId}/cdp\\?token=\\d+\\.`),
+    );
   });
 
   it("refuses every route without a login (401)", async () => {
@@ -40,7 +42,11 @@ describe("dashboard session tools: who may use them", () => {
     const events = await sse({ base: base() }, `/api/sessions/${browserId}/events`);
     expect(events.status).toBe(401);
     expect(JSON.parse(await events.text()).error.code).toBe("unauthorized");
-    const exec = await call("POST", `/api/sessions/${browserId}/exec`, { key: null, body: { command: "true" }, headers: { origin: base() } });
+    const exec = await call("POST", `/api/sessions/${browserId}/exec`, {
+      key: null,
+      body: { command: "true" },
+      headers: { origin: base() },
+    });
     expect(exec.status).toBe(401);
     // An API key is not a login: the dashboard's routes take only the cookie.
     const withKey = await call("GET", `/api/sessions/${browserId}`, { key: inject("apiKey") });
@@ -56,19 +62,28 @@ describe("dashboard session tools: who may use them", () => {
     // The exec stream answers 200 once the caller is known; the failure is its one line.
     const exec = await ndjson({ base: base() }, `/api/sessions/${browserId}/exec`, { command: "true" }, asMember(bob));
     expect(exec.status).toBe(200);
-    expect(await exec.rest()).toEqual([{ type: "error", code: "not_found", message: `Session '${browserId}' not found` }]);
+    expect(await exec.rest()).toEqual([
+      { type: "error", code: "not_found", message: `Session '${browserId}' not found` },
+    ]);
   });
 
   it("refuses a cross-origin POST to exec (403) and reads nothing of the body", async () => {
     const res = await call("POST", `/api/sessions/${browserId}/exec`, {
-      key: null, body: { command: "true" }, headers: { cookie: alice.cookie, origin: "http://evil.example" },
+      key: null,
+      body: { command: "true" },
+      headers: { cookie: alice.cookie, origin: "http://evil.example" },
     });
     expect(res.status).toBe(403);
     expect(res.body.error.message).toMatch(/Cross-origin/);
   });
 
   it("says a browser session cannot exec, in the stream's error line", async () => {
-    const exec = await ndjson({ base: base() }, `/api/sessions/${browserId}/exec`, { command: "true" }, asMember(alice));
+    const exec = await ndjson(
+      { base: base() },
+      `/api/sessions/${browserId}/exec`,
+      { command: "true" },
+      asMember(alice),
+    );
     const lines = await exec.rest();
     expect(lines).toHaveLength(1);
     expect(lines[0].type).toBe("error");
@@ -94,7 +109,9 @@ describe("dashboard session tools: who may use them", () => {
     const end = await events.until((e) => e.event === "ended");
     expect(end.at(-1)?.data.reason).toBe("deleted");
     await waitFor(() => alice.request("GET", `/api/sessions/${id}`), {
-      until: (r) => r.body.status === "terminated", timeoutMs: 20_000, message: "the session to be terminated",
+      until: (r) => r.body.status === "terminated",
+      timeoutMs: 20_000,
+      message: "the session to be terminated",
     });
     const after = await sse({ base: base() }, `/api/sessions/${id}/events`, asMember(alice));
     expect(after.status).toBe(409);
@@ -107,7 +124,8 @@ describe.skipIf(!canRunDesktops)("dashboard session tools: exec on a desktop", (
   beforeAll(async () => {
     alice = await signUp("Desk");
     const created = await alice.request("POST", "/api/sessions", { kind: "desktop" });
-    if (created.status !== 201) throw new Error(`create desktop failed: ${created.status} ${JSON.stringify(created.body)}`);
+    if (created.status !== 201)
+      throw new Error(`create desktop failed: ${created.status} ${JSON.stringify(created.body)}`);
     id = created.body.id;
   });
   afterAll(async () => {
@@ -121,17 +139,34 @@ describe.skipIf(!canRunDesktops)("dashboard session tools: exec on a desktop", (
     // so that line must have been streamed while the command ran.
     const gate = `/tmp/stools-gate-${Date.now()}`;
     const command = `echo first; while [ ! -e ${gate} ]; do sleep 0.1; done; echo oops >&2; exit 3`;
-    const exec = await ndjson({ base: base() }, `/api/sessions/${id}/exec`, { command, cwd: "/tmp", timeout_seconds: 60 }, asMember(alice));
+    const exec = await ndjson(
+      { base: base() },
+      `/api/sessions/${id}/exec`,
+      { command, cwd: "/tmp", timeout_seconds: 60 },
+      asMember(alice),
+    );
     expect(exec.status).toBe(200);
     expect(exec.headers.get("content-type")).toMatch(/^application\/x-ndjson/);
     const requestId = exec.headers.get("x-request-id");
     expect(requestId).toBeTruthy();
     expect(await exec.next()).toEqual({ type: "stdout", data: "first\n" });
-    const opener = await ndjson({ base: base() }, `/api/sessions/${id}/exec`, { command: `touch ${gate}` }, asMember(alice));
+    const opener = await ndjson(
+      { base: base() },
+      `/api/sessions/${id}/exec`,
+      { command: `touch ${gate}` },
+      asMember(alice),
+    );
     expect(await opener.rest()).toEqual([{ type: "exit", code: 0 }]);
-    expect(await exec.rest()).toEqual([{ type: "stderr", data: "oops\n" }, { type: "exit", code: 3 }]);
+    expect(await exec.rest()).toEqual([
+      { type: "stderr", data: "oops\n" },
+      { type: "exit", code: 3 },
+    ]);
     const seen = await events.until((e) => e.event === "exec_exit" && e.data.request_id === requestId);
-    expect(seen.filter((e) => e.data?.request_id === requestId && e.event === "exec_output").map((e) => [e.data.request_id, Buffer.from(e.data.data, "base64").toString(), e.data.is_stderr])).toEqual([
+    expect(
+      seen
+        .filter((e) => e.data?.request_id === requestId && e.event === "exec_output")
+        .map((e) => [e.data.request_id, Buffer.from(e.data.data, "base64").toString(), e.data.is_stderr]),
+    ).toEqual([
       [requestId, "first\n", false],
       [requestId, "oops\n", true],
     ]);
@@ -141,11 +176,21 @@ describe.skipIf(!canRunDesktops)("dashboard session tools: exec on a desktop", (
 
   it("kills the command when the member's request goes away", async () => {
     const marker = `/tmp/stools-${Date.now()}`;
-    const exec = await ndjson({ base: base() }, `/api/sessions/${id}/exec`, { command: `echo started; sleep 3; touch ${marker}` }, asMember(alice));
+    const exec = await ndjson(
+      { base: base() },
+      `/api/sessions/${id}/exec`,
+      { command: `echo started; sleep 3; touch ${marker}` },
+      asMember(alice),
+    );
     expect(await exec.next()).toEqual({ type: "stdout", data: "started\n" });
     exec.abort();
     // Had the command lived on, the marker would exist after its 3 s sleep.
-    const check = await ndjson({ base: base() }, `/api/sessions/${id}/exec`, { command: `sleep 4; test -e ${marker}` }, asMember(alice));
+    const check = await ndjson(
+      { base: base() },
+      `/api/sessions/${id}/exec`,
+      { command: `sleep 4; test -e ${marker}` },
+      asMember(alice),
+    );
     expect(await check.rest()).toEqual([{ type: "exit", code: 1 }]);
   });
 });

@@ -26,10 +26,19 @@ const usage = (user: DashboardUser, query = "") => user.request("GET", `/api/usa
 async function addMember(owner: DashboardUser, role: "member" | "admin") {
   const orgId = (await owner.request("GET", "/api/me")).body.organization.id as string;
   const invitee = await signUp("Invitee");
-  const invite = await owner.request("POST", "/api/auth/organization/invite-member", { email: invitee.email, role, organizationId: orgId });
+  const invite = await owner.request("POST", "/api/auth/organization/invite-member", {
+    email: invitee.email,
+    role,
+    organizationId: orgId,
+  });
   expect(invite.status).toBe(200);
-  expect((await invitee.request("POST", "/api/auth/organization/accept-invitation", { invitationId: invite.body.id })).status).toBe(200);
-  expect((await invitee.request("POST", "/api/auth/organization/set-active", { organizationId: orgId })).status).toBe(200);
+  expect(
+    (await invitee.request("POST", "/api/auth/organization/accept-invitation", { invitationId: invite.body.id }))
+      .status,
+  ).toBe(200);
+  expect((await invitee.request("POST", "/api/auth/organization/set-active", { organizationId: orgId })).status).toBe(
+    200,
+  );
   expect((await invitee.request("GET", "/api/me")).body.role).toBe(role);
   return invitee;
 }
@@ -41,7 +50,9 @@ describe("usage: sessions, ranges, keys, CSV", () => {
     const { user, key, keyId } = await teamWithKey("Sessions");
     const [a, b] = await Promise.all([startBrowser(key), startBrowser(key)]);
     const live = await waitFor(async () => (await usage(user)).body, {
-      until: (r) => r.sessions.browser.live_now >= 2, timeoutMs: 10_000, message: "two live browser sessions in the report",
+      until: (r) => r.sessions.browser.live_now >= 2,
+      timeoutMs: 10_000,
+      message: "two live browser sessions in the report",
     });
     expect(live.sessions.browser.peak_concurrent).toBe(2);
     expect(live.sessions.desktop).toMatchObject({ minutes: 0, live_now: 0, peak_concurrent: 0 });
@@ -50,7 +61,9 @@ describe("usage: sessions, ranges, keys, CSV", () => {
     const fromDashboard = await user.request("POST", "/api/sessions", { kind: "browser" });
     expect(fromDashboard.status).toBe(201);
     await waitFor(async () => (await usage(user)).body.sessions.browser.minutes, {
-      until: (m) => m >= 0.05, timeoutMs: 15_000, message: "a few seconds of session time",
+      until: (m) => m >= 0.05,
+      timeoutMs: 15_000,
+      message: "a few seconds of session time",
     });
     for (const id of [a, b]) expect((await call("DELETE", `/computers/${id}`, { key })).status).toBe(204);
     expect((await user.request("DELETE", `/api/sessions/${fromDashboard.body.id}`)).status).toBe(204);
@@ -74,14 +87,23 @@ describe("usage: sessions, ranges, keys, CSV", () => {
 
   it("filters by range (presets, custom, hourly buckets) and names a bad range", async () => {
     const { user, key, keyId } = await teamWithKey("Ranges");
-    const done = await postV1("/chat/completions", { model: MODEL, messages: [{ role: "user", content: "hi" }], max_tokens: 3, temperature: 0 }, { key });
+    const done = await postV1(
+      "/chat/completions",
+      { model: MODEL, messages: [{ role: "user", content: "hi" }], max_tokens: 3, temperature: 0 },
+      { key },
+    );
     expect(done.status).toBe(200);
     const month = await waitFor(async () => (await usage(user, "?range=30d")).body, {
-      until: (r) => r.totals.requests === 1, timeoutMs: 5000, intervalMs: 50, message: "the request in the report",
+      until: (r) => r.totals.requests === 1,
+      timeoutMs: 5000,
+      intervalMs: 50,
+      message: "the request in the report",
     });
     expect(month.range).toEqual({ preset: "30d", bucket: "day" });
     expect(month.buckets).toHaveLength(30);
-    expect(month.by_key).toEqual([expect.objectContaining({ key_id: keyId, requests: 1, output_tokens: 3, session_minutes: 0 })]);
+    expect(month.by_key).toEqual([
+      expect.objectContaining({ key_id: keyId, requests: 1, output_tokens: 3, session_minutes: 0 }),
+    ]);
 
     const day = (await usage(user, "?range=24h")).body;
     expect(day.range).toEqual({ preset: "24h", bucket: "hour" });
@@ -102,17 +124,25 @@ describe("usage: sessions, ranges, keys, CSV", () => {
 
   it("exports the range as CSV: one row per day × model and per day × session kind", async () => {
     const { user, key } = await teamWithKey("Csv");
-    await postV1("/chat/completions", { model: MODEL, messages: [{ role: "user", content: "hi" }], max_tokens: 2, temperature: 0 }, { key });
+    await postV1(
+      "/chat/completions",
+      { model: MODEL, messages: [{ role: "user", content: "hi" }], max_tokens: 2, temperature: 0 },
+      { key },
+    );
     const id = await startBrowser(key);
     await waitFor(async () => (await usage(user)).body, {
-      until: (r) => r.totals.requests === 1 && r.sessions.browser.minutes > 0, timeoutMs: 15_000, message: "a request and session time",
+      until: (r) => r.totals.requests === 1 && r.sessions.browser.minutes > 0,
+      timeoutMs: 15_000,
+      message: "a request and session time",
     });
     expect((await call("DELETE", `/computers/${id}`, { key })).status).toBe(204);
 
     const res = await fetch(`${inject("baseUrl")}/api/usage/csv?range=7d`, { headers: { cookie: user.cookie } });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^text\/csv/);
-    expect(res.headers.get("content-disposition")).toMatch(/^attachment; filename="cabin-usage-csv-[a-z0-9-]+-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv"$/);
+    expect(res.headers.get("content-disposition")).toMatch(
+      /^attachment; filename="cabin-usage-csv-[a-z0-9-]+-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv"$/,
+    );
     const lines = (await res.text()).trimEnd().split("\r\n");
     expect(lines[0]).toBe("date,line_type,name,requests,input_tokens,output_tokens,cost_usd,session_minutes");
     const today = new Date().toISOString().slice(0, 10);
@@ -138,10 +168,18 @@ describe("settings", () => {
       can_edit: true,
       can_delete: true,
       can_leave: false,
-      facts: { plan_max_lifetime_seconds: expect.any(Number), proxy_configured: expect.any(Boolean), cdp_offered: expect.any(Boolean) },
+      facts: {
+        plan_max_lifetime_seconds: expect.any(Number),
+        proxy_configured: expect.any(Boolean),
+        cdp_offered: expect.any(Boolean),
+      },
     });
     expect(res.body.facts.desktop).toHaveProperty("available");
-    expect(res.body.facts.models.find((m: any) => m.id === MODEL)).toEqual({ id: MODEL, backend: "local", placeholder: true });
+    expect(res.body.facts.models.find((m: any) => m.id === MODEL)).toEqual({
+      id: MODEL,
+      backend: "local",
+      placeholder: true,
+    });
     expect(JSON.stringify(res.body)).not.toMatch(/https?:\/\//);
   });
 
@@ -163,7 +201,10 @@ describe("settings", () => {
     expect(bad.status).toBe(400);
     expect(bad.body.error.param).toBe("slug");
     expect((await alice.request("PATCH", "/api/organization", { name: " " })).body.error.param).toBe("name");
-    expect((await alice.request("GET", "/api/organization")).body.organization).toMatchObject({ name: "Acme Labs", slug });
+    expect((await alice.request("GET", "/api/organization")).body.organization).toMatchObject({
+      name: "Acme Labs",
+      slug,
+    });
   });
 
   it("lets a member read but not rename or delete, and leave; the last owner cannot leave", async () => {
@@ -173,7 +214,9 @@ describe("settings", () => {
     expect(seen.body).toMatchObject({ role: "member", can_edit: false, can_delete: false, can_leave: true });
     const rename = await member.request("PATCH", "/api/organization", { name: "Taken over" });
     expect(rename.status).toBe(403);
-    expect((await member.request("DELETE", "/api/organization", { confirm_slug: seen.body.organization.slug })).status).toBe(403);
+    expect(
+      (await member.request("DELETE", "/api/organization", { confirm_slug: seen.body.organization.slug })).status,
+    ).toBe(403);
 
     const ownerLeaves = await owner.request("POST", "/api/organization/leave");
     expect(ownerLeaves.status).toBe(409);
@@ -192,7 +235,15 @@ describe("settings", () => {
     const id = await startBrowser(key);
     const { slug, id: orgId } = (await user.request("GET", "/api/organization")).body.organization;
     // Spend on record: the organization's and the key's month totals.
-    expect((await postV1("/chat/completions", { model: MODEL, messages: [{ role: "user", content: "hi" }], max_tokens: 2 }, { key })).status).toBe(200);
+    expect(
+      (
+        await postV1(
+          "/chat/completions",
+          { model: MODEL, messages: [{ role: "user", content: "hi" }], max_tokens: 2 },
+          { key },
+        )
+      ).status,
+    ).toBe(200);
     await expect.poll(() => monthTotalRows(orgId, keyId), { timeout: 15_000 }).toBe(2);
 
     const wrong = await user.request("DELETE", "/api/organization", { confirm_slug: "nope" });

@@ -53,7 +53,9 @@ function backfillOnSqlite(): Total[] {
   const Database = createRequire(import.meta.url)("better-sqlite3") as new (file: string) => SqliteConnection;
   const db = new Database(path.join(dir, "cabin.db"));
   try {
-    db.exec(`CREATE TABLE "usage_records" ("id" TEXT PRIMARY KEY, "organizationId" TEXT NOT NULL, "apiKeyId" TEXT, "costUsd" REAL NOT NULL, "createdAt" DATETIME NOT NULL)`);
+    db.exec(
+      `CREATE TABLE "usage_records" ("id" TEXT PRIMARY KEY, "organizationId" TEXT NOT NULL, "apiKeyId" TEXT, "costUsd" REAL NOT NULL, "createdAt" DATETIME NOT NULL)`,
+    );
     const insert = db.prepare(`INSERT INTO "usage_records" VALUES (?, ?, ?, ?, ?)`);
     ROWS.forEach(([org, key, cost, at], i) => insert.run(`u${i}`, org, key, cost, at.replace("Z", "+00:00")));
     db.exec(migrationSql("sqlite"));
@@ -71,9 +73,17 @@ async function backfillOnPostgres(databaseUrl: string): Promise<Total[]> {
   await client.connect();
   try {
     await client.query(`CREATE SCHEMA "${schema}"; SET search_path TO "${schema}"`);
-    await client.query(`CREATE TABLE "usage_records" ("id" TEXT PRIMARY KEY, "organizationId" TEXT NOT NULL, "apiKeyId" TEXT, "costUsd" DOUBLE PRECISION NOT NULL, "createdAt" TIMESTAMP(3) NOT NULL)`);
+    await client.query(
+      `CREATE TABLE "usage_records" ("id" TEXT PRIMARY KEY, "organizationId" TEXT NOT NULL, "apiKeyId" TEXT, "costUsd" DOUBLE PRECISION NOT NULL, "createdAt" TIMESTAMP(3) NOT NULL)`,
+    );
     for (const [i, [org, key, cost, at]] of ROWS.entries()) {
-      await client.query(`INSERT INTO "usage_records" VALUES ($1, $2, $3, $4, $5)`, [`u${i}`, org, key, cost, at.replace("T", " ").replace("Z", "")]);
+      await client.query(`INSERT INTO "usage_records" VALUES ($1, $2, $3, $4, $5)`, [
+        `u${i}`,
+        org,
+        key,
+        cost,
+        at.replace("T", " ").replace("Z", ""),
+      ]);
     }
     await client.query(migrationSql("postgresql"));
     return (await client.query<Total>(SELECT_TOTALS)).rows;

@@ -18,7 +18,9 @@ describe.skipIf(!canRunDesktops)("desktop driver boundary", () => {
   });
 
   it("exec/sync passes env to the command", async () => {
-    const run = await exec(s.a, id, 'printf "%s|%s" "$FOO" "$_UNDER_9"', { env: { FOO: "bar baz", _UNDER_9: "x=y;$(id)" } });
+    const run = await exec(s.a, id, 'printf "%s|%s" "$FOO" "$_UNDER_9"', {
+      env: { FOO: "bar baz", _UNDER_9: "x=y;$(id)" },
+    });
     expect(run).toMatchObject({ stdout: "bar baz|x=y;$(id)", exit_code: 0 });
     // The desktop's own variables are still there when env does not name them.
     expect((await exec(s.a, id, 'echo "$HOME $FOO"', { env: { FOO: "1" } })).stdout).toBe("/home/user 1\n");

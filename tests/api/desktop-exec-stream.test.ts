@@ -21,7 +21,9 @@ describe.skipIf(!canRunDesktops)("desktop exec stream", () => {
 
   it("streams stdout and stderr lines in the order produced, then the exit code", async () => {
     // The pauses make the order observable: two pipes read at once have no order of their own.
-    const stream = await ndjson(s.a, `/computers/${id}/exec`, { command: "echo a; sleep 0.3; echo b >&2; sleep 0.3; echo c" });
+    const stream = await ndjson(s.a, `/computers/${id}/exec`, {
+      command: "echo a; sleep 0.3; echo b >&2; sleep 0.3; echo c",
+    });
     expect(stream.status).toBe(200);
     expect(stream.headers.get("content-type")).toMatch(/^application\/x-ndjson/);
     const lines = await stream.rest();
@@ -35,7 +37,9 @@ describe.skipIf(!canRunDesktops)("desktop exec stream", () => {
 
   it("delivers output while the command still runs, and its exit code", async () => {
     const stream = await ndjson(s.a, `/computers/${id}/exec`, {
-      command: 'echo "$GREETING from $(pwd)"; sleep 2; exit 3', cwd: "/tmp", env: { GREETING: "hi" },
+      command: 'echo "$GREETING from $(pwd)"; sleep 2; exit 3',
+      cwd: "/tmp",
+      env: { GREETING: "hi" },
     });
     const started = Date.now();
     expect(await stream.next()).toEqual({ type: "stdout", data: "hi from /tmp\n" });
@@ -44,7 +48,9 @@ describe.skipIf(!canRunDesktops)("desktop exec stream", () => {
   });
 
   it("stops forwarding output past DESKTOP_EXEC_MAX_OUTPUT_BYTES, then still sends the exit line", async () => {
-    const stream = await ndjson(s.a, `/computers/${id}/exec`, { command: "head -c 3000 /dev/zero | tr '\\0' x; echo; echo late >&2; exit 5" });
+    const stream = await ndjson(s.a, `/computers/${id}/exec`, {
+      command: "head -c 3000 /dev/zero | tr '\\0' x; echo; echo late >&2; exit 5",
+    });
     const lines = await stream.rest();
     expect(lines.at(-1)).toEqual({ type: "exit", code: 5 });
     const output = lines.slice(0, -1);
@@ -54,10 +60,13 @@ describe.skipIf(!canRunDesktops)("desktop exec stream", () => {
 
   it("counts streamed output as activity", async () => {
     const started = Date.now();
-    const stream = await ndjson(s.a, `/computers/${id}/exec`, { command: "for i in 1 2 3; do echo $i; sleep 0.6; done" });
+    const stream = await ndjson(s.a, `/computers/${id}/exec`, {
+      command: "for i in 1 2 3; do echo $i; sleep 0.6; done",
+    });
     await stream.until((l) => l.type === "stdout" && l.data === "3\n");
     // The call is activity when it starts; only the output 1.2 s later can move it past started + 1 s.
-    const lastActivity = async () => Date.parse((await api("GET", `/computers/${id}`, undefined, s.a)).body.last_activity_at);
+    const lastActivity = async () =>
+      Date.parse((await api("GET", `/computers/${id}`, undefined, s.a)).body.last_activity_at);
     await waitFor("streamed output to count as activity", lastActivity, (at) => at >= started + 1000, 5000, 100);
     expect(await stream.rest()).toEqual([{ type: "exit", code: 0 }]);
   });
@@ -65,7 +74,10 @@ describe.skipIf(!canRunDesktops)("desktop exec stream", () => {
   it("ends a command past its timeout with exit code -1", async () => {
     const started = Date.now();
     const stream = await ndjson(s.a, `/computers/${id}/exec`, { command: "echo go; sleep 30", timeout_seconds: 1 });
-    expect(await stream.rest()).toEqual([{ type: "stdout", data: "go\n" }, { type: "exit", code: -1 }]);
+    expect(await stream.rest()).toEqual([
+      { type: "stdout", data: "go\n" },
+      { type: "exit", code: -1 },
+    ]);
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
@@ -110,7 +122,9 @@ describe.skipIf(!canRunDesktops)("desktop exec stream", () => {
   it("kills the command's process group when the client disconnects", async () => {
     // Anchored, so neither the streamed shell nor the one running pgrep matches.
     const running = async () => (await exec(s.a, id, "pgrep -f '^sleep 3127$' || true")).stdout.trim();
-    const stream = await ndjson(s.a, `/computers/${id}/exec`, { command: "echo started; sleep 3127 & sleep 3127; wait" });
+    const stream = await ndjson(s.a, `/computers/${id}/exec`, {
+      command: "echo started; sleep 3127 & sleep 3127; wait",
+    });
     expect(await stream.next()).toEqual({ type: "stdout", data: "started\n" });
     // The shell prints before it has forked the sleeps, so wait until both run; then "gone" below means killed.
     await waitFor("both sleeps to run", running, (pids) => pids.split("\n").filter(Boolean).length === 2, 10_000, 100);
@@ -123,16 +137,22 @@ describe.skipIf(!canRunDesktops)("desktop exec stream", () => {
     expect(await events.next()).toEqual({ event: "comment", data: "subscribed" });
     const of = (requestId: string) => (e: SseEvent) => e.data?.request_id === requestId;
     const decoded = (list: SseEvent[]) =>
-      list.filter((e) => e.event === "exec_output").map((e) => [Buffer.from(e.data.data, "base64").toString(), e.data.is_stderr]);
+      list
+        .filter((e) => e.event === "exec_output")
+        .map((e) => [Buffer.from(e.data.data, "base64").toString(), e.data.is_stderr]);
 
     const stream = await ndjson(s.a, `/computers/${id}/exec`, { command: "echo out; sleep 0.2; echo err >&2; exit 4" });
     const streamId = stream.headers.get("x-request-id")!;
     expect(await stream.rest()).toContainEqual({ type: "exit", code: 4 });
     const streamed = (await events.until((e) => e.event === "exec_exit" && of(streamId)(e))).filter(of(streamId));
-    expect(decoded(streamed)).toEqual([["out\n", false], ["err\n", true]]);
+    expect(decoded(streamed)).toEqual([
+      ["out\n", false],
+      ["err\n", true],
+    ]);
     // Numbered for replay (an SSE id), and naming its command so a late reader knows what ended.
     expect(streamed.at(-1)).toEqual({
-      event: "exec_exit", id: expect.stringMatching(/^\d+$/),
+      event: "exec_exit",
+      id: expect.stringMatching(/^\d+$/),
       data: { request_id: streamId, exit_code: 4, command: "echo out; sleep 0.2; echo err >&2; exit 4" },
     });
 

@@ -47,7 +47,8 @@ export async function exec(t: Target, id: string, command: string, extra: Record
 
 export async function screenshot(t: Target, id: string): Promise<Buffer> {
   const res = await api("POST", `/computers/${id}/screenshot`, { base64: true }, t);
-  if (res.status !== 200 || res.body.status !== "success") throw new Error(`screenshot failed: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 200 || res.body.status !== "success")
+    throw new Error(`screenshot failed: ${res.status} ${JSON.stringify(res.body)}`);
   return Buffer.from(res.body.result.screenshot, "base64");
 }
 
@@ -57,7 +58,13 @@ export async function desktopHealth(t: Target) {
 }
 
 export async function waitTerminated(t: Target, id: string, timeoutMs = 20_000) {
-  return waitFor("terminated", async () => (await api("GET", `/computers/${id}`, undefined, t)).body, (s) => s.status === "terminated", timeoutMs, 250);
+  return waitFor(
+    "terminated",
+    async () => (await api("GET", `/computers/${id}`, undefined, t)).body,
+    (s) => s.status === "terminated",
+    timeoutMs,
+    250,
+  );
 }
 
 /** Width, height and the number of distinct pixel values of an 8-bit RGB(A) PNG (filters undone row by row). */
@@ -65,7 +72,9 @@ export function pngStats(png: Buffer): { width: number; height: number; colors: 
   if (png.subarray(1, 4).toString() !== "PNG") throw new Error("not a PNG");
   let off = 8;
   const idat: Buffer[] = [];
-  let width = 0, height = 0, channels = 3;
+  let width = 0,
+    height = 0,
+    channels = 3;
   while (off < png.length) {
     const len = png.readUInt32BE(off);
     const type = png.subarray(off + 4, off + 8).toString();
@@ -91,11 +100,18 @@ export function pngStats(png: Buffer): { width: number; height: number; colors: 
       const b = prev[x];
       const c = x >= channels ? prev[x - channels] : 0;
       const p = a + b - c;
-      const pr = Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c) ? a : Math.abs(p - b) <= Math.abs(p - c) ? b : c;
+      const pr =
+        Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c)
+          ? a
+          : Math.abs(p - b) <= Math.abs(p - c)
+            ? b
+            : c;
       const add = [0, a, b, (a + b) >> 1, pr][filter] ?? 0;
       cur[x] = (line[x] + add) & 255;
     }
-    if (y % 8 === 0) for (let x = 0; x < width; x += 8) colors.add(cur.subarray(x * channels, x * channels + channels).toString("hex"));
+    if (y % 8 === 0)
+      for (let x = 0; x < width; x += 8)
+        colors.add(cur.subarray(x * channels, x * channels + channels).toString("hex"));
     cur.copy(prev);
   }
   return { width, height, colors: colors.size };

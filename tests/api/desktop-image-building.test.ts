@@ -23,9 +23,15 @@ beforeAll(async () => {
   builder = spawn("sleep", ["600"], { stdio: "ignore" });
   const work = path.join(imagesDir, `.build-${imageVersion()}-${builder.pid}`);
   mkdirSync(work);
-  writeFileSync(path.join(work, PROGRESS_FILE), JSON.stringify({
-    version: imageVersion(), pid: builder.pid, started_at: new Date(Date.now() - 42_000).toISOString(), step: "I: extracting archives...",
-  }));
+  writeFileSync(
+    path.join(work, PROGRESS_FILE),
+    JSON.stringify({
+      version: imageVersion(),
+      pid: builder.pid,
+      started_at: new Date(Date.now() - 42_000).toISOString(),
+      step: "I: extracting archives...",
+    }),
+  );
   server = await startServer({ env: { DESKTOP_IMAGES_DIR: imagesDir } });
   key = await createOrgKey(server, "first start");
 }, 120_000);
@@ -43,13 +49,18 @@ describe("a server started before its desktop image is built", () => {
     expect(res.status).toBe(503);
     expect(res.headers.get("retry-after")).toBe("30");
     expect(res.body.error.code).toBe("unavailable");
-    expect(res.body.error.message).toMatch(/desktop base image .* is being built \(\d+ s so far; now: I: extracting archives\.\.\.\)/);
+    expect(res.body.error.message).toMatch(
+      /desktop base image .* is being built \(\d+ s so far; now: I: extracting archives\.\.\.\)/,
+    );
   });
 
   it("reports the build in /api/health and serves browser sessions meanwhile", async () => {
     const health = (await (await fetch(`${server.url}/api/health`)).json()) as any;
     expect(health.checks.sessions.desktop.ok).toBe(false);
-    expect(health.checks.sessions.desktop.image_build).toMatchObject({ pid: builder.pid, step: "I: extracting archives..." });
+    expect(health.checks.sessions.desktop.image_build).toMatchObject({
+      pid: builder.pid,
+      step: "I: extracting archives...",
+    });
     const browser = await createSession({}, { base: server.url, key });
     expect(browser.status).toBe("ready");
     expect((await api("DELETE", `/computers/${browser.id}`, undefined, { base: server.url, key })).status).toBe(204);

@@ -21,7 +21,15 @@ describe.skipIf(!canRunDesktops)("desktop isolation", () => {
 
   it("a file written in A is visible neither in B nor on the host", async () => {
     const secret = `secret-${Date.now()}`;
-    expect((await exec(s.a, a.id, `echo ${secret} > ~/a-only.txt && echo ${secret} | sudo tee /etc/a-only.conf >/dev/null && echo ok`)).stdout).toBe("ok\n");
+    expect(
+      (
+        await exec(
+          s.a,
+          a.id,
+          `echo ${secret} > ~/a-only.txt && echo ${secret} | sudo tee /etc/a-only.conf >/dev/null && echo ok`,
+        )
+      ).stdout,
+    ).toBe("ok\n");
     const inB = await exec(s.a, b.id, "cat ~/a-only.txt /etc/a-only.conf");
     expect(inB.stdout).toBe("");
     expect(inB.exit_code).not.toBe(0);
@@ -53,7 +61,11 @@ describe.skipIf(!canRunDesktops)("desktop isolation", () => {
 
   it("nothing of the host is visible inside; root inside maps to an unprivileged host id", async () => {
     const dataDir = s.server.dataDir;
-    const probe = await exec(s.a, a.id, `sudo ls ${dataDir} ${path.join(dataDir, "cabin.db")} /work 2>&1; cat /proc/self/uid_map; sudo id -u`);
+    const probe = await exec(
+      s.a,
+      a.id,
+      `sudo ls ${dataDir} ${path.join(dataDir, "cabin.db")} /work 2>&1; cat /proc/self/uid_map; sudo id -u`,
+    );
     expect(probe.stdout).toMatch(/No such file or directory/);
     expect(probe.stdout).not.toMatch(/cabin\.db\n/);
     expect(probe.stdout).toMatch(/^\s*0\s+1000000\s+65536$/m);

@@ -6,8 +6,15 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, waitFor } from "./computers-fixtures";
 import {
-  canRunDesktops, createDesktop, desktopHealth, desktopProgramsOnHost, exec, overlayMountsUnder, startDesktopServer,
-  waitTerminated, type DesktopServer,
+  canRunDesktops,
+  createDesktop,
+  desktopHealth,
+  desktopProgramsOnHost,
+  exec,
+  overlayMountsUnder,
+  startDesktopServer,
+  waitTerminated,
+  type DesktopServer,
 } from "./desktop-fixtures";
 
 describe.skipIf(!canRunDesktops)("desktop lifecycle", () => {
@@ -22,8 +29,13 @@ describe.skipIf(!canRunDesktops)("desktop lifecycle", () => {
   });
 
   const clean = async () => {
-    const health = await waitFor("no desktop left", () => desktopHealth(s.a),
-      (h) => h.live_desktops === 0 && h.desktop_processes === 0 && h.session_dirs === 0, 20_000, 250);
+    const health = await waitFor(
+      "no desktop left",
+      () => desktopHealth(s.a),
+      (h) => h.live_desktops === 0 && h.desktop_processes === 0 && h.session_dirs === 0,
+      20_000,
+      250,
+    );
     expect(health).toMatchObject({ live_desktops: 0, desktop_processes: 0, session_dirs: 0 });
     expect(desktopProgramsOnHost().filter((p) => !baseline.includes(p))).toEqual([]);
     expect(overlayMountsUnder(s.server.dataDir)).toBe(0);
@@ -42,7 +54,9 @@ describe.skipIf(!canRunDesktops)("desktop lifecycle", () => {
     await clean();
   });
 
-  it("20 create/delete cycles leave no Xvfb, window manager, namespace, overlay mount or directory", { timeout: 240_000 }, async () => {
+  it("20 create/delete cycles leave no Xvfb, window manager, namespace, overlay mount or directory", {
+    timeout: 240_000,
+  }, async () => {
     for (let i = 0; i < 20; i++) {
       const d = await createDesktop(s.a, i % 2 ? { persistent: true } : {});
       if (i % 5 === 0) expect((await exec(s.a, d.id, "echo hi")).stdout).toBe("hi\n");
@@ -51,14 +65,21 @@ describe.skipIf(!canRunDesktops)("desktop lifecycle", () => {
     await clean();
   });
 
-  it("a restarted server cleans up the desktops of a killed one and marks them crashed", { timeout: 120_000 }, async () => {
+  it("a restarted server cleans up the desktops of a killed one and marks them crashed", {
+    timeout: 120_000,
+  }, async () => {
     const d = await createDesktop(s.a);
     expect(desktopProgramsOnHost().length).toBeGreaterThan(baseline.length);
     await s.server.kill("SIGKILL");
     s.server = await s.server.restart();
     s.a.base = s.b.base = s.server.url;
-    const row = await waitFor("crashed row", async () => (await api("GET", `/computers/${d.id}`, undefined, s.a)).body,
-      (r) => r.status === "terminated", 20_000, 250);
+    const row = await waitFor(
+      "crashed row",
+      async () => (await api("GET", `/computers/${d.id}`, undefined, s.a)).body,
+      (r) => r.status === "terminated",
+      20_000,
+      250,
+    );
     expect(row.termination_reason).toBe("crashed");
     await clean();
     const sessions = path.join(s.server.dataDir, "desktops");

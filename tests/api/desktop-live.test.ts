@@ -11,14 +11,19 @@ import { waitFor } from "./wait-for";
 
 /** Host ffmpeg processes carrying the marker of desktop session `id` (the screencast's capture). */
 function ffmpegOf(id: string): number[] {
-  return readdirSync("/proc").filter((n) => /^\d+$/.test(n)).filter((pid) => {
-    try {
-      if (readFileSync(`/proc/${pid}/comm`, "utf8").trim() !== "ffmpeg") return false;
-      return readFileSync(`/proc/${pid}/environ`, "latin1").split("\0").some((v) => v.startsWith("CABIN_DESKTOP=") && v.endsWith(`/${id}`));
-    } catch {
-      return false;
-    }
-  }).map(Number);
+  return readdirSync("/proc")
+    .filter((n) => /^\d+$/.test(n))
+    .filter((pid) => {
+      try {
+        if (readFileSync(`/proc/${pid}/comm`, "utf8").trim() !== "ffmpeg") return false;
+        return readFileSync(`/proc/${pid}/environ`, "latin1")
+          .split("\0")
+          .some((v) => v.startsWith("CABIN_DESKTOP=") && v.endsWith(`/${id}`));
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 describe.skipIf(!canRunDesktops)("desktop live view", () => {
@@ -29,9 +34,14 @@ describe.skipIf(!canRunDesktops)("desktop live view", () => {
     // An animated desktop: a terminal printing the time every 20 ms with bash builtins only, no spawns
     // (a still screen sends a frame a second). Bottom right, beside the desktop's own terminal
     // (22,60 994×580), so the click below, which raises that terminal, does not cover it.
-    await exec(s.a, d.id, "setsid xterm -geometry 30x8-0-0 -e bash -c 'exec 3<> <(:); while :; do echo $EPOCHREALTIME; read -t 0.02 -u 3; done' >/dev/null 2>&1 &");
+    await exec(
+      s.a,
+      d.id,
+      "setsid xterm -geometry 30x8-0-0 -e bash -c 'exec 3<> <(:); while :; do echo $EPOCHREALTIME; read -t 0.02 -u 3; done' >/dev/null 2>&1 &",
+    );
     await waitFor(() => exec(s.a, d.id, "xdotool search --onlyvisible --class xterm | wc -l"), {
-      until: (r) => Number(r.stdout.trim()) >= 2, message: "the animated terminal's window",
+      until: (r) => Number(r.stdout.trim()) >= 2,
+      message: "the animated terminal's window",
     });
     expect(d.endpoints.screencast).toContain(`/computers/${d.id}/screencast?token=`);
     const abort = new AbortController();
@@ -54,8 +64,12 @@ describe.skipIf(!canRunDesktops)("desktop live view", () => {
       firstCapturedAt ||= event.metadata.timestamp;
       if (event.metadata.timestamp - firstCapturedAt < 2000) inFirstTwoSeconds++;
       // Moves the pointer while frames keep being read.
-      clicked ??= api("POST", `/computers/${d.id}/execute`, { action: { type: "mouse_down", x: 321, y: 123 } }, s.a)
-        .then(() => api("POST", `/computers/${d.id}/execute`, { action: { type: "mouse_up", x: 321, y: 123 } }, s.a));
+      clicked ??= api(
+        "POST",
+        `/computers/${d.id}/execute`,
+        { action: { type: "mouse_down", x: 321, y: 123 } },
+        s.a,
+      ).then(() => api("POST", `/computers/${d.id}/execute`, { action: { type: "mouse_up", x: 321, y: 123 } }, s.a));
       const seenClick = cursors.some((c) => c.x === 321 && c.y === 123);
       const captured = event.metadata.timestamp - firstCapturedAt;
       if ((captured >= 2000 && seenClick) || Date.now() - firstAt > 15_000) break;
@@ -66,9 +80,13 @@ describe.skipIf(!canRunDesktops)("desktop live view", () => {
     expect(inFirstTwoSeconds).toBeGreaterThanOrEqual(10);
     for (const size of sizes) expect(size).toEqual({ width: 1280, height: 720 });
     expect(cursors).toContainEqual({ x: 321, y: 123 });
-    await waitFor(async () => ((await (await fetch(`${s.a.base}/api/health`)).json()) as any).checks.sessions.live_view, {
-      until: (v) => v.capturing === 0 && v.viewers === 0, message: "the capture to stop",
-    });
+    await waitFor(
+      async () => ((await (await fetch(`${s.a.base}/api/health`)).json()) as any).checks.sessions.live_view,
+      {
+        until: (v) => v.capturing === 0 && v.viewers === 0,
+        message: "the capture to stop",
+      },
+    );
     expect(ffmpegOf(d.id)).toEqual([]);
   });
 
@@ -79,8 +97,13 @@ describe.skipIf(!canRunDesktops)("desktop live view", () => {
     const ws = new WebSocket(d.endpoints.ws);
     const frames: Buffer[] = [];
     const text: any[] = [];
-    ws.on("message", (data, isBinary) => (isBinary ? frames.push(data as Buffer) : text.push(JSON.parse(String(data)))));
-    await new Promise((resolve, reject) => { ws.once("open", resolve); ws.once("error", reject); });
+    ws.on("message", (data, isBinary) =>
+      isBinary ? frames.push(data as Buffer) : text.push(JSON.parse(String(data))),
+    );
+    await new Promise((resolve, reject) => {
+      ws.once("open", resolve);
+      ws.once("error", reject);
+    });
     await waitFor(() => frames.length, { message: "a first frame" });
     expect(jpegSize(frames[0])).toEqual({ width: 1280, height: 720 });
     // Inside the desktop's terminal (22,60 994×580): focus it as a person would.
@@ -93,7 +116,9 @@ describe.skipIf(!canRunDesktops)("desktop live view", () => {
       ws.send(JSON.stringify({ type: "key", action: "up", key }));
     }
     const read = await waitFor(() => exec(s.a, d.id, "cat ~/live.TxT 2>/dev/null"), {
-      until: (r) => r.stdout.trim() === "typed-through-ws", intervalMs: 200, message: "the file the typed command writes",
+      until: (r) => r.stdout.trim() === "typed-through-ws",
+      intervalMs: 200,
+      message: "the file the typed command writes",
     });
     expect(read.exit_code).toBe(0);
     // Pointer and keys went as XTest events over the server's X connection; only the text went through xdotool.

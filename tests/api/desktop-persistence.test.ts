@@ -28,23 +28,39 @@ describe.skipIf(!canRunDesktops)("desktop persistence", () => {
 
   it("keeps an installed package, a home file and /etc changes across sessions", { timeout: 600_000 }, async () => {
     const first = await createDesktop(s.a, { persistent: true });
-    const install = await exec(s.a, first.id, "sudo apt-get update -q >/dev/null && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q cowsay >/dev/null && echo installed", { timeout_seconds: 480 });
+    const install = await exec(
+      s.a,
+      first.id,
+      "sudo apt-get update -q >/dev/null && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q cowsay >/dev/null && echo installed",
+      { timeout_seconds: 480 },
+    );
     expect(install.stdout + install.stderr).toMatch(/installed/);
-    await exec(s.a, first.id, "echo kept-in-home > ~/notes.txt && echo '# cabin-persisted' | sudo tee -a /etc/bash.bashrc >/dev/null && sudo rm /etc/motd");
+    await exec(
+      s.a,
+      first.id,
+      "echo kept-in-home > ~/notes.txt && echo '# cabin-persisted' | sudo tee -a /etc/bash.bashrc >/dev/null && sudo rm /etc/motd",
+    );
     expect((await api("DELETE", `/computers/${first.id}`, undefined, s.a)).status).toBe(204);
-    expect((await api("GET", "/computers?type=persistent", undefined, s.a)).body.map((r: { id: string }) => r.id)).toContain(first.id);
+    expect(
+      (await api("GET", "/computers?type=persistent", undefined, s.a)).body.map((r: { id: string }) => r.id),
+    ).toContain(first.id);
 
     // Restored without persistent: everything is there, and its own changes are dropped at the end.
     const second = await createDesktop(s.a, { environment_id: first.id });
     // A deletion (an overlay whiteout) persists too.
-    const check = "/usr/games/cowsay moo | grep -c moo; cat ~/notes.txt; tail -1 /etc/bash.bashrc; ls /etc/motd ~/scratch.txt 2>&1";
+    const check =
+      "/usr/games/cowsay moo | grep -c moo; cat ~/notes.txt; tail -1 /etc/bash.bashrc; ls /etc/motd ~/scratch.txt 2>&1";
     const restored = await exec(s.a, second.id, check);
-    expect(restored.stdout).toMatch(/^1\nkept-in-home\n# cabin-persisted\n.*motd.*No such file.*scratch.txt.*No such file/s);
+    expect(restored.stdout).toMatch(
+      /^1\nkept-in-home\n# cabin-persisted\n.*motd.*No such file.*scratch.txt.*No such file/s,
+    );
     await exec(s.a, second.id, "echo scratch > ~/scratch.txt && sudo rm /etc/bash.bashrc");
     await api("DELETE", `/computers/${second.id}`, undefined, s.a);
 
     const third = await createDesktop(s.a, { environment_id: first.id });
-    expect((await exec(s.a, third.id, check)).stdout).toMatch(/^1\nkept-in-home\n# cabin-persisted\n.*motd.*No such file.*scratch.txt.*No such file/s);
+    expect((await exec(s.a, third.id, check)).stdout).toMatch(
+      /^1\nkept-in-home\n# cabin-persisted\n.*motd.*No such file.*scratch.txt.*No such file/s,
+    );
     await api("DELETE", `/computers/${third.id}`, undefined, s.a);
   });
 
@@ -63,7 +79,9 @@ describe.skipIf(!canRunDesktops)("desktop persistence", () => {
     await exec(s.a, d.id, "echo x > ~/x.txt");
     await api("DELETE", `/computers/${d.id}`, undefined, s.a);
     // DELETE answers before the final save; the persistent list waits for pending saves.
-    expect((await api("GET", "/computers?type=persistent", undefined, s.a)).body.map((c: { id: string }) => c.id)).toContain(d.id);
+    expect(
+      (await api("GET", "/computers?type=persistent", undefined, s.a)).body.map((c: { id: string }) => c.id),
+    ).toContain(d.id);
     await setBaseVersion(s.server.databaseUrl, d.id, "bookworm-000000000000");
     const before = (await api("GET", "/computers", undefined, s.a)).body.length;
     const res = await api("POST", "/computers", { kind: "desktop", environment_id: d.id }, s.a);

@@ -8,7 +8,14 @@ import { createOrgKey, startServer } from "./harness";
 import { api } from "./computers-fixtures";
 import { waitFor } from "./wait-for";
 import {
-  canRunDesktops, createDesktop, desktopHealth, exec, pngStats, screenshot, startDesktopServer, type DesktopServer,
+  canRunDesktops,
+  createDesktop,
+  desktopHealth,
+  exec,
+  pngStats,
+  screenshot,
+  startDesktopServer,
+  type DesktopServer,
 } from "./desktop-fixtures";
 
 describe.skipIf(!canRunDesktops)("desktop sessions", () => {
@@ -34,7 +41,10 @@ describe.skipIf(!canRunDesktops)("desktop sessions", () => {
     expect(typed.status).toBe(200);
     expect(typed.body.status).toBe("success");
     const read = await waitFor(() => exec(s.a, d.id, "cat ~/typed.txt"), {
-      until: (r) => r.stdout.trim() === "typed-by-xdotool", timeoutMs: 5000, intervalMs: 100, message: "the typed command's file",
+      until: (r) => r.stdout.trim() === "typed-by-xdotool",
+      timeoutMs: 5000,
+      intervalMs: 100,
+      message: "the typed command's file",
     });
     expect(read).toMatchObject({ stdout: "typed-by-xdotool\n", exit_code: 0 });
     const after = await screenshot(s.a, d.id);
@@ -47,10 +57,15 @@ describe.skipIf(!canRunDesktops)("desktop sessions", () => {
 
   it("has a browser inside: Chromium opens a window on the desktop", async () => {
     const d = await createDesktop(s.a);
-    const run = await exec(s.a, d.id, [
-      "(chromium 'data:text/html,<title>cabin-inside</title>hi' >/dev/null 2>&1 &)",
-      "for i in $(seq 1 150); do xdotool search --onlyvisible --name cabin-inside >/dev/null 2>&1 && echo window && break; sleep 0.1; done",
-    ].join("; "), { timeout_seconds: 40 });
+    const run = await exec(
+      s.a,
+      d.id,
+      [
+        "(chromium 'data:text/html,<title>cabin-inside</title>hi' >/dev/null 2>&1 &)",
+        "for i in $(seq 1 150); do xdotool search --onlyvisible --name cabin-inside >/dev/null 2>&1 && echo window && break; sleep 0.1; done",
+      ].join("; "),
+      { timeout_seconds: 40 },
+    );
     expect(run.stdout).toBe("window\n");
     expect((await api("DELETE", `/computers/${d.id}`, undefined, s.a)).status).toBe(204);
   });
@@ -58,21 +73,38 @@ describe.skipIf(!canRunDesktops)("desktop sessions", () => {
   it("runs input actions with xdotool and refuses browser-only ones", async () => {
     const d = await createDesktop(s.a);
     for (const action of [
-      { type: "click", x: 200, y: 200 }, { type: "double_click", x: 200, y: 200 }, { type: "right_click", x: 5, y: 5 },
-      { type: "keypress", keys: ["Escape"] }, { type: "scroll", x: 300, y: 300, dy: 300 }, { type: "drag", x1: 10, y1: 10, x2: 50, y2: 50 },
-      { type: "mouse_down", x: 100, y: 100 }, { type: "mouse_up", x: 100, y: 100 }, { type: "key_down", key: "shift" },
-      { type: "key_up", key: "shift" }, { type: "wait", ms: 10 },
+      { type: "click", x: 200, y: 200 },
+      { type: "double_click", x: 200, y: 200 },
+      { type: "right_click", x: 5, y: 5 },
+      { type: "keypress", keys: ["Escape"] },
+      { type: "scroll", x: 300, y: 300, dy: 300 },
+      { type: "drag", x1: 10, y1: 10, x2: 50, y2: 50 },
+      { type: "mouse_down", x: 100, y: 100 },
+      { type: "mouse_up", x: 100, y: 100 },
+      { type: "key_down", key: "shift" },
+      { type: "key_up", key: "shift" },
+      { type: "wait", ms: 10 },
     ]) {
       const res = await api("POST", `/computers/${d.id}/execute`, { action }, s.a);
       expect([action.type, res.status, res.body.status]).toEqual([action.type, 200, "success"]);
     }
-    const jpeg = await api("POST", `/computers/${d.id}/execute`, { action: { type: "screenshot", format: "jpeg", base64: true } }, s.a);
+    const jpeg = await api(
+      "POST",
+      `/computers/${d.id}/execute`,
+      { action: { type: "screenshot", format: "jpeg", base64: true } },
+      s.a,
+    );
     expect(Buffer.from(jpeg.body.result.screenshot, "base64").subarray(0, 2).toString("hex")).toBe("ffd8");
     const url = await api("POST", `/computers/${d.id}/screenshot`, {}, s.a);
     expect(url.body.result.screenshot_url).toMatch(/\/screenshots\//);
 
     // navigate, html and tabs run in the desktop's own Chromium (docs/desktop-browsing.md); these stay browser-only.
-    const viewport = await api("POST", `/computers/${d.id}/execute`, { action: { type: "set_viewport", width: 800, height: 600 } }, s.a);
+    const viewport = await api(
+      "POST",
+      `/computers/${d.id}/execute`,
+      { action: { type: "set_viewport", width: 800, height: 600 } },
+      s.a,
+    );
     expect(viewport.status).toBe(400);
     expect(viewport.body.error.message).toMatch(/browser sessions/);
     expect((await api("POST", `/computers/${d.id}/change-proxy`, { proxy_url: null }, s.a)).status).toBe(400);
@@ -81,7 +113,11 @@ describe.skipIf(!canRunDesktops)("desktop sessions", () => {
 
   it("exec/sync: exit codes, stderr, cwd, timeouts and bounded output; 400 on browser sessions", async () => {
     const d = await createDesktop(s.a);
-    expect(await exec(s.a, d.id, "echo out; echo err >&2; exit 3")).toMatchObject({ stdout: "out\n", stderr: "err\n", exit_code: 3 });
+    expect(await exec(s.a, d.id, "echo out; echo err >&2; exit 3")).toMatchObject({
+      stdout: "out\n",
+      stderr: "err\n",
+      exit_code: 3,
+    });
     expect((await exec(s.a, d.id, "pwd; id -un", { cwd: "/tmp" })).stdout).toBe("/tmp\nuser\n");
     const slow = await exec(s.a, d.id, "sleep 30", { timeout_seconds: 1 });
     expect(slow).toMatchObject({ exit_code: 124, timed_out: true });
@@ -111,7 +147,10 @@ describe.skipIf(!canRunDesktops)("desktop sessions", () => {
     expect(proxy.status).toBe(400);
     expect(proxy.body.error.param).toBe("use_advanced_proxy");
     // DELETE answers once the row is ended; the desktop is torn down right after.
-    await waitFor(() => desktopHealth(s.a), { until: (h) => h.ok === true && h.live_desktops === 0, message: "the deleted desktop torn down" });
+    await waitFor(() => desktopHealth(s.a), {
+      until: (h) => h.ok === true && h.live_desktops === 0,
+      message: "the deleted desktop torn down",
+    });
   });
 });
 
@@ -126,7 +165,9 @@ describe("desktop sessions where they cannot run", () => {
       expect(res.status).toBe(400);
       expect(res.body.error.param).toBe("kind");
       expect(res.body.error.message).toMatch(/^desktop sessions are not available on this server: /);
-      expect(res.body.error.message).toMatch(canRunDesktops ? /desktop base image .* is not built/ : /Desktop sessions need/);
+      expect(res.body.error.message).toMatch(
+        canRunDesktops ? /desktop base image .* is not built/ : /Desktop sessions need/,
+      );
       const desktop = await desktopHealth(t);
       expect(desktop.ok).toBe(false);
       expect(res.body.error.message).toContain(desktop.message);

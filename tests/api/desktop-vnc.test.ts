@@ -99,7 +99,9 @@ describe.skipIf(!canRunDesktops)("desktop VNC endpoint", () => {
     expect(update.readUInt16BE(2)).toBeGreaterThan(0);
 
     // A second client (the API key instead of the token) shares the same x11vnc.
-    const second = new WebSocket(d.endpoints.vnc.replace(/\?token=.*$/, ""), ["binary"], { headers: { authorization: `Bearer ${s.a.key}` } });
+    const second = new WebSocket(d.endpoints.vnc.replace(/\?token=.*$/, ""), ["binary"], {
+      headers: { authorization: `Bearer ${s.a.key}` },
+    });
     const version = await new Promise<string>((resolve, reject) => {
       second.once("message", (data: Buffer) => resolve(data.toString("latin1")));
       second.once("error", reject);
@@ -109,7 +111,10 @@ describe.skipIf(!canRunDesktops)("desktop VNC endpoint", () => {
 
     second.close();
     rfb.ws.close();
-    await waitFor(() => helpersOf(d.id, "x11vnc"), { until: (p) => p.length === 0, message: "x11vnc to stop with the last client" });
+    await waitFor(() => helpersOf(d.id, "x11vnc"), {
+      until: (p) => p.length === 0,
+      message: "x11vnc to stop with the last client",
+    });
 
     // Started again for the next client, and gone once the session ends (its socket closes).
     const again = new RfbSocket(d.endpoints.vnc);
@@ -117,7 +122,10 @@ describe.skipIf(!canRunDesktops)("desktop VNC endpoint", () => {
     const closed = new Promise((resolve) => again.ws.once("close", resolve));
     await api("DELETE", `/computers/${d.id}`, undefined, s.a);
     await closed;
-    await waitFor(() => helpersOf(d.id, "x11vnc"), { until: (p) => p.length === 0, message: "x11vnc to stop with the session" });
+    await waitFor(() => helpersOf(d.id, "x11vnc"), {
+      until: (p) => p.length === 0,
+      message: "x11vnc to stop with the session",
+    });
   });
 
   it("refuses a bad token or another organization's key with the API's error, before any RFB byte", async () => {

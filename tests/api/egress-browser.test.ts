@@ -26,12 +26,19 @@ const probePage = (secretUrl: string) => `<!doctype html><title>probe</title><bo
 </script></body>`;
 
 beforeAll(async () => {
-  const secretServer = createServer((_req, res) => res.end("host-only-secret")).on("connection", () => secretConnections++);
+  const secretServer = createServer((_req, res) => res.end("host-only-secret")).on(
+    "connection",
+    () => secretConnections++,
+  );
   secret = await listenOnLoopback(secretServer);
-  site = await listenOnLoopback(createServer((req, res) => {
-    if (req.url === "/redirect") return void res.writeHead(302, { location: `${secret.url}/` }).end();
-    res.writeHead(200, { "content-type": "text/html" }).end(req.url === "/probe" ? probePage(secret.url) : "<title>allowed</title><h1>ALLOWED-SITE</h1>");
-  }));
+  site = await listenOnLoopback(
+    createServer((req, res) => {
+      if (req.url === "/redirect") return void res.writeHead(302, { location: `${secret.url}/` }).end();
+      res
+        .writeHead(200, { "content-type": "text/html" })
+        .end(req.url === "/probe" ? probePage(secret.url) : "<title>allowed</title><h1>ALLOWED-SITE</h1>");
+    }),
+  );
   server = await startServer({ env: { SESSION_EGRESS: "default", SESSION_EGRESS_ALLOW: new URL(site.url).host } });
   target = { base: server.url, key: await createOrgKey(server, "Egress Org") };
 }, 120_000);
@@ -49,10 +56,17 @@ describe("browser egress with an allow-list naming only the test site", () => {
     expect(ok).toMatchObject({ status: "success", result: { http_status: 200 } });
     expect(await html(s.id, target)).toContain("ALLOWED-SITE");
 
-    for (const url of [`${secret.url}/`, `http://localhost:${secretPort()}/`, `${site.url}/redirect`, `https://127.0.0.1:${secretPort()}/`]) {
+    for (const url of [
+      `${secret.url}/`,
+      `http://localhost:${secretPort()}/`,
+      `${site.url}/redirect`,
+      `https://127.0.0.1:${secretPort()}/`,
+    ]) {
       const res = await execute(s.id, { type: "go_to_url", url }, target);
       expect(res, url).toMatchObject({ status: "error" });
-      expect(res.error_message, url).toMatch(/refused: blocked by the session egress policy: .*(the host's loopback|an address of the host)/);
+      expect(res.error_message, url).toMatch(
+        /refused: blocked by the session egress policy: .*(the host's loopback|an address of the host)/,
+      );
     }
     expect(secretConnections).toBe(0);
     await api("DELETE", `/computers/${s.id}`, undefined, target);
@@ -65,7 +79,13 @@ describe("browser egress with an allow-list naming only the test site", () => {
     expect(self.error_message).toMatch(/egress policy: .*Cabin itself/);
 
     await execute(s.id, { type: "go_to_url", url: `${site.url}/probe` }, target);
-    const text = await waitFor("probe results", () => html(s.id, target), (h) => h.includes("FETCH:") && h.includes("WS:"), 20_000, 250);
+    const text = await waitFor(
+      "probe results",
+      () => html(s.id, target),
+      (h) => h.includes("FETCH:") && h.includes("WS:"),
+      20_000,
+      250,
+    );
     expect(text).toContain("FETCH:failed");
     expect(text).toContain("WS:failed");
     expect(secretConnections).toBe(0);

@@ -34,7 +34,9 @@ async function connectFrom(t: Target, id: string, host: string, port: number): P
 }
 
 function hostInterfaceAddress(): string | undefined {
-  return Object.values(os.networkInterfaces()).flat().find((i) => i && !i.internal && i.family === "IPv4")?.address;
+  return Object.values(os.networkInterfaces())
+    .flat()
+    .find((i) => i && !i.internal && i.family === "IPv4")?.address;
 }
 
 let secret: LoopbackServer;
@@ -50,11 +52,18 @@ describe.skipIf(!canRunDesktops)("desktop egress, default policy (public-only, n
   const s = useDesktopServer({ SESSION_EGRESS: "public-only", SESSION_EGRESS_ALLOW: "" });
   let id = "";
 
-  it("cannot reach the host's loopback, Cabin itself or the host's interface address", { timeout: 180_000 }, async () => {
+  it("cannot reach the host's loopback, Cabin itself or the host's interface address", {
+    timeout: 180_000,
+  }, async () => {
     id = (await createDesktop(s.a)).id;
     const cabinPort = Number(new URL(s.server.url).port);
     // The test service and Cabin, at the host-loopback address and at 127.0.0.1 (the desktop's own loopback).
-    for (const [host, port] of [[HOST_LOOPBACK, secretPort()], ["127.0.0.1", secretPort()], [HOST_LOOPBACK, cabinPort], ["127.0.0.1", cabinPort]] as const) {
+    for (const [host, port] of [
+      [HOST_LOOPBACK, secretPort()],
+      ["127.0.0.1", secretPort()],
+      [HOST_LOOPBACK, cabinPort],
+      ["127.0.0.1", cabinPort],
+    ] as const) {
       const answer = await connectFrom(s.a, id, host, port);
       expect(answer, `${host}:${port}`).toMatch(/^REFUSED/);
       expect(answer).not.toMatch(/host-only-secret/);
@@ -73,11 +82,20 @@ describe.skipIf(!canRunDesktops)("desktop egress, default policy (public-only, n
     expect(res.stdout).toMatch(/resolved/);
   });
 
-  it("binds 0.0.0.0 inside itself only: the host cannot reach it and its port stays free", { timeout: 120_000 }, async () => {
+  it("binds 0.0.0.0 inside itself only: the host cannot reach it and its port stays free", {
+    timeout: 120_000,
+  }, async () => {
     const port = await freePort();
     await exec(s.a, id, `setsid nohup python3 -m http.server ${port} --bind 0.0.0.0 >/dev/null 2>&1 & echo started`);
-    await waitFor(() => connectFrom(s.a, id, "127.0.0.1", port), { until: (a) => a.startsWith("CONNECTED"), timeoutMs: 30_000, message: "the desktop's own server" });
-    const fromHost = await fetch(`http://127.0.0.1:${port}/`).then((r) => `answered ${r.status}`, (e: Error & { cause?: { code?: string } }) => e.cause?.code ?? e.message);
+    await waitFor(() => connectFrom(s.a, id, "127.0.0.1", port), {
+      until: (a) => a.startsWith("CONNECTED"),
+      timeoutMs: 30_000,
+      message: "the desktop's own server",
+    });
+    const fromHost = await fetch(`http://127.0.0.1:${port}/`).then(
+      (r) => `answered ${r.status}`,
+      (e: Error & { cause?: { code?: string } }) => e.cause?.code ?? e.message,
+    );
     expect(fromHost).toBe("ECONNREFUSED");
     // The host's port was never taken: the host can still listen on it.
     const probe = createServer();
@@ -87,7 +105,11 @@ describe.skipIf(!canRunDesktops)("desktop egress, default policy (public-only, n
 
   it("shows no host path in any of its processes' environments", { timeout: 60_000 }, async () => {
     const dataDir = s.server.dataDir;
-    const res = await exec(s.a, id, `env; sudo sh -c 'for f in /proc/[0-9]*/environ; do tr "\\0" "\\n" < "$f"; echo; done'`);
+    const res = await exec(
+      s.a,
+      id,
+      `env; sudo sh -c 'for f in /proc/[0-9]*/environ; do tr "\\0" "\\n" < "$f"; echo; done'`,
+    );
     expect(res.exit_code).toBe(0);
     expect(res.stdout).toMatch(/^CABIN_DESKTOP=/m); // tini's marker is still there for reaping, ...
     expect(res.stdout).not.toContain(dataDir); // ... but it names no host path

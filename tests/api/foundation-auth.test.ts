@@ -44,7 +44,9 @@ describe("API keys on /v1 and /computers", () => {
   });
 
   it("stops accepting a key the moment it is revoked", async () => {
-    const created = JSON.parse(await runCli(server(), ["keys", "create", "--org", "Org A", "--name", "short-lived", "--json"]));
+    const created = JSON.parse(
+      await runCli(server(), ["keys", "create", "--org", "Org A", "--name", "short-lived", "--json"]),
+    );
     expect((await call("GET", "/v1/models", { key: created.key })).status).toBe(200);
     await runCli(server(), ["keys", "revoke", created.key.slice(0, 12)]);
     const after = await call("GET", "/v1/models", { key: created.key });
@@ -77,8 +79,15 @@ describe("unknown routes and health", () => {
   });
 
   it("reports the placeholder model, loaded once it has served", async () => {
-    expect((await call("POST", "/v1/completions", { body: { model: "svc.sm-1", prompt: "Hi", max_tokens: 1 } })).status).toBe(200);
+    expect(
+      (await call("POST", "/v1/completions", { body: { model: "svc.sm-1", prompt: "Hi", max_tokens: 1 } })).status,
+    ).toBe(200);
     const res = await call("GET", "/api/health", { key: null });
-    expect(res.body.checks.models.models["svc.sm-1"]).toMatchObject({ ok: true, backend: "local", placeholder: true, state: "ready" });
+    expect(res.body.checks.models.models["svc.sm-1"]).toMatchObject({
+      ok: true,
+      backend: "local",
+      placeholder: true,
+      state: "ready",
+    });
   });
 });

@@ -33,7 +33,12 @@ describe("dashboard API keys", () => {
     expect(created.body).not.toHaveProperty("organizationId");
     const list = await alice.request("GET", "/api/keys");
     const row = list.body.data.find((k: { id: string }) => k.id === created.body.id);
-    expect(row).toMatchObject({ name: "ci", prefix: created.body.key.slice(0, 12), revoked_at: null, last_used_at: null });
+    expect(row).toMatchObject({
+      name: "ci",
+      prefix: created.body.key.slice(0, 12),
+      revoked_at: null,
+      last_used_at: null,
+    });
     expect(JSON.stringify(list.body)).not.toContain(created.body.key);
     expect((await call("GET", "/v1/models", { key: created.body.key })).status).toBe(200);
   });
@@ -44,7 +49,9 @@ describe("dashboard API keys", () => {
     expect(empty.status).toBe(400);
     expect(empty.body.error).toMatchObject({ code: "invalid_request", param: "name" });
     const res = await call("POST", "/api/keys", {
-      key: null, rawBody: "{", headers: { cookie: alice.cookie, origin: inject("baseUrl") },
+      key: null,
+      rawBody: "{",
+      headers: { cookie: alice.cookie, origin: inject("baseUrl") },
     });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe("invalid_json");
@@ -79,7 +86,11 @@ describe("dashboard API keys", () => {
     const key = await alice.request("POST", "/api/keys", { name: "doomed" });
     expect((await call("GET", "/v1/models", { key: key.body.key })).status).toBe(200);
     const me = await alice.request("GET", "/api/me");
-    const spent = await postV1("/chat/completions", { model: MODEL, messages: [{ role: "user", content: "hi" }], max_tokens: 2 }, { key: key.body.key });
+    const spent = await postV1(
+      "/chat/completions",
+      { model: MODEL, messages: [{ role: "user", content: "hi" }], max_tokens: 2 },
+      { key: key.body.key },
+    );
     expect(spent.status).toBe(200);
     await expect.poll(() => monthTotalRows(me.body.organization.id, key.body.id), { timeout: 15_000 }).toBe(2);
     // Its live session ends with it (Better Auth's own endpoint, not only Settings).
@@ -95,7 +106,9 @@ describe("dashboard API keys", () => {
       live.on("close", () => resolve(reason));
     });
     await new Promise((resolve, reject) => live.once("open", resolve).once("error", reject));
-    const deleted = await alice.request("POST", "/api/auth/organization/delete", { organizationId: me.body.organization.id });
+    const deleted = await alice.request("POST", "/api/auth/organization/delete", {
+      organizationId: me.body.organization.id,
+    });
     expect(deleted.status).toBe(200);
     expect(await closed).toBe("deleted");
     const after = await call("GET", "/v1/models", { key: key.body.key });

@@ -12,7 +12,11 @@ let key: string;
 
 beforeAll(async () => {
   server = await startServer({
-    env: { MAX_REQUEST_BODY_BYTES: String(BODY_LIMIT), HTTP_REQUEST_TIMEOUT_SECONDS: "3", HTTP_HEADERS_TIMEOUT_SECONDS: "2" },
+    env: {
+      MAX_REQUEST_BODY_BYTES: String(BODY_LIMIT),
+      HTTP_REQUEST_TIMEOUT_SECONDS: "3",
+      HTTP_HEADERS_TIMEOUT_SECONDS: "2",
+    },
   });
   key = await createOrgKey(server, "edge");
 }, 120_000);
@@ -47,11 +51,17 @@ function raw(request: string | ((socket: Socket) => void), closeWithinMs = 3_000
       const split = text.indexOf("\r\n\r\n");
       if (split < 0 || answer) return;
       const [statusLine, ...lines] = text.slice(0, split).split("\r\n");
-      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]),
+      );
       const length = Number(headers["content-length"] ?? NaN);
       const body = text.slice(split + 4);
       if (Number.isFinite(length) && Buffer.byteLength(body, "latin1") < length) return;
-      answer = { status: Number(statusLine.split(" ")[1]), headers, body: Number.isFinite(length) ? body.slice(0, length) : body };
+      answer = {
+        status: Number(statusLine.split(" ")[1]),
+        headers,
+        body: Number.isFinite(length) ? body.slice(0, length) : body,
+      };
       clearTimeout(timer);
       setTimeout(() => finish(false), closeWithinMs).unref();
     });
@@ -72,7 +82,9 @@ describe("requests refused at the edge, as JSON in the surface's envelope", () =
       expect(answer.headers.allow).toContain("GET");
       expect(answer.headers["content-type"]).toContain("application/json");
       const body = JSON.parse(answer.body);
-      expect(path.startsWith("/v1") ? body.error.type : body.error.code).toBe(path.startsWith("/v1") ? "invalid_request_error" : "method_not_allowed");
+      expect(path.startsWith("/v1") ? body.error.type : body.error.code).toBe(
+        path.startsWith("/v1") ? "invalid_request_error" : "method_not_allowed",
+      );
     }
   });
 
@@ -103,7 +115,11 @@ describe("bodies past the limit", () => {
   it("a body a little past the limit is read to its end and answered 413, so a client that sends before it reads gets the answer", async () => {
     const body = JSON.stringify({ kind: "browser", padding: "x".repeat(BODY_LIMIT * 2) });
     for (const path of ["/computers", "/v1/chat/completions"]) {
-      const res = await fetch(`${server.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body });
+      const res = await fetch(`${server.url}${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body,
+      });
       expect(res.status, path).toBe(413);
       expect(JSON.stringify(await res.json())).toMatch(/larger than/);
     }
@@ -111,7 +127,9 @@ describe("bodies past the limit", () => {
 
   it("a declared length far past the limit is a 413 at once, on both surfaces", async () => {
     for (const path of ["/computers", "/v1/chat/completions", "/api/auth/sign-in/email"]) {
-      const answer = await raw(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${40 * 1024 * 1024}\r\n\r\n{`);
+      const answer = await raw(
+        `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${40 * 1024 * 1024}\r\n\r\n{`,
+      );
       expect(answer.status, path).toBe(413);
       expect(answer.closed, path).toBe(true);
     }
@@ -120,7 +138,9 @@ describe("bodies past the limit", () => {
   it("a chunked body is counted as it arrives and cut at the limit", async () => {
     const chunk = "x".repeat(16 * 1024);
     const answer = await raw((socket) => {
-      socket.write(`POST /computers HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`);
+      socket.write(
+        `POST /computers HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
+      );
       for (let i = 0; i < 8; i++) socket.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`);
       socket.write("0\r\n\r\n");
     });
@@ -135,7 +155,9 @@ describe("sockets that hold the server", () => {
     const started = Date.now();
     let trickle: NodeJS.Timeout | undefined;
     const answer = await raw((socket) => {
-      socket.write(`POST /api/auth/sign-in/email HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{`);
+      socket.write(
+        `POST /api/auth/sign-in/email HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{`,
+      );
       trickle = setInterval(() => socket.writable && socket.write(" "), 200);
     });
     clearInterval(trickle);
@@ -175,10 +197,13 @@ describe("security headers", () => {
 });
 
 describe("data files", () => {
-  it.skipIf(!!process.env.CABIN_TEST_DATABASE_URL)("the SQLite database is readable by the server's user only", async () => {
-    const { statSync } = await import("node:fs");
-    const { join } = await import("node:path");
-    expect(statSync(join(server.dataDir, "cabin.db")).mode & 0o777).toBe(0o600);
-    expect(statSync(join(server.dataDir, "secret")).mode & 0o777).toBe(0o600);
-  });
+  it.skipIf(!!process.env.CABIN_TEST_DATABASE_URL)(
+    "the SQLite database is readable by the server's user only",
+    async () => {
+      const { statSync } = await import("node:fs");
+      const { join } = await import("node:path");
+      expect(statSync(join(server.dataDir, "cabin.db")).mode & 0o777).toBe(0o600);
+      expect(statSync(join(server.dataDir, "secret")).mode & 0o777).toBe(0o600);
+    },
+  );
 });

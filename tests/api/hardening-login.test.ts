@@ -27,16 +27,26 @@ afterAll(async () => {
 function signIn(server: TestServer, from: string, forwardedFor?: string): Promise<number> {
   const body = JSON.stringify({ email: "owner@example.com", password: "not-the-password" });
   return new Promise((resolve, reject) => {
-    const req = request({
-      host: "127.0.0.1", port: server.port, method: "POST", path: "/api/auth/sign-in/email", localAddress: from, agent: false,
-      headers: {
-        "content-type": "application/json", "content-length": Buffer.byteLength(body), origin: server.url,
-        ...(forwardedFor ? { "x-forwarded-for": forwardedFor } : {}),
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port: server.port,
+        method: "POST",
+        path: "/api/auth/sign-in/email",
+        localAddress: from,
+        agent: false,
+        headers: {
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(body),
+          origin: server.url,
+          ...(forwardedFor ? { "x-forwarded-for": forwardedFor } : {}),
+        },
       },
-    }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode ?? 0));
-    });
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });

@@ -65,7 +65,9 @@ function runToEnd(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
     let err = "";
     child.stdout!.on("data", (d) => (out += d));
     child.stderr!.on("data", (d) => (err += d));
-    child.on("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`${args.join(" ")} failed: ${err || out}`))));
+    child.on("exit", (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`${args.join(" ")} failed: ${err || out}`)),
+    );
   });
 }
 
@@ -91,7 +93,13 @@ async function dropDatabase(databaseUrl: string) {
   await client.end();
 }
 
-function baseEnv(o: { port: number; dataDir: string; databaseUrl: string; env: Record<string, string | undefined>; dev?: boolean }): NodeJS.ProcessEnv {
+function baseEnv(o: {
+  port: number;
+  dataDir: string;
+  databaseUrl: string;
+  env: Record<string, string | undefined>;
+  dev?: boolean;
+}): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
@@ -123,7 +131,8 @@ function baseEnv(o: { port: number; dataDir: string; databaseUrl: string; env: R
 async function waitUntilReady(url: string, child: ChildProcess, logFile: string, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}) before it was ready:\n${tail(logFile)}`);
+    if (child.exitCode !== null)
+      throw new Error(`server exited (${child.exitCode}) before it was ready:\n${tail(logFile)}`);
     try {
       const res = await fetch(`${url}/api/health`);
       if (res.status === 200 || res.status === 503) return;
@@ -159,7 +168,12 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
 
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const server: TestServer = {
-    url, port, dataDir, databaseUrl, process: child, logFile,
+    url,
+    port,
+    dataDir,
+    databaseUrl,
+    process: child,
+    logFile,
     async stop() {
       if (child.exitCode !== null) return;
       child.kill("SIGTERM");
@@ -183,13 +197,21 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
 }
 
 /** A new organization with one API key, made with the operator CLI against the server's database. */
-export async function createOrgKey(server: Pick<TestServer, "databaseUrl" | "dataDir">, orgName: string): Promise<string> {
+export async function createOrgKey(
+  server: Pick<TestServer, "databaseUrl" | "dataDir">,
+  orgName: string,
+): Promise<string> {
   const env = { ...baseEnv({ port: 0, dataDir: server.dataDir, databaseUrl: server.databaseUrl, env: {} }) };
-  const org = JSON.parse(await runToEnd(["scripts/cli.ts", "org", "create", orgName, "--with-key", "--json"], env)) as { key: string };
+  const org = JSON.parse(await runToEnd(["scripts/cli.ts", "org", "create", orgName, "--with-key", "--json"], env)) as {
+    key: string;
+  };
   return org.key;
 }
 
 /** Runs the operator CLI against a server's database; resolves with stdout. */
 export function runCli(server: Pick<TestServer, "databaseUrl" | "dataDir">, args: string[]): Promise<string> {
-  return runToEnd(["scripts/cli.ts", ...args], baseEnv({ port: 0, dataDir: server.dataDir, databaseUrl: server.databaseUrl, env: {} }));
+  return runToEnd(
+    ["scripts/cli.ts", ...args],
+    baseEnv({ port: 0, dataDir: server.dataDir, databaseUrl: server.databaseUrl, env: {} }),
+  );
 }

@@ -14,14 +14,25 @@ async function signUpWithInvitation(email: string, invitationId: string) {
     body: JSON.stringify({ email, password: "correct horse battery", name: "Invitee" }),
   });
   expect(res.status).toBe(200);
-  const cookie = res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   const me = await fetch(`${base}/api/me`, { headers: { cookie } });
-  return (await me.json()) as { organization: { id: string; name: string }; role: string; organizations: { id: string }[] };
+  return (await me.json()) as {
+    organization: { id: string; name: string };
+    role: string;
+    organizations: { id: string }[];
+  };
 }
 
 async function invite(owner: Awaited<ReturnType<typeof signUp>>, email: string, role = "admin") {
   const me = await owner.request("GET", "/api/me");
-  const created = await owner.request("POST", "/api/auth/organization/invite-member", { email, role, organizationId: me.body.organization.id });
+  const created = await owner.request("POST", "/api/auth/organization/invite-member", {
+    email,
+    role,
+    organizationId: me.body.organization.id,
+  });
   expect(created.status).toBe(200);
   return { invitationId: created.body.id as string, organizationId: me.body.organization.id as string };
 }
@@ -38,7 +49,10 @@ describe("sign-up from an invitation link", () => {
     expect(me.role).toBe("admin");
     expect(me.organizations.map((o) => o.id)).toEqual([organizationId]);
     // The invitation is used up: the team lists the new member and no pending invitation.
-    const full = await owner.request("GET", `/api/auth/organization/get-full-organization?organizationId=${organizationId}`);
+    const full = await owner.request(
+      "GET",
+      `/api/auth/organization/get-full-organization?organizationId=${organizationId}`,
+    );
     expect(full.body.members.map((m: { user: { email: string } }) => m.user.email)).toContain(email);
     expect(full.body.invitations.find((i: { id: string }) => i.id === invitationId).status).toBe("accepted");
   });

@@ -16,50 +16,68 @@ const page = (title: string, body: string) =>
 
 const PAGES: Record<string, string> = {
   // Repaints every animation frame: a moving block and a counter.
-  "/animated": page("animated", `<div id="box" style="position:absolute;width:120px;height:120px;background:#c33"></div>
+  "/animated": page(
+    "animated",
+    `<div id="box" style="position:absolute;width:120px;height:120px;background:#c33"></div>
     <h1 id="n" style="position:absolute;top:200px;left:20px">0</h1>
     <script>let n = 0; (function tick() { n++; const box = document.getElementById("box");
       box.style.left = (n * 7 % 600) + "px"; box.style.top = (n * 3 % 300) + "px";
-      document.getElementById("n").textContent = n; requestAnimationFrame(tick); })();</script>`),
+      document.getElementById("n").textContent = n; requestAnimationFrame(tick); })();</script>`,
+  ),
   // Never repaints once loaded: text and a few blocks (bench:live's still page).
-  "/still": page("still", `<h1 style="margin:20px">A still page</h1><p style="margin:20px">Nothing here moves.</p>
-    <div style="width:300px;height:200px;margin:20px;background:linear-gradient(90deg,#36c,#c63)"></div>`),
+  "/still": page(
+    "still",
+    `<h1 style="margin:20px">A still page</h1><p style="margin:20px">Nothing here moves.</p>
+    <div style="width:300px;height:200px;margin:20px;background:linear-gradient(90deg,#36c,#c63)"></div>`,
+  ),
   // Repaints the whole viewport every animation frame: hue bands and a sweeping bar on a canvas.
-  "/fullscreen": page("fullscreen", `<canvas id="c" width="1280" height="720" style="position:fixed;inset:0"></canvas>
+  "/fullscreen": page(
+    "fullscreen",
+    `<canvas id="c" width="1280" height="720" style="position:fixed;inset:0"></canvas>
     <script>const g = document.getElementById("c").getContext("2d"); let t = 0; (function tick() { t++;
       for (let i = 0; i < 8; i++) { g.fillStyle = "hsl(" + ((t * 5 + i * 40) % 360) + ",70%,50%)"; g.fillRect(0, i * 90, 1280, 90); }
-      g.fillStyle = "#fff"; g.fillRect((t * 9) % 1280, 0, 40, 720); requestAnimationFrame(tick); })();</script>`),
+      g.fillStyle = "#fff"; g.fillRect((t * 9) % 1280, 0, 40, 720); requestAnimationFrame(tick); })();</script>`,
+  ),
   // Animates a small box for 600 ms, then shows full-screen noise and stops: the last repaint
   // of an animation, which the capture must show although it paces Chromium's frames.
-  "/burst": page("burst", `<div id="box" style="position:absolute;width:60px;height:60px;background:#36c"></div>
+  "/burst": page(
+    "burst",
+    `<div id="box" style="position:absolute;width:60px;height:60px;background:#36c"></div>
     <canvas id="c" width="1280" height="720" style="position:fixed;inset:0;display:none"></canvas>
     <script>const start = performance.now(); let n = 0; (function tick() { n++;
       document.getElementById("box").style.left = (n * 11 % 500) + "px";
       if (performance.now() - start < 600) return requestAnimationFrame(tick);
       const c = document.getElementById("c"); const g = c.getContext("2d"); const img = g.createImageData(1280, 720);
       for (let i = 0; i < img.data.length; i++) img.data[i] = i % 4 === 3 ? 255 : Math.random() * 256;
-      g.putImageData(img, 0, 0); c.style.display = "block"; document.title = "burst done"; })();</script>`),
+      g.putImageData(img, 0, 0); c.style.display = "block"; document.title = "burst done"; })();</script>`,
+  ),
   // Records what reaches the page: clicks (button and position) and the text field's value.
-  "/input": page("input", `<textarea id="t" style="position:absolute;left:0;top:0;width:400px;height:80px"></textarea>
+  "/input": page(
+    "input",
+    `<textarea id="t" style="position:absolute;left:0;top:0;width:400px;height:80px"></textarea>
     <button id="b" style="position:absolute;left:0;top:120px;width:200px;height:60px">button</button>
     <pre id="log" style="position:absolute;top:220px"></pre>
     <script>const log = (s) => document.getElementById("log").append(s + "\\n");
       document.addEventListener("mousedown", (e) => log("DOWN:" + e.button + "@" + e.clientX + "," + e.clientY));
       document.getElementById("b").addEventListener("click", () => log("CLICKED"));
       document.addEventListener("keydown", (e) => log("KEY:" + e.key));
-      document.getElementById("t").addEventListener("input", (e) => log("VALUE:" + e.target.value));</script>`),
+      document.getElementById("t").addEventListener("input", (e) => log("VALUE:" + e.target.value));</script>`,
+  ),
   // Each key press flips the page between plain white and full-screen random noise: a white
   // frame compresses to a few KB, a noisy one to hundreds, so a frame's size alone tells
   // which state it shows, by a wide margin (bench:live's key → frame latency). The title
   // ("flip <presses> white|noise") lets the bench check through the API that keys arrive.
-  "/flip": page("flip", `<canvas id="c" width="1280" height="720" style="position:fixed;inset:0;display:none"></canvas>
+  "/flip": page(
+    "flip",
+    `<canvas id="c" width="1280" height="720" style="position:fixed;inset:0;display:none"></canvas>
     <script>const c = document.getElementById("c"); const g = c.getContext("2d"); const img = g.createImageData(1280, 720);
       for (let i = 0; i < img.data.length; i += 4) { img.data[i] = Math.random() * 256; img.data[i + 1] = Math.random() * 256;
         img.data[i + 2] = Math.random() * 256; img.data[i + 3] = 255; }
       g.putImageData(img, 0, 0); document.body.style.background = "#fff"; let on = false;
       let presses = 0; document.title = "flip 0 white";
       document.addEventListener("keydown", () => { on = !on; presses++; c.style.display = on ? "block" : "none";
-        document.title = "flip " + presses + (on ? " noise" : " white"); });</script>`),
+        document.title = "flip " + presses + (on ? " noise" : " white"); });</script>`,
+  ),
 };
 
 export async function startLiveSite(): Promise<LiveSite> {

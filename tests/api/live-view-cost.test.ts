@@ -11,14 +11,25 @@ const suite = useSessionSuite(startLiveSite);
 
 async function liveView() {
   const res = await fetch(`${inject("baseUrl")}/api/health`);
-  return ((await res.json()) as { checks: { sessions: { live_view: { capturing: number; viewers: number; browser_screencast_frames: number } } } }).checks.sessions.live_view;
+  return (
+    (await res.json()) as {
+      checks: { sessions: { live_view: { capturing: number; viewers: number; browser_screencast_frames: number } } };
+    }
+  ).checks.sessions.live_view;
 }
 
 function watch(id: string, fps: number) {
-  const ws = new WebSocket(`${inject("baseUrl").replace(/^http/, "ws")}/computers/${id}/ws?fps=${fps}`, { headers: { authorization: `Bearer ${inject("apiKey")}` } });
+  const ws = new WebSocket(`${inject("baseUrl").replace(/^http/, "ws")}/computers/${id}/ws?fps=${fps}`, {
+    headers: { authorization: `Bearer ${inject("apiKey")}` },
+  });
   const frames: Buffer[] = [];
-  ws.on("message", (data, isBinary) => { if (isBinary) frames.push(data as Buffer); });
-  const opened = new Promise((resolve, reject) => { ws.once("open", resolve); ws.once("error", reject); });
+  ws.on("message", (data, isBinary) => {
+    if (isBinary) frames.push(data as Buffer);
+  });
+  const opened = new Promise((resolve, reject) => {
+    ws.once("open", resolve);
+    ws.once("error", reject);
+  });
   return { ws, frames, opened };
 }
 
@@ -28,10 +39,20 @@ describe("live view cost (browser)", () => {
     await execute(s.id, { type: "go_to_url", url: `${suite.site.url}/fullscreen` });
     const view = watch(s.id, 5);
     await view.opened;
-    await waitFor("frames of the animation", async () => view.frames.length, (n) => n >= 3);
+    await waitFor(
+      "frames of the animation",
+      async () => view.frames.length,
+      (n) => n >= 3,
+    );
     const before = { at: Date.now(), stats: await liveView(), frames: view.frames.length };
     // Ten more frames of a page Chromium repaints up to 60 times a second (about two seconds at fps=5).
-    await waitFor("ten more frames", async () => view.frames.length, (n) => n >= before.frames + 10, 30_000, 50);
+    await waitFor(
+      "ten more frames",
+      async () => view.frames.length,
+      (n) => n >= before.frames + 10,
+      30_000,
+      50,
+    );
     const after = { at: Date.now(), stats: await liveView(), frames: view.frames.length };
     const seconds = (after.at - before.at) / 1000;
     const encoded = after.stats.browser_screencast_frames - before.stats.browser_screencast_frames;
@@ -50,12 +71,18 @@ describe("live view cost (browser)", () => {
     const s = await suite.session({ display: { width: 800, height: 600 } });
     const view = watch(s.id, 5);
     await view.opened;
-    await waitFor("a first frame", async () => view.frames.length, (n) => n > 0);
+    await waitFor(
+      "a first frame",
+      async () => view.frames.length,
+      (n) => n > 0,
+    );
     const blank = view.frames[0].length;
     await execute(s.id, { type: "go_to_url", url: `${suite.site.url}/burst` });
     // The page ends on full-screen noise, a frame many times the size of the blank or box frames before it.
-    const frames = await waitFor("a frame showing the page's last repaint (noise)", async () => view.frames, (all) =>
-      all.some((f) => f.length > blank * 10 && f.length > 100_000),
+    const frames = await waitFor(
+      "a frame showing the page's last repaint (noise)",
+      async () => view.frames,
+      (all) => all.some((f) => f.length > blank * 10 && f.length > 100_000),
     );
     expect(frames.length).toBeGreaterThan(1);
     view.ws.close();

@@ -36,23 +36,35 @@ interface Answer {
 function signIn(from: string, password: string): Promise<Answer> {
   const body = JSON.stringify({ email: EMAIL, password });
   return new Promise((resolve, reject) => {
-    const req = request({
-      host: "127.0.0.1", port: server.port, method: "POST", path: "/api/auth/sign-in/email", localAddress: from, agent: false,
-      headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body), origin: server.url },
-    }, (res) => {
-      let text = "";
-      res.on("data", (d) => (text += d));
-      res.on("end", () => {
-        const retryAfter = res.headers["retry-after"];
-        let parsed: unknown = text;
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          // keep the text
-        }
-        resolve({ status: res.statusCode ?? 0, retryAfter: retryAfter === undefined ? null : Number(retryAfter), body: parsed });
-      });
-    });
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port: server.port,
+        method: "POST",
+        path: "/api/auth/sign-in/email",
+        localAddress: from,
+        agent: false,
+        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body), origin: server.url },
+      },
+      (res) => {
+        let text = "";
+        res.on("data", (d) => (text += d));
+        res.on("end", () => {
+          const retryAfter = res.headers["retry-after"];
+          let parsed: unknown = text;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            // keep the text
+          }
+          resolve({
+            status: res.statusCode ?? 0,
+            retryAfter: retryAfter === undefined ? null : Number(retryAfter),
+            body: parsed,
+          });
+        });
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });
@@ -69,7 +81,10 @@ describe("per-account login backoff", () => {
       waits.push(refused.retryAfter!);
       // Once the wait is over, the next try is checked again (and fails again: a longer wait).
       const next = await waitFor(() => signIn("127.0.0.2", "wrong-password"), {
-        until: (a) => a.status !== 429, timeoutMs: 20_000, intervalMs: 250, message: "the attacker's wait to end",
+        until: (a) => a.status !== 429,
+        timeoutMs: 20_000,
+        intervalMs: 250,
+        message: "the attacker's wait to end",
       });
       expect(next.status).toBe(401);
     }

@@ -30,15 +30,27 @@ async function connect(key: string): Promise<Client> {
   return client;
 }
 
-const textOf = (result: any) => (result.content as Array<{ type: string; text?: string }>).map((c) => c.text ?? "").join("");
+const textOf = (result: any) =>
+  (result.content as Array<{ type: string; text?: string }>).map((c) => c.text ?? "").join("");
 
 describe("MCP server", () => {
   it("lists the tools, creates a session, navigates, returns a screenshot image, ends the session", async () => {
     const client = await connect(world.key);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(
-      ["click", "create_session", "end_session", "exec", "key_press", "list_sessions", "navigate", "run_agent_task", "screenshot", "scroll", "tabs", "type_text"],
-    );
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      "click",
+      "create_session",
+      "end_session",
+      "exec",
+      "key_press",
+      "list_sessions",
+      "navigate",
+      "run_agent_task",
+      "screenshot",
+      "scroll",
+      "tabs",
+      "type_text",
+    ]);
     expect(tools.find((t) => t.name === "navigate")!.inputSchema.required).toEqual(["session_id", "url"]);
 
     const created = await client.callTool({ name: "create_session", arguments: { kind: "browser" } });
@@ -46,7 +58,10 @@ describe("MCP server", () => {
     const session = JSON.parse(textOf(created));
     expect(session).toMatchObject({ kind: "browser", status: "ready" });
 
-    const navigated = await client.callTool({ name: "navigate", arguments: { session_id: session.id, url: `${world.page.url}/` } });
+    const navigated = await client.callTool({
+      name: "navigate",
+      arguments: { session_id: session.id, url: `${world.page.url}/` },
+    });
     expect(navigated.isError).toBeFalsy();
     expect(JSON.parse(textOf(navigated)).page_context.title).toBe("Agent target");
 
@@ -63,7 +78,9 @@ describe("MCP server", () => {
 
     const listed = JSON.parse(textOf(await client.callTool({ name: "list_sessions", arguments: {} })));
     expect(listed.map((s: any) => s.id)).toContain(session.id);
-    const tabs = JSON.parse(textOf(await client.callTool({ name: "tabs", arguments: { session_id: session.id, action: "list" } })));
+    const tabs = JSON.parse(
+      textOf(await client.callTool({ name: "tabs", arguments: { session_id: session.id, action: "list" } })),
+    );
     expect(tabs.result.tabs[0]).toMatchObject({ tab_id: "tab_main", is_main: true });
 
     // Another organization's client: the session is not found, as on /computers.
@@ -82,7 +99,16 @@ describe("MCP server", () => {
     const client = await connect(world.key);
     const progress: Array<{ progress: number; message?: string }> = [];
     const result = await client.callTool(
-      { name: "run_agent_task", arguments: { instruction: "Click Go, type and submit", kind: "browser", model: SCRIPTED_MODEL, start_url: `${world.page.url}/`, max_steps: 6 } },
+      {
+        name: "run_agent_task",
+        arguments: {
+          instruction: "Click Go, type and submit",
+          kind: "browser",
+          model: SCRIPTED_MODEL,
+          start_url: `${world.page.url}/`,
+          max_steps: 6,
+        },
+      },
       undefined,
       { onprogress: (p) => progress.push(p), timeout: 60_000 },
     );
@@ -92,7 +118,12 @@ describe("MCP server", () => {
     expect(progress.map((p) => p.progress)).toEqual([1, 2, 3, 4]);
     expect(progress[0]!.message).toMatch(/click/);
     // The page reports its submit with a request of its own, which may land just after the task's end.
-    await expect.poll(() => world.page.records.slice(before), { timeout: 10_000 }).toEqual([{ type: "click", x: 650, y: 325 }, { type: "submit", text: "hello agent" }]);
+    await expect
+      .poll(() => world.page.records.slice(before), { timeout: 10_000 })
+      .toEqual([
+        { type: "click", x: 650, y: 325 },
+        { type: "submit", text: "hello agent" },
+      ]);
   }, 60_000);
 
   it("bad tool input and unknown sessions are tool errors, not crashes", async () => {
@@ -100,7 +131,10 @@ describe("MCP server", () => {
     const bad = await client.callTool({ name: "click", arguments: { session_id: "comp_x", x: "left" } });
     expect(bad.isError).toBe(true);
     expect(textOf(bad)).toMatch(/x/);
-    const missing = await client.callTool({ name: "navigate", arguments: { session_id: "comp_000000000000000000000000", url: "http://127.0.0.1:9/" } });
+    const missing = await client.callTool({
+      name: "navigate",
+      arguments: { session_id: "comp_000000000000000000000000", url: "http://127.0.0.1:9/" },
+    });
     expect(missing.isError).toBe(true);
     expect(textOf(missing)).toMatch(/not_found/);
   });
@@ -108,8 +142,17 @@ describe("MCP server", () => {
   it("refuses a bad key with a 401 before any MCP message", async () => {
     const res = await fetch(`${world.server.url}/mcp`, {
       method: "POST",
-      headers: { authorization: "Bearer sk-not-a-key", "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } } }),
+      headers: {
+        authorization: "Bearer sk-not-a-key",
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+      }),
     });
     expect(res.status).toBe(401);
     expect((await res.json()).error.code).toBeDefined();

@@ -36,7 +36,9 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
     if (line.startsWith("#")) continue;
     const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (!match || match[1] !== name) continue;
-    const found = Object.fromEntries([...(match[2] ?? "").matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]));
+    const found = Object.fromEntries(
+      [...(match[2] ?? "").matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]),
+    );
     if (Object.entries(labels).every(([k, v]) => found[k] === v)) return Number(match[3]);
   }
   return 0;
@@ -74,35 +76,55 @@ describe("GET /metrics", () => {
 
     const session = await createSession({}, target);
     const live = await metricsText();
-    expect(sample(live, "cabin_sessions", { kind: "browser", state: "live" })).toBe(sample(before, "cabin_sessions", { kind: "browser", state: "live" }) + 1);
+    expect(sample(live, "cabin_sessions", { kind: "browser", state: "live" })).toBe(
+      sample(before, "cabin_sessions", { kind: "browser", state: "live" }) + 1,
+    );
 
     const click = await api("POST", `/computers/${session.id}/click`, { x: 5, y: 5 }, target);
     expect(click.body.status).toBe("success");
     const badTab = await api("POST", `/computers/${session.id}/tabs/tab_nope/switch`, undefined, target);
     expect(badTab.status).toBe(404);
     const acted = await metricsText();
-    expect(sample(acted, "cabin_action_duration_seconds_count", { type: "click", status: "success" })).toBe(clicksBefore + 1);
-    expect(sample(acted, "cabin_action_duration_seconds_count", { type: "switch_tab", status: "failed" })).toBeGreaterThanOrEqual(1);
+    expect(sample(acted, "cabin_action_duration_seconds_count", { type: "click", status: "success" })).toBe(
+      clicksBefore + 1,
+    );
+    expect(
+      sample(acted, "cabin_action_duration_seconds_count", { type: "switch_tab", status: "failed" }),
+    ).toBeGreaterThanOrEqual(1);
 
     const chat = await call("POST", "/v1/chat/completions", {
-      base: server.url, key, body: { model: MODEL, messages: [{ role: "user", content: "hi" }], max_tokens: 4 },
+      base: server.url,
+      key,
+      body: { model: MODEL, messages: [{ role: "user", content: "hi" }], max_tokens: 4 },
     });
     expect(chat.status).toBe(200);
     const modelled = await metricsText();
     const labels = { model: MODEL, endpoint: "chat.completions", status: "200" };
-    expect(sample(modelled, "cabin_model_requests_total", labels)).toBe(sample(before, "cabin_model_requests_total", labels) + 1);
+    expect(sample(modelled, "cabin_model_requests_total", labels)).toBe(
+      sample(before, "cabin_model_requests_total", labels) + 1,
+    );
     const output = (t: string) => sample(t, "cabin_model_tokens_total", { model: MODEL, direction: "output" });
     expect(output(modelled) - output(before)).toBe(chat.body.usage.completion_tokens);
-    expect(sample(modelled, "cabin_model_request_duration_seconds_count", { model: MODEL, status: "200" })).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(modelled, "cabin_model_request_duration_seconds_count", { model: MODEL, status: "200" }),
+    ).toBeGreaterThanOrEqual(1);
 
     expect((await api("DELETE", `/computers/${session.id}`, undefined, target)).status).toBe(204);
     // DELETE answers once the row ends; the tear-down goes on, so the gauge is polled.
-    await waitFor(async () => {
-      const text = await metricsText();
-      return sample(text, "cabin_sessions", { kind: "browser", state: "live" }) + sample(text, "cabin_sessions", { kind: "browser", state: "ending" });
-    }, { until: (n) => n === 0, message: "the session to leave the cabin_sessions gauge" });
+    await waitFor(
+      async () => {
+        const text = await metricsText();
+        return (
+          sample(text, "cabin_sessions", { kind: "browser", state: "live" }) +
+          sample(text, "cabin_sessions", { kind: "browser", state: "ending" })
+        );
+      },
+      { until: (n) => n === 0, message: "the session to leave the cabin_sessions gauge" },
+    );
     // The "usage" stage of the session-end event counts it by reason.
     const ended = { kind: "browser", reason: "deleted" };
-    expect(sample(await metricsText(), "cabin_sessions_ended_total", ended)).toBe(sample(before, "cabin_sessions_ended_total", ended) + 1);
+    expect(sample(await metricsText(), "cabin_sessions_ended_total", ended)).toBe(
+      sample(before, "cabin_sessions_ended_total", ended) + 1,
+    );
   });
 });

@@ -13,9 +13,18 @@ const cabin = createOpenAICompatible({
 
 describe("AI SDK (createOpenAICompatible)", () => {
   it("generateText matches the official client's answer, with usage", async () => {
-    const r = await generateText({ model: cabin(MODEL), prompt: "Tell me about the sea.", temperature: 0, maxOutputTokens: 12, maxRetries: 0 });
+    const r = await generateText({
+      model: cabin(MODEL),
+      prompt: "Tell me about the sea.",
+      temperature: 0,
+      maxOutputTokens: 12,
+      maxRetries: 0,
+    });
     const direct = await openai().chat.completions.create({
-      model: MODEL, messages: [{ role: "user", content: "Tell me about the sea." }], temperature: 0, max_tokens: 12,
+      model: MODEL,
+      messages: [{ role: "user", content: "Tell me about the sea." }],
+      temperature: 0,
+      max_tokens: 12,
     });
     expect(r.text).toBe(direct.choices[0]!.message.content);
     expect(r.finishReason).toBe("length");
@@ -24,7 +33,14 @@ describe("AI SDK (createOpenAICompatible)", () => {
   });
 
   it("streamText streams the same text and reports usage", async () => {
-    const args = { model: cabin(MODEL), system: "Be brief.", prompt: "Name a city.", temperature: 0, maxOutputTokens: 10, maxRetries: 0 };
+    const args = {
+      model: cabin(MODEL),
+      system: "Be brief.",
+      prompt: "Name a city.",
+      temperature: 0,
+      maxOutputTokens: 10,
+      maxRetries: 0,
+    };
     const whole = await generateText(args);
     const result = streamText(args);
     const parts: string[] = [];

@@ -8,7 +8,9 @@ import { MODEL_SMOKE_CASES, type SmokeTarget } from "./models-smoke-cases";
 
 // Next's router marks what it serves with `vary: rsc, …`; the fast path does not.
 const servedByNext = async (target: SmokeTarget) =>
-  (await fetch(`${target.base}/v1/models`, { headers: { authorization: `Bearer ${target.key}` } })).headers.get("vary")?.includes("rsc") ?? false;
+  (await fetch(`${target.base}/v1/models`, { headers: { authorization: `Bearer ${target.key}` } })).headers
+    .get("vary")
+    ?.includes("rsc") ?? false;
 
 describe("model API smoke cases: production server", () => {
   const target: SmokeTarget = { base: inject("baseUrl"), key: inject("apiKey") };

@@ -4,7 +4,12 @@ import { describe, expect, it } from "vitest";
 import { call } from "./client";
 import { MODEL } from "./models-helpers";
 
-const chat = (extra: Record<string, unknown> = {}) => ({ model: MODEL, messages: [{ role: "user", content: "hi" }], max_tokens: 2, ...extra });
+const chat = (extra: Record<string, unknown> = {}) => ({
+  model: MODEL,
+  messages: [{ role: "user", content: "hi" }],
+  max_tokens: 2,
+  ...extra,
+});
 
 function envelope(type: string, code: string, param: string | null = null) {
   return { error: { message: expect.any(String), type, param, code } };
@@ -26,14 +31,29 @@ describe("model API errors", () => {
     ["no messages", "/chat/completions", { model: MODEL }, "messages"],
     ["empty messages", "/chat/completions", chat({ messages: [] }), "messages"],
     ["an unknown role", "/chat/completions", chat({ messages: [{ role: "robot", content: "x" }] }), "messages[0].role"],
-    ["a tool turn without tool_call_id", "/chat/completions", chat({ messages: [{ role: "tool", content: "x" }] }), "messages[0].tool_call_id"],
-    ["an image URL that is neither data: nor http(s)", "/chat/completions", chat({ messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "x" } }] }] }), "messages[0].content[0].image_url.url"],
+    [
+      "a tool turn without tool_call_id",
+      "/chat/completions",
+      chat({ messages: [{ role: "tool", content: "x" }] }),
+      "messages[0].tool_call_id",
+    ],
+    [
+      "an image URL that is neither data: nor http(s)",
+      "/chat/completions",
+      chat({ messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "x" } }] }] }),
+      "messages[0].content[0].image_url.url",
+    ],
     ["a body that is not an object", "/chat/completions", [1, 2], null],
     ["no prompt", "/completions", { model: MODEL }, "prompt"],
     ["two prompts", "/completions", { model: MODEL, prompt: ["a", "b"] }, "prompt"],
     ["temperature 3 on completions", "/completions", { model: MODEL, prompt: "a", temperature: 3 }, "temperature"],
     ["empty embedding input", "/embeddings", { model: MODEL, input: "" }, "input"],
-    ["an unknown encoding_format", "/embeddings", { model: MODEL, input: "a", encoding_format: "hex" }, "encoding_format"],
+    [
+      "an unknown encoding_format",
+      "/embeddings",
+      { model: MODEL, input: "a", encoding_format: "hex" },
+      "encoding_format",
+    ],
     ["dimensions", "/embeddings", { model: MODEL, input: "a", dimensions: 8 }, "dimensions"],
   ];
   for (const [what, path, body, param] of badBodies) {
@@ -54,13 +74,17 @@ describe("model API errors", () => {
   });
 
   it("413 for a body over 32 MiB", async () => {
-    const res = await call("POST", "/v1/embeddings", { rawBody: JSON.stringify({ model: MODEL, input: "x".repeat(33 * 1024 * 1024) }) });
+    const res = await call("POST", "/v1/embeddings", {
+      rawBody: JSON.stringify({ model: MODEL, input: "x".repeat(33 * 1024 * 1024) }),
+    });
     expect(res.status).toBe(413);
     expect(res.body).toEqual(envelope("invalid_request_error", "payload_too_large"));
   });
 
   it("400 context_length_exceeded when the prompt fills the context", async () => {
-    const res = await call("POST", "/v1/completions", { body: { model: MODEL, prompt: "water ".repeat(8300), max_tokens: 4 } });
+    const res = await call("POST", "/v1/completions", {
+      body: { model: MODEL, prompt: "water ".repeat(8300), max_tokens: 4 },
+    });
     expect(res.status).toBe(400);
     expect(res.body).toEqual(envelope("invalid_request_error", "context_length_exceeded", "prompt"));
   });
@@ -103,7 +127,10 @@ describe("model API errors", () => {
   });
 
   it("sends the x-ratelimit-* headers on successes and refusals alike", async () => {
-    for (const res of [await call("GET", "/v1/models"), await call("POST", "/v1/chat/completions", { body: chat({ n: 3 }) })]) {
+    for (const res of [
+      await call("GET", "/v1/models"),
+      await call("POST", "/v1/chat/completions", { body: chat({ n: 3 }) }),
+    ]) {
       for (const h of ["limit", "remaining", "reset"]) {
         expect(res.headers.get(`x-ratelimit-${h}-requests`)).toBeTruthy();
         expect(res.headers.get(`x-ratelimit-${h}-tokens`)).toBeTruthy();

@@ -26,30 +26,66 @@ async function upstream(handler: (req: IncomingMessage, body: any, res: ServerRe
   });
   const loopback = await listenOnLoopback(server);
   // A getter (Object.assign would copy its value once).
-  return { url: loopback.url, close: loopback.close, get hits() { return state.hits; } };
+  return {
+    url: loopback.url,
+    close: loopback.close,
+    get hits() {
+      return state.hits;
+    },
+  };
 }
 
 const usage = { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 };
 const frame = (value: unknown) => `data: ${JSON.stringify(value)}\n\n`;
-const chunk = (delta: unknown, finish: string | null = null) => frame({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta, finish_reason: finish }] });
+const chunk = (delta: unknown, finish: string | null = null) =>
+  frame({
+    id: "c",
+    object: "chat.completion.chunk",
+    created: 1,
+    model: "m",
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
 
 /** A healthy OpenAI-wire upstream: chat (streamed or not), completions, embeddings. */
 function answerWell(req: IncomingMessage, body: any, res: ServerResponse) {
   if (req.url!.endsWith("/embeddings")) {
     res.writeHead(200, { "content-type": "application/json" });
-    return res.end(JSON.stringify({ object: "list", data: [{ object: "embedding", index: 0, embedding: [0.6, 0.8] }], usage }));
+    return res.end(
+      JSON.stringify({ object: "list", data: [{ object: "embedding", index: 0, embedding: [0.6, 0.8] }], usage }),
+    );
   }
   if (req.url!.endsWith("/completions") && !req.url!.endsWith("/chat/completions")) {
     res.writeHead(200, { "content-type": "application/json" });
-    return res.end(JSON.stringify({ id: "cmpl", object: "text_completion", choices: [{ index: 0, text: "from the good one", finish_reason: "stop" }], usage }));
+    return res.end(
+      JSON.stringify({
+        id: "cmpl",
+        object: "text_completion",
+        choices: [{ index: 0, text: "from the good one", finish_reason: "stop" }],
+        usage,
+      }),
+    );
   }
   if (!body.stream) {
     res.writeHead(200, { "content-type": "application/json" });
     const message = { role: "assistant", content: "from the good one" };
-    return res.end(JSON.stringify({ id: "chatcmpl", object: "chat.completion", created: 1, model: body.model, choices: [{ index: 0, message, finish_reason: "stop" }], usage }));
+    return res.end(
+      JSON.stringify({
+        id: "chatcmpl",
+        object: "chat.completion",
+        created: 1,
+        model: body.model,
+        choices: [{ index: 0, message, finish_reason: "stop" }],
+        usage,
+      }),
+    );
   }
   res.writeHead(200, { "content-type": "text/event-stream" });
-  res.end(chunk({ role: "assistant", content: "from the" }) + chunk({ content: " good one" }, "stop") + frame({ choices: [], usage }) + "data: [DONE]\n\n");
+  res.end(
+    chunk({ role: "assistant", content: "from the" }) +
+      chunk({ content: " good one" }, "stop") +
+      frame({ choices: [], usage }) +
+      "data: [DONE]\n\n",
+  );
 }
 
 const fail = (status: number) => (_req: IncomingMessage, _body: any, res: ServerResponse) => {
@@ -73,12 +109,20 @@ const messages = [{ role: "user" as const, content: "hello" }];
 
 beforeAll(async () => {
   [good, broken, limited, flaky, cutter, spare] = await Promise.all([
-    upstream(answerWell), upstream(fail(500)), upstream(fail(429)), upstream(fail(503)), upstream(breakMidStream), upstream(answerWell),
+    upstream(answerWell),
+    upstream(fail(500)),
+    upstream(fail(429)),
+    upstream(fail(503)),
+    upstream(breakMidStream),
+    upstream(answerWell),
   ]);
   const deadPort = await freePort();
   const backend = (name: string, url: string) => ({ backend: "openai-compatible", name, url: `${url}/v1` });
   // One model per case: cool-down state is per model and backend, so cases do not cool each other's backends.
-  const pair = (first: ReturnType<typeof backend>, second = backend("good", good.url)) => ({ backends: [first, second], prices: { input: 1, output: 1 } });
+  const pair = (first: ReturnType<typeof backend>, second = backend("good", good.url)) => ({
+    backends: [first, second],
+    prices: { input: 1, output: 1 },
+  });
   const models: Record<string, unknown> = {
     "fb.429": pair(backend("limited", limited.url)),
     "fb.refused": pair(backend("refused", `http://127.0.0.1:${deadPort}`)),
@@ -86,8 +130,11 @@ beforeAll(async () => {
     "fb.cut": pair(backend("cutter", cutter.url), backend("spare", spare.url)),
     "fb.down": pair(backend("broken", broken.url), backend("refused", `http://127.0.0.1:${deadPort}`)),
   };
-  for (const endpoint of ["chat", "chat-stream", "completions", "embeddings", "responses"]) models[`fb.500.${endpoint}`] = pair(backend("broken", broken.url));
-  gateway = await startServer({ env: { MODELS: JSON.stringify(models), MODEL_COOLDOWN_FAILURES: "2", MODEL_COOLDOWN_SECONDS: String(COOL_SECONDS) } });
+  for (const endpoint of ["chat", "chat-stream", "completions", "embeddings", "responses"])
+    models[`fb.500.${endpoint}`] = pair(backend("broken", broken.url));
+  gateway = await startServer({
+    env: { MODELS: JSON.stringify(models), MODEL_COOLDOWN_FAILURES: "2", MODEL_COOLDOWN_SECONDS: String(COOL_SECONDS) },
+  });
   key = await createOrgKey(gateway, "Fallback Org");
 });
 
@@ -100,7 +147,10 @@ afterAll(async () => {
 const post = (path: string, body: unknown) => postV1(path, body, { base: gateway.url, key });
 const attemptsOf = async (res: Response) => {
   const row = await usageRow(res.headers.get("x-request-id")!, gateway.databaseUrl);
-  return { row, attempts: JSON.parse(row.attempts ?? "[]") as { backend: string; status: number; error?: string; ms: number }[] };
+  return {
+    row,
+    attempts: JSON.parse(row.attempts ?? "[]") as { backend: string; status: number; error?: string; ms: number }[],
+  };
 };
 
 describe("fallbacks", () => {
@@ -110,7 +160,10 @@ describe("fallbacks", () => {
     expect((await res.json()).choices[0].message.content).toBe("from the good one");
     const { row, attempts } = await attemptsOf(res);
     expect(row).toMatchObject({ status: 200, backend: "good", inputTokens: 5, outputTokens: 2 });
-    expect(attempts.map((a) => [a.backend, a.status])).toEqual([["broken", 502], ["good", 200]]);
+    expect(attempts.map((a) => [a.backend, a.status])).toEqual([
+      ["broken", 502],
+      ["good", 200],
+    ]);
     expect(attempts[0]!.error).toMatch(/answered 500: scripted 500/);
     expect(attempts.every((a) => Number.isInteger(a.ms) && a.ms >= 0)).toBe(true);
   });
@@ -120,29 +173,45 @@ describe("fallbacks", () => {
     expect(stream.status).toBe(200);
     const frames = await readSse(stream);
     expect(frames.at(-1)).toBe("[DONE]");
-    expect(frames.slice(0, -1).map((f) => JSON.parse(f).choices[0]?.delta?.content ?? "").join("")).toBe("from the good one");
+    expect(
+      frames
+        .slice(0, -1)
+        .map((f) => JSON.parse(f).choices[0]?.delta?.content ?? "")
+        .join(""),
+    ).toBe("from the good one");
 
     const completion = await post("/completions", { model: "fb.500.completions", prompt: "hi" });
     expect((await completion.json()).choices[0].text).toBe("from the good one");
     const embedding = await post("/embeddings", { model: "fb.500.embeddings", input: "hi" });
     const [x, y] = (await embedding.json()).data[0].embedding;
     expect([x, y]).toEqual([expect.closeTo(0.6, 6), expect.closeTo(0.8, 6)]);
-    const response = await openai(gateway.url, key).responses.create({ model: "fb.500.responses", input: "hi" }).withResponse();
+    const response = await openai(gateway.url, key)
+      .responses.create({ model: "fb.500.responses", input: "hi" })
+      .withResponse();
     expect(response.data.output_text).toBe("from the good one");
 
     for (const res of [stream, completion, embedding, response.response]) {
       const { row, attempts } = await attemptsOf(res);
       expect(row.backend).toBe("good");
-      expect(attempts.map((a) => [a.backend, a.status])).toEqual([["broken", 502], ["good", 200]]);
+      expect(attempts.map((a) => [a.backend, a.status])).toEqual([
+        ["broken", 502],
+        ["good", 200],
+      ]);
     }
   });
 
   it("moves on after a 429 and after a refused connection", async () => {
-    for (const [model, first, status] of [["fb.429", "limited", 429], ["fb.refused", "refused", 502]] as const) {
+    for (const [model, first, status] of [
+      ["fb.429", "limited", 429],
+      ["fb.refused", "refused", 502],
+    ] as const) {
       const res = await post("/chat/completions", { model, messages });
       expect(res.status).toBe(200);
       const { attempts } = await attemptsOf(res);
-      expect(attempts.map((a) => [a.backend, a.status])).toEqual([[first, status], ["good", 200]]);
+      expect(attempts.map((a) => [a.backend, a.status])).toEqual([
+        [first, status],
+        ["good", 200],
+      ]);
     }
   });
 
@@ -152,7 +221,10 @@ describe("fallbacks", () => {
     expect((await res.json()).error.code).toBe("upstream_error");
     const { row, attempts } = await attemptsOf(res);
     expect(row).toMatchObject({ status: 502, backend: null });
-    expect(attempts.map((a) => [a.backend, a.status])).toEqual([["broken", 502], ["refused", 502]]);
+    expect(attempts.map((a) => [a.backend, a.status])).toEqual([
+      ["broken", 502],
+      ["refused", 502],
+    ]);
   });
 
   it("never falls back once a streamed answer has started", async () => {
@@ -185,12 +257,22 @@ describe("fallbacks", () => {
     expect(flaky.hits).toBe(hits);
 
     const health = await (await fetch(`${gateway.url}/api/health`)).json();
-    const cooling = health.checks.models.cooling as { model: string; backend: string; consecutive_failures: number; until: string }[];
+    const cooling = health.checks.models.cooling as {
+      model: string;
+      backend: string;
+      consecutive_failures: number;
+      until: string;
+    }[];
     expect(cooling).toEqual([expect.objectContaining({ model: "fb.cool", backend: "flaky", consecutive_failures: 2 })]);
     expect(Date.parse(cooling[0]!.until)).toBeGreaterThan(Date.now());
 
     // After the cool-down the backend is tried again (and, failing, cooled again at once).
-    await waitFor(ask, { until: (tried) => tried[0] === "flaky", timeoutMs: COOL_SECONDS * 1000 + 10_000, intervalMs: 250, message: "the flaky backend to be tried again" });
+    await waitFor(ask, {
+      until: (tried) => tried[0] === "flaky",
+      timeoutMs: COOL_SECONDS * 1000 + 10_000,
+      intervalMs: 250,
+      message: "the flaky backend to be tried again",
+    });
     expect(flaky.hits).toBe(hits + 1);
     expect(await ask()).toEqual(["good"]);
   });

@@ -11,10 +11,17 @@ afterAll(closeDbs);
 // Any answered request of the placeholder model costs more than this.
 const TINY = 1e-9;
 
-const chat = (key: string) => postV1("/chat/completions", { model: MODEL, messages: [{ role: "user", content: "hi" }], max_tokens: 3, temperature: 0 }, { key });
-const complete = (key: string) => postV1("/completions", { model: MODEL, prompt: "hi", max_tokens: 3, temperature: 0 }, { key });
+const chat = (key: string) =>
+  postV1(
+    "/chat/completions",
+    { model: MODEL, messages: [{ role: "user", content: "hi" }], max_tokens: 3, temperature: 0 },
+    { key },
+  );
+const complete = (key: string) =>
+  postV1("/completions", { model: MODEL, prompt: "hi", max_tokens: 3, temperature: 0 }, { key });
 const embed = (key: string) => postV1("/embeddings", { model: MODEL, input: "hi" }, { key });
-const respond = (key: string) => postV1("/responses", { model: MODEL, input: "hi", max_output_tokens: 3, temperature: 0 }, { key });
+const respond = (key: string) =>
+  postV1("/responses", { model: MODEL, input: "hi", max_output_tokens: 3, temperature: 0 }, { key });
 
 async function newKey(user: DashboardUser, name: string) {
   const created = await user.request("POST", "/api/keys", { name });
@@ -93,14 +100,19 @@ describe("monthly budgets", () => {
     expect(Number(emb.headers.get("x-cabin-cost-usd"))).toBeGreaterThan(0);
 
     // A streamed answer's headers leave before its cost is known: no cost header (the usage row has it).
-    const streamed = await postV1("/chat/completions", { model: MODEL, messages: [{ role: "user", content: "hi" }], max_tokens: 2, stream: true }, { key: key.key });
+    const streamed = await postV1(
+      "/chat/completions",
+      { model: MODEL, messages: [{ role: "user", content: "hi" }], max_tokens: 2, stream: true },
+      { key: key.key },
+    );
     expect(streamed.headers.get("x-cabin-cost-usd")).toBeNull();
     expect((await readSse(streamed)).at(-1)).toBe("[DONE]");
 
     // Once the three usage rows are written, the month's spend (usage_month_totals, what budgets
     // are checked against after a reload) is their sum: the rows and totals commit together.
     await expect.poll(() => db().usageRecord.count({ where: { apiKeyId: key.id } }), { timeout: 15_000 }).toBe(3);
-    const rowsSpent = (await db().usageRecord.aggregate({ where: { apiKeyId: key.id }, _sum: { costUsd: true } }))._sum.costUsd ?? 0;
+    const rowsSpent =
+      (await db().usageRecord.aggregate({ where: { apiKeyId: key.id }, _sum: { costUsd: true } }))._sum.costUsd ?? 0;
     expect(rowsSpent).toBeGreaterThan(cost);
     const budgets = await carol.request("GET", "/api/budgets");
     expect(budgets.status).toBe(200);
@@ -123,10 +135,15 @@ describe("monthly budgets", () => {
 
   it("the operator CLI sets key and organization budgets; a change made by another process counts within the refresh interval", async () => {
     const server = { databaseUrl: inject("databaseUrl"), dataDir: inject("dataDir") };
-    const org = JSON.parse(await runCli(server, ["org", "create", `Budget CLI ${Date.now()}`, "--json"])) as { id: string; slug: string };
+    const org = JSON.parse(await runCli(server, ["org", "create", `Budget CLI ${Date.now()}`, "--json"])) as {
+      id: string;
+      slug: string;
+    };
     const first = JSON.parse(await runCli(server, ["keys", "create", "--org", org.slug, "--json"])).key as string;
     const second = JSON.parse(await runCli(server, ["keys", "create", "--org", org.slug, "--json"])).key as string;
-    const firstId = (await db().apiKey.findFirstOrThrow({ where: { organizationId: org.id, prefix: first.slice(0, 12) } })).id;
+    const firstId = (
+      await db().apiKey.findFirstOrThrow({ where: { organizationId: org.id, prefix: first.slice(0, 12) } })
+    ).id;
     expect(await runCli(server, ["keys", "budget", firstId, String(TINY)])).toContain(`monthly budget $${TINY}`);
 
     expect((await chat(first)).status).toBe(200);

@@ -13,7 +13,11 @@ export function openai(base = inject("baseUrl"), apiKey = inject("apiKey")) {
   return new OpenAI({ baseURL: `${base}/v1`, apiKey, maxRetries: 0 });
 }
 
-export async function postV1(path: string, body: unknown, options: { key?: string; base?: string; signal?: AbortSignal } = {}) {
+export async function postV1(
+  path: string,
+  body: unknown,
+  options: { key?: string; base?: string; signal?: AbortSignal } = {},
+) {
   return fetch(`${options.base ?? inject("baseUrl")}/v1${path}`, {
     method: "POST",
     headers: { authorization: `Bearer ${options.key ?? inject("apiKey")}`, "content-type": "application/json" },
@@ -38,7 +42,9 @@ export function db(databaseUrl = inject("databaseUrl")) {
 /** The usage row of one request; usage writes do not hold the response, so wait for it briefly. */
 export async function usageRow(requestId: string, databaseUrl?: string) {
   const row = await waitFor(() => db(databaseUrl).usageRecord.findFirst({ where: { requestId } }), {
-    timeoutMs: 5000, intervalMs: 50, message: `the usage row of request ${requestId}`,
+    timeoutMs: 5000,
+    intervalMs: 50,
+    message: `the usage row of request ${requestId}`,
   });
   return row!;
 }
@@ -46,7 +52,12 @@ export async function usageRow(requestId: string, databaseUrl?: string) {
 /** The month-total rows (usage_month_totals) of an organization and of one of its keys. */
 export function monthTotalRows(organizationId: string, apiKeyId: string) {
   return db().usageMonthTotal.count({
-    where: { OR: [{ scope: "organization", subjectId: organizationId }, { scope: "key", subjectId: apiKeyId }] },
+    where: {
+      OR: [
+        { scope: "organization", subjectId: organizationId },
+        { scope: "key", subjectId: apiKeyId },
+      ],
+    },
   });
 }
 
@@ -56,7 +67,10 @@ export async function closeDbs() {
 }
 
 /** A request listener for a scripted OpenAI-wire upstream: each JSON body is kept in `received`, then `reply` answers it. */
-export function scriptedUpstream(received: unknown[], reply: (body: any, res: import("node:http").ServerResponse) => void) {
+export function scriptedUpstream(
+  received: unknown[],
+  reply: (body: any, res: import("node:http").ServerResponse) => void,
+) {
   return (req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => {
     let raw = "";
     req.on("data", (d) => (raw += d));

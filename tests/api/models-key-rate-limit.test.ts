@@ -12,7 +12,8 @@ const keys: string[] = [];
 beforeAll(async () => {
   server = await startServer({ env: { MODEL_KEY_RATE_LIMIT_RPM: "2", MODEL_RATE_LIMIT_RPM: "5" } });
   const org = JSON.parse(await runCli(server, ["org", "create", "Key Limits Org", "--json"])) as { slug: string };
-  for (let i = 0; i < 3; i++) keys.push(JSON.parse(await runCli(server, ["keys", "create", "--org", org.slug, "--json"])).key);
+  for (let i = 0; i < 3; i++)
+    keys.push(JSON.parse(await runCli(server, ["keys", "create", "--org", org.slug, "--json"])).key);
 }, 120_000);
 
 afterAll(async () => {

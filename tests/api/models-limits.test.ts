@@ -26,7 +26,14 @@ const expectRateLimited = async (res: Response, mentions: RegExp) => {
   expect(Number(res.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
   for (const h of ["limit", "remaining", "reset"]) expect(res.headers.get(`x-ratelimit-${h}-requests`)).toBeTruthy();
   const body = await res.json();
-  expect(body).toEqual({ error: { message: expect.stringMatching(mentions), type: "rate_limit_error", param: null, code: "rate_limit_exceeded" } });
+  expect(body).toEqual({
+    error: {
+      message: expect.stringMatching(mentions),
+      type: "rate_limit_error",
+      param: null,
+      code: "rate_limit_exceeded",
+    },
+  });
 };
 
 describe("rate limits", () => {
@@ -43,15 +50,25 @@ describe("rate limits", () => {
     await expectRateLimited(await embed(), /3 requests per minute/);
     // Another organization is not affected.
     const other = keys["Bystander Org"]!;
-    expect((await postV1("/embeddings", { model: MODEL, input: "a" }, { base: server.url, key: other })).status).toBe(200);
+    expect((await postV1("/embeddings", { model: MODEL, input: "a" }, { base: server.url, key: other })).status).toBe(
+      200,
+    );
   });
 
   it("refuses once the organization's tokens per minute are spent", async () => {
     const key = keys["Tokens Org"]!;
-    const big = await postV1("/completions", { model: MODEL, prompt: "hello", max_tokens: 120, temperature: 0 }, { base: server.url, key });
+    const big = await postV1(
+      "/completions",
+      { model: MODEL, prompt: "hello", max_tokens: 120, temperature: 0 },
+      { base: server.url, key },
+    );
     expect(big.status).toBe(200);
     expect((await big.json()).usage.total_tokens).toBeGreaterThan(100);
-    const next = await postV1("/completions", { model: MODEL, prompt: "hello", max_tokens: 1 }, { base: server.url, key });
+    const next = await postV1(
+      "/completions",
+      { model: MODEL, prompt: "hello", max_tokens: 1 },
+      { base: server.url, key },
+    );
     await expectRateLimited(next, /100 tokens per minute/);
     expect(next.headers.get("x-ratelimit-remaining-tokens")).toBe("0");
   });
@@ -71,7 +88,11 @@ describe("queue and client aborts", () => {
     const reader = long.body!.getReader();
     await reader.read(); // generation is under way
 
-    const second = await postV1("/completions", { model: MODEL, prompt: "hi", max_tokens: 1 }, { base: server.url, key: keys["Queue Org 2"] });
+    const second = await postV1(
+      "/completions",
+      { model: MODEL, prompt: "hi", max_tokens: 1 },
+      { base: server.url, key: keys["Queue Org 2"] },
+    );
     expect(second.status).toBe(429);
     expect((await second.json()).error).toMatchObject({ type: "rate_limit_error", code: "model_overloaded" });
 
@@ -85,7 +106,11 @@ describe("queue and client aborts", () => {
     expect(row.outputTokens).toBeLessThan(1800);
 
     // The slot is free again (the queue admits nothing waiting, so a busy model would answer 429).
-    const after = await postV1("/completions", { model: MODEL, prompt: "hi", max_tokens: 2 }, { base: server.url, key: keys["Queue Org 3"] });
+    const after = await postV1(
+      "/completions",
+      { model: MODEL, prompt: "hi", max_tokens: 2 },
+      { base: server.url, key: keys["Queue Org 3"] },
+    );
     expect(after.status).toBe(200);
     expect((await after.json()).usage.completion_tokens).toBe(2);
   });

@@ -17,7 +17,11 @@ describe("GET /v1/models", () => {
     const ids = page.data.map((m) => m.id);
     expect(ids).toEqual(expect.arrayContaining([MODEL, CUA]));
     for (const m of page.data) {
-      expect(m).toMatchObject({ object: "model", created: expect.any(Number), owned_by: expect.stringContaining("placeholder") });
+      expect(m).toMatchObject({
+        object: "model",
+        created: expect.any(Number),
+        owned_by: expect.stringContaining("placeholder"),
+      });
       expect((m as unknown as { metadata: { placeholder: boolean; notice: string } }).metadata).toMatchObject({
         placeholder: true,
         notice: expect.stringContaining("not meaningful"),
@@ -36,7 +40,11 @@ describe("POST /v1/chat/completions", () => {
     expect(a.choices).toHaveLength(1);
     expect(a.choices[0]).toMatchObject({ index: 0, message: { role: "assistant" }, finish_reason: "length" });
     expect(a.choices[0]!.message.content!.length).toBeGreaterThan(0);
-    expect(a.usage).toEqual({ prompt_tokens: expect.any(Number), completion_tokens: 16, total_tokens: a.usage!.prompt_tokens + 16 });
+    expect(a.usage).toEqual({
+      prompt_tokens: expect.any(Number),
+      completion_tokens: 16,
+      total_tokens: a.usage!.prompt_tokens + 16,
+    });
     const b = await client.chat.completions.create({ model: MODEL, messages, temperature: 0, max_tokens: 16 });
     expect(b.choices[0]!.message.content).toBe(a.choices[0]!.message.content);
     expect(b.usage).toEqual(a.usage);
@@ -45,12 +53,18 @@ describe("POST /v1/chat/completions", () => {
   it("streams deltas that join to the non-streamed text, then usage when asked", async () => {
     const full = await client.chat.completions.create({ model: MODEL, messages, temperature: 0, max_tokens: 24 });
     const stream = await client.chat.completions.create({
-      model: MODEL, messages, temperature: 0, max_tokens: 24, stream: true, stream_options: { include_usage: true },
+      model: MODEL,
+      messages,
+      temperature: 0,
+      max_tokens: 24,
+      stream: true,
+      stream_options: { include_usage: true },
     });
     const chunks = [];
     for await (const chunk of stream) chunks.push(chunk);
     expect(chunks[0]!.choices[0]!.delta.role).toBe("assistant");
-    for (const c of chunks) expect(c).toMatchObject({ object: "chat.completion.chunk", id: chunks[0]!.id, model: MODEL });
+    for (const c of chunks)
+      expect(c).toMatchObject({ object: "chat.completion.chunk", id: chunks[0]!.id, model: MODEL });
     const text = chunks.map((c) => c.choices[0]?.delta.content ?? "").join("");
     expect(text).toBe(full.choices[0]!.message.content);
     const finish = chunks.filter((c) => c.choices[0]?.finish_reason);
@@ -62,7 +76,13 @@ describe("POST /v1/chat/completions", () => {
   });
 
   it("without include_usage, no usage chunk", async () => {
-    const stream = await client.chat.completions.create({ model: MODEL, messages, temperature: 0, max_tokens: 4, stream: true });
+    const stream = await client.chat.completions.create({
+      model: MODEL,
+      messages,
+      temperature: 0,
+      max_tokens: 4,
+      stream: true,
+    });
     const chunks = [];
     for await (const chunk of stream) chunks.push(chunk);
     expect(chunks.every((c) => c.choices.length === 1 && !c.usage)).toBe(true);
@@ -77,16 +97,30 @@ describe("POST /v1/chat/completions", () => {
   });
 
   it("stops at a stop sequence (array or string), excluding it, streamed or not", async () => {
-    const full = (await client.chat.completions.create({ model: MODEL, messages, temperature: 0, max_tokens: 40 })).choices[0]!.message.content!;
+    const full = (await client.chat.completions.create({ model: MODEL, messages, temperature: 0, max_tokens: 40 }))
+      .choices[0]!.message.content!;
     const stop = full.split(" ").filter((w) => w.length >= 3)[2]!;
     const expected = full.slice(0, full.indexOf(stop));
     for (const s of [[stop, "zzzz-never"], stop]) {
-      const r = await client.chat.completions.create({ model: MODEL, messages, temperature: 0, max_tokens: 40, stop: s });
+      const r = await client.chat.completions.create({
+        model: MODEL,
+        messages,
+        temperature: 0,
+        max_tokens: 40,
+        stop: s,
+      });
       expect(r.choices[0]!.finish_reason).toBe("stop");
       expect(r.choices[0]!.message.content).toBe(expected);
       expect(r.usage!.completion_tokens).toBeLessThan(40);
     }
-    const stream = await client.chat.completions.create({ model: MODEL, messages, temperature: 0, max_tokens: 40, stop: [stop], stream: true });
+    const stream = await client.chat.completions.create({
+      model: MODEL,
+      messages,
+      temperature: 0,
+      max_tokens: 40,
+      stop: [stop],
+      stream: true,
+    });
     let text = "";
     let finish: string | null | undefined;
     for await (const c of stream) {
@@ -98,28 +132,60 @@ describe("POST /v1/chat/completions", () => {
   });
 
   it("treats text parts like the same string, and repeats a seeded sample", async () => {
-    const asString = await client.chat.completions.create({ model: MODEL, messages: [{ role: "user", content: "the sun" }], temperature: 0, max_tokens: 8 });
+    const asString = await client.chat.completions.create({
+      model: MODEL,
+      messages: [{ role: "user", content: "the sun" }],
+      temperature: 0,
+      max_tokens: 8,
+    });
     const asParts = await client.chat.completions.create({
-      model: MODEL, messages: [{ role: "user", content: [{ type: "text", text: "the " }, { type: "text", text: "sun" }] }], temperature: 0, max_tokens: 8,
+      model: MODEL,
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "the " },
+            { type: "text", text: "sun" },
+          ],
+        },
+      ],
+      temperature: 0,
+      max_tokens: 8,
     });
     expect(asParts.choices[0]!.message.content).toBe(asString.choices[0]!.message.content);
-    const seeded = () => client.chat.completions.create({ model: MODEL, messages, temperature: 0.9, seed: 42, max_tokens: 12 });
+    const seeded = () =>
+      client.chat.completions.create({ model: MODEL, messages, temperature: 0.9, seed: 42, max_tokens: 12 });
     expect((await seeded()).choices[0]!.message.content).toBe((await seeded()).choices[0]!.message.content);
   });
 });
 
 describe("POST /v1/completions (legacy)", () => {
   it("answers text_completion objects, streamed or not, with the same text", async () => {
-    const r = await client.completions.create({ model: MODEL, prompt: "Once upon a time", temperature: 0, max_tokens: 12 });
+    const r = await client.completions.create({
+      model: MODEL,
+      prompt: "Once upon a time",
+      temperature: 0,
+      max_tokens: 12,
+    });
     expect(r.id).toMatch(/^cmpl-/);
     expect(r).toMatchObject({ object: "text_completion", model: MODEL });
     expect(r.choices[0]).toMatchObject({ index: 0, finish_reason: "length" });
     expect(r.usage).toMatchObject({ completion_tokens: 12, prompt_tokens: expect.any(Number) });
-    const same = await client.completions.create({ model: MODEL, prompt: ["Once upon a time"], temperature: 0, max_tokens: 12 });
+    const same = await client.completions.create({
+      model: MODEL,
+      prompt: ["Once upon a time"],
+      temperature: 0,
+      max_tokens: 12,
+    });
     expect(same.choices[0]!.text).toBe(r.choices[0]!.text);
 
     const stream = await client.completions.create({
-      model: MODEL, prompt: "Once upon a time", temperature: 0, max_tokens: 12, stream: true, stream_options: { include_usage: true },
+      model: MODEL,
+      prompt: "Once upon a time",
+      temperature: 0,
+      max_tokens: 12,
+      stream: true,
+      stream_options: { include_usage: true },
     });
     let text = "";
     let usage;
@@ -135,7 +201,11 @@ describe("POST /v1/completions (legacy)", () => {
 
 describe("POST /v1/embeddings", () => {
   it("returns fixed-size vectors: identical input, identical vector; base64 decodes to the same floats", async () => {
-    const r = await client.embeddings.create({ model: MODEL, input: ["the water is good", "the water is good", "hello world"], encoding_format: "float" });
+    const r = await client.embeddings.create({
+      model: MODEL,
+      input: ["the water is good", "the water is good", "hello world"],
+      encoding_format: "float",
+    });
     expect(r).toMatchObject({ object: "list", model: MODEL });
     expect(r.data.map((d) => d.index)).toEqual([0, 1, 2]);
     const [a, b, c] = r.data.map((d) => d.embedding);

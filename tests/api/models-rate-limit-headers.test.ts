@@ -9,7 +9,8 @@ import { MODEL } from "./models-helpers";
 const TRIOS = ["limit", "remaining", "reset"].flatMap((h) => [`x-ratelimit-${h}-requests`, `x-ratelimit-${h}-tokens`]);
 
 function expectRateLimitHeaders(res: ApiResponse, what: string) {
-  for (const name of TRIOS) expect(res.headers.get(name) ?? "(missing)", `${name} on ${what}`).toMatch(/^\d+(\.\d+)?(ms|s|m\d+s)?$/);
+  for (const name of TRIOS)
+    expect(res.headers.get(name) ?? "(missing)", `${name} on ${what}`).toMatch(/^\d+(\.\d+)?(ms|s|m\d+s)?$/);
 }
 
 describe("x-ratelimit-* headers", () => {

@@ -19,9 +19,31 @@ let count = 0;
 function nativeResponse(body: any) {
   count++;
   const text = `native answer ${count}`;
-  const item = { id: `msg_up_${count}`, type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] };
-  const usage = { input_tokens: 7, input_tokens_details: { cached_tokens: 0 }, output_tokens: 3, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 10 };
-  const response = { id: `resp_up_${count}`, object: "response", created_at: 1700000000, status: "completed", model: body.model, output: [item], usage, error: null, incomplete_details: null };
+  const item = {
+    id: `msg_up_${count}`,
+    type: "message",
+    role: "assistant",
+    status: "completed",
+    content: [{ type: "output_text", text, annotations: [] }],
+  };
+  const usage = {
+    input_tokens: 7,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: 3,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: 10,
+  };
+  const response = {
+    id: `resp_up_${count}`,
+    object: "response",
+    created_at: 1700000000,
+    status: "completed",
+    model: body.model,
+    output: [item],
+    usage,
+    error: null,
+    incomplete_details: null,
+  };
   return { response, item, text };
 }
 
@@ -30,7 +52,16 @@ function answer(req: IncomingMessage, body: any, res: ServerResponse) {
   if (req.url === "/v1/chat/completions") {
     res.writeHead(200, { "content-type": "application/json" });
     const message = { role: "assistant", content: "answered as chat" };
-    return res.end(JSON.stringify({ id: "c", object: "chat.completion", created: 1, model: body.model, choices: [{ index: 0, message, finish_reason: "stop" }], usage: { prompt_tokens: 4, completion_tokens: 3, total_tokens: 7 } }));
+    return res.end(
+      JSON.stringify({
+        id: "c",
+        object: "chat.completion",
+        created: 1,
+        model: body.model,
+        choices: [{ index: 0, message, finish_reason: "stop" }],
+        usage: { prompt_tokens: 4, completion_tokens: 3, total_tokens: 7 },
+      }),
+    );
   }
   const { response, item, text } = nativeResponse(body);
   if (!body.stream) {
@@ -38,15 +69,26 @@ function answer(req: IncomingMessage, body: any, res: ServerResponse) {
     return res.end(JSON.stringify(response));
   }
   let sequence = 0;
-  const event = (type: string, fields: object) => `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...fields })}\n\n`;
+  const event = (type: string, fields: object) =>
+    `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...fields })}\n\n`;
   const started = { ...response, status: "in_progress", output: [], usage: null };
   const empty = { ...item, status: "in_progress", content: [] };
   const frames = [
     event("response.created", { response: started }),
     event("response.in_progress", { response: started }),
     event("response.output_item.added", { output_index: 0, item: empty }),
-    event("response.content_part.added", { item_id: item.id, output_index: 0, content_index: 0, part: { type: "output_text", text: "", annotations: [] } }),
-    event("response.output_text.delta", { item_id: item.id, output_index: 0, content_index: 0, delta: text.slice(0, 7) }),
+    event("response.content_part.added", {
+      item_id: item.id,
+      output_index: 0,
+      content_index: 0,
+      part: { type: "output_text", text: "", annotations: [] },
+    }),
+    event("response.output_text.delta", {
+      item_id: item.id,
+      output_index: 0,
+      content_index: 0,
+      delta: text.slice(0, 7),
+    }),
     event("response.output_text.delta", { item_id: item.id, output_index: 0, content_index: 0, delta: text.slice(7) }),
     event("response.output_text.done", { item_id: item.id, output_index: 0, content_index: 0, text }),
     event("response.content_part.done", { item_id: item.id, output_index: 0, content_index: 0, part: item.content[0] }),
@@ -64,7 +106,9 @@ function answer(req: IncomingMessage, body: any, res: ServerResponse) {
 /** Starts a native stream, then breaks the connection before response.completed. */
 function cutShort(_req: IncomingMessage, body: any, res: ServerResponse) {
   res.writeHead(200, { "content-type": "text/event-stream" });
-  res.write(`event: response.created\ndata: ${JSON.stringify({ type: "response.created", sequence_number: 0, response: { id: "resp_cut", status: "in_progress", model: body.model, output: [] } })}\n\n`);
+  res.write(
+    `event: response.created\ndata: ${JSON.stringify({ type: "response.created", sequence_number: 0, response: { id: "resp_cut", status: "in_progress", model: body.model, output: [] } })}\n\n`,
+  );
   setTimeout(() => res.destroy(), 50);
 }
 
@@ -94,7 +138,14 @@ beforeAll(async () => {
   gateway = await startServer({
     env: {
       MODELS: JSON.stringify({
-        "nat.cua": { backend: "openai-compatible", name: "native", url: `${upstream.url}/v1`, upstreamModel: UPSTREAM_MODEL, responses: "native", prices: { input: 1, output: 2 } },
+        "nat.cua": {
+          backend: "openai-compatible",
+          name: "native",
+          url: `${upstream.url}/v1`,
+          upstreamModel: UPSTREAM_MODEL,
+          responses: "native",
+          prices: { input: 1, output: 2 },
+        },
         "nat.cut": { backend: "openai-compatible", name: "cut", url: `${cut.url}/v1`, responses: "native" },
         "nat.mixed": {
           backends: [
@@ -117,16 +168,31 @@ afterAll(async () => {
 describe("native /v1/responses passthrough", () => {
   it("forwards the request with the upstream's model name, returns its answer untouched and records its usage", async () => {
     const client = openai(gateway.url, key);
-    const { data, response } = await client.responses.create({ model: "nat.cua", input: "first question", instructions: "be brief", max_output_tokens: 50 }).withResponse();
+    const { data, response } = await client.responses
+      .create({ model: "nat.cua", input: "first question", instructions: "be brief", max_output_tokens: 50 })
+      .withResponse();
     expect(data).toMatchObject({ id: "resp_up_1", model: UPSTREAM_MODEL, status: "completed" });
     expect(data.output_text).toBe("native answer 1");
     const sent = received.at(-1)!;
     expect(sent.url).toBe("/v1/responses");
-    expect(sent.body).toEqual({ model: UPSTREAM_MODEL, input: "first question", instructions: "be brief", max_output_tokens: 50 });
+    expect(sent.body).toEqual({
+      model: UPSTREAM_MODEL,
+      input: "first question",
+      instructions: "be brief",
+      max_output_tokens: 50,
+    });
     expect(response.headers.get("x-cabin-cost-usd")).toBe(String((7 * 1 + 3 * 2) / 1e6));
 
     const row = await usageRow(response.headers.get("x-request-id")!, gateway.databaseUrl);
-    expect(row).toMatchObject({ endpoint: "responses", model: "nat.cua", inputTokens: 7, outputTokens: 3, status: 200, stream: false, backend: "native" });
+    expect(row).toMatchObject({
+      endpoint: "responses",
+      model: "nat.cua",
+      inputTokens: 7,
+      outputTokens: 3,
+      status: 200,
+      stream: false,
+      backend: "native",
+    });
     expect((await client.responses.retrieve("resp_up_1")).output).toEqual(data.output);
   });
 
@@ -135,14 +201,26 @@ describe("native /v1/responses passthrough", () => {
     const first = await client.responses.create({ model: "nat.cua", input: "question one" });
     const events: string[] = [];
     let text = "";
-    for await (const event of await client.responses.create({ model: "nat.cua", input: "question two", previous_response_id: first.id, stream: true })) {
+    for await (const event of await client.responses.create({
+      model: "nat.cua",
+      input: "question two",
+      previous_response_id: first.id,
+      stream: true,
+    })) {
       events.push(event.type);
       if (event.type === "response.output_text.delta") text += event.delta;
     }
     expect(events).toEqual([
-      "response.created", "response.in_progress", "response.output_item.added", "response.content_part.added",
-      "response.output_text.delta", "response.output_text.delta", "response.output_text.done",
-      "response.content_part.done", "response.output_item.done", "response.completed",
+      "response.created",
+      "response.in_progress",
+      "response.output_item.added",
+      "response.content_part.added",
+      "response.output_text.delta",
+      "response.output_text.delta",
+      "response.output_text.done",
+      "response.content_part.done",
+      "response.output_item.done",
+      "response.completed",
     ]);
     const second = received.at(-1)!.body;
     expect(text).toBe(`native answer ${count}`);
@@ -155,13 +233,28 @@ describe("native /v1/responses passthrough", () => {
     ]);
 
     // Raw: the stream is the upstream's text, byte for byte.
-    const res = await postV1("/responses", { model: "nat.cua", input: "raw", stream: true }, { base: gateway.url, key });
+    const res = await postV1(
+      "/responses",
+      { model: "nat.cua", input: "raw", stream: true },
+      { base: gateway.url, key },
+    );
     expect(await res.text()).toBe(lastStreamText);
     const row = await usageRow(res.headers.get("x-request-id")!, gateway.databaseUrl);
-    expect(row).toMatchObject({ endpoint: "responses", inputTokens: 7, outputTokens: 3, status: 200, stream: true, backend: "native" });
+    expect(row).toMatchObject({
+      endpoint: "responses",
+      inputTokens: 7,
+      outputTokens: 3,
+      status: 200,
+      stream: true,
+      backend: "native",
+    });
     // Stored before the end reached the client: the next turn can chain from it at once.
     const stored = await client.responses.retrieve(`resp_up_${count}`);
-    expect(stored).toMatchObject({ id: `resp_up_${count}`, status: "completed", output: [{ content: [{ text: `native answer ${count}` }] }] });
+    expect(stored).toMatchObject({
+      id: `resp_up_${count}`,
+      status: "completed",
+      output: [{ content: [{ text: `native answer ${count}` }] }],
+    });
   });
 
   it("reports a native stream that breaks before response.completed in-band, and records it as a failure", async () => {
@@ -176,11 +269,16 @@ describe("native /v1/responses passthrough", () => {
   });
 
   it("falls back from a native backend that fails to a translated one", async () => {
-    const { data, response } = await openai(gateway.url, key).responses.create({ model: "nat.mixed", input: "hi" }).withResponse();
+    const { data, response } = await openai(gateway.url, key)
+      .responses.create({ model: "nat.mixed", input: "hi" })
+      .withResponse();
     expect(data.output_text).toBe("answered as chat");
     expect(received.at(-1)).toMatchObject({ url: "/v1/chat/completions", body: { model: "chat-model" } });
     const row = await usageRow(response.headers.get("x-request-id")!, gateway.databaseUrl);
     expect(row.backend).toBe("as-chat");
-    expect(JSON.parse(row.attempts!).map((a: { backend: string; status: number }) => [a.backend, a.status])).toEqual([["native-down", 502], ["as-chat", 200]]);
+    expect(JSON.parse(row.attempts!).map((a: { backend: string; status: number }) => [a.backend, a.status])).toEqual([
+      ["native-down", 502],
+      ["as-chat", 200],
+    ]);
   });
 });

@@ -19,7 +19,8 @@ describe.skipIf(!onPostgres)("shared rate limits (PostgreSQL only: on SQLite eac
     first = await startServer({ env: LIMITS });
     second = await startServer({ env: LIMITS, databaseUrl: first.databaseUrl });
     const org = JSON.parse(await runCli(first, ["org", "create", "Shared Limits Org", "--json"])) as { slug: string };
-    for (let i = 0; i < 3; i++) keys.push(JSON.parse(await runCli(first, ["keys", "create", "--org", org.slug, "--json"])).key);
+    for (let i = 0; i < 3; i++)
+      keys.push(JSON.parse(await runCli(first, ["keys", "create", "--org", org.slug, "--json"])).key);
   }, 180_000);
 
   afterAll(async () => {
@@ -30,13 +31,17 @@ describe.skipIf(!onPostgres)("shared rate limits (PostgreSQL only: on SQLite eac
     await second?.destroy();
   });
 
-  const embed = (server: TestServer, key: string) => postV1("/embeddings", { model: MODEL, input: "a" }, { base: server.url, key });
+  const embed = (server: TestServer, key: string) =>
+    postV1("/embeddings", { model: MODEL, input: "a" }, { base: server.url, key });
 
   it("refuses at the shared per-key and per-organization limits across both servers", async () => {
     const [one, two, three] = keys as [string, string, string];
     const remaining: (string | null)[] = [];
     // The key's 2 requests, one on each server; the third and fourth are over the key's limit wherever they land.
-    for (const [server, key] of [[first, one], [second, one]] as const) {
+    for (const [server, key] of [
+      [first, one],
+      [second, one],
+    ] as const) {
       const ok = await embed(server, key);
       expect(ok.status).toBe(200);
       remaining.push(ok.headers.get("x-ratelimit-remaining-requests"));
@@ -45,7 +50,10 @@ describe.skipIf(!onPostgres)("shared rate limits (PostgreSQL only: on SQLite eac
       const refused = await embed(server, one);
       expect(refused.status).toBe(429);
       expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-      expect((await refused.json()).error).toMatchObject({ code: "rate_limit_exceeded", message: expect.stringMatching(/this API key: 2 requests per minute/) });
+      expect((await refused.json()).error).toMatchObject({
+        code: "rate_limit_exceeded",
+        message: expect.stringMatching(/this API key: 2 requests per minute/),
+      });
     }
     // The organization's other 2 requests, again split; then its limit holds on both servers.
     for (const server of [second, first]) {

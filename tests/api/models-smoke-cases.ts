@@ -39,7 +39,13 @@ export const MODEL_SMOKE_CASES: SmokeCase[] = [
       const client = openai(base, key);
       const full = await client.chat.completions.create({ model: MODEL, messages, temperature: 0, max_tokens: 8 });
       expect(full).toMatchObject({ object: "chat.completion", model: MODEL, usage: { completion_tokens: 8 } });
-      const stream = await client.chat.completions.create({ model: MODEL, messages, temperature: 0, max_tokens: 8, stream: true });
+      const stream = await client.chat.completions.create({
+        model: MODEL,
+        messages,
+        temperature: 0,
+        max_tokens: 8,
+        stream: true,
+      });
       const deltas: string[] = [];
       for await (const chunk of stream) deltas.push(chunk.choices[0]?.delta.content ?? "");
       expect(deltas.join("")).toBe(full.choices[0]!.message.content);
@@ -57,7 +63,10 @@ export const MODEL_SMOKE_CASES: SmokeCase[] = [
   {
     name: "answers a wrong method with a JSON 405 and allow",
     async run({ base, key }) {
-      for (const [method, path, allow] of [["GET", "/v1/chat/completions", "POST"], ["POST", "/v1/models", "GET"]] as const) {
+      for (const [method, path, allow] of [
+        ["GET", "/v1/chat/completions", "POST"],
+        ["POST", "/v1/models", "GET"],
+      ] as const) {
         const res = await call(method, path, { base, key, body: method === "POST" ? {} : undefined });
         expect(res.status, `${method} ${path}`).toBe(405);
         expect(res.headers.get("allow")).toBe(allow);

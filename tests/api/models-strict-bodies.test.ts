@@ -21,7 +21,15 @@ describe("strict /v1 bodies", () => {
   });
 
   it("accepts the listed parameters on completions and embeddings", async () => {
-    const completion = await postV1("/completions", { model: MODEL, prompt: "a", max_tokens: 1, user: "u1", presence_penalty: 0.5, frequency_penalty: 0.5, logit_bias: { "1": 1 } });
+    const completion = await postV1("/completions", {
+      model: MODEL,
+      prompt: "a",
+      max_tokens: 1,
+      user: "u1",
+      presence_penalty: 0.5,
+      frequency_penalty: 0.5,
+      logit_bias: { "1": 1 },
+    });
     expect(completion.status).toBe(200);
     expect((await postV1("/embeddings", { model: MODEL, input: "a", user: "u1" })).status).toBe(200);
   });

@@ -5,7 +5,11 @@
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { generateText, stepCountIs, tool } from "ai";
 import type OpenAI from "openai";
-import type { ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
+import type {
+  ChatCompletionChunk,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+} from "openai/resources/chat/completions";
 import { describe, expect, inject, it } from "vitest";
 import { zodFunction, zodResponseFormat } from "openai/helpers/zod";
 import { z } from "zod";
@@ -22,7 +26,10 @@ const weatherArgs = z.strictObject({
 const timeArgs = z.strictObject({ zone: z.string().max(10) });
 
 const tools: ChatCompletionTool[] = [
-  { type: "function", function: { name: "get_weather", description: "Weather for a city", parameters: z.toJSONSchema(weatherArgs) } },
+  {
+    type: "function",
+    function: { name: "get_weather", description: "Weather for a city", parameters: z.toJSONSchema(weatherArgs) },
+  },
   { type: "function", function: { name: "get_time", parameters: z.toJSONSchema(timeArgs) } },
 ];
 const validators: Record<string, z.ZodType> = { get_weather: weatherArgs, get_time: timeArgs };
@@ -40,7 +47,14 @@ describe("local model: tools", () => {
   it("runs a tool loop: a required call that validates, the tool's result, a final answer", async () => {
     const client = openai();
     for (const seed of [1, 2, 3]) {
-      const first = await client.chat.completions.create({ model: MODEL, messages: question, tools, tool_choice: "required", temperature: 0.8, seed });
+      const first = await client.chat.completions.create({
+        model: MODEL,
+        messages: question,
+        tools,
+        tool_choice: "required",
+        temperature: 0.8,
+        seed,
+      });
       const choice = first.choices[0]!;
       expect(choice.finish_reason).toBe("tool_calls");
       expect(choice.message.content).toBeNull();
@@ -52,14 +66,19 @@ describe("local model: tools", () => {
 
       const final = await client.chat.completions.create({
         model: MODEL,
-        messages: [...question, choice.message, { role: "tool", tool_call_id: call.id, content: '{"temperature": 21}' }],
+        messages: [
+          ...question,
+          choice.message,
+          { role: "tool", tool_call_id: call.id, content: '{"temperature": 21}' },
+        ],
         tools,
         max_tokens: 8,
         temperature: 0,
       });
       // "auto" on the placeholder answers text or calls again; either way a valid shape.
       const answer = final.choices[0]!;
-      if (answer.finish_reason === "tool_calls") answer.message.tool_calls!.forEach((c) => expectValidCall(c as OpenAI.ChatCompletionMessageFunctionToolCall));
+      if (answer.finish_reason === "tool_calls")
+        answer.message.tool_calls!.forEach((c) => expectValidCall(c as OpenAI.ChatCompletionMessageFunctionToolCall));
       else expect(typeof answer.message.content).toBe("string");
       expect(final.usage!.prompt_tokens).toBeGreaterThan(first.usage!.prompt_tokens);
     }
@@ -67,12 +86,22 @@ describe("local model: tools", () => {
 
   it("streams a named call as OpenAI does: id and name first, then argument fragments, then tool_calls", async () => {
     const stream = await openai().chat.completions.create({
-      model: MODEL, messages: question, tools, tool_choice: { type: "function", function: { name: "get_weather" } }, stream: true, stream_options: { include_usage: true },
+      model: MODEL,
+      messages: question,
+      tools,
+      tool_choice: { type: "function", function: { name: "get_weather" } },
+      stream: true,
+      stream_options: { include_usage: true },
     });
     const chunks: ChatCompletionChunk[] = [];
     for await (const c of stream) chunks.push(c);
     const toolDeltas = chunks.flatMap((c) => c.choices[0]?.delta.tool_calls ?? []);
-    expect(toolDeltas[0]).toEqual({ index: 0, id: expect.stringMatching(/^call_/), type: "function", function: { name: "get_weather", arguments: "" } });
+    expect(toolDeltas[0]).toEqual({
+      index: 0,
+      id: expect.stringMatching(/^call_/),
+      type: "function",
+      function: { name: "get_weather", arguments: "" },
+    });
     const fragments = toolDeltas.slice(1);
     expect(fragments.length).toBeGreaterThan(1);
     for (const d of fragments) {
@@ -80,19 +109,31 @@ describe("local model: tools", () => {
       expect(d.id).toBeUndefined();
       expect(d.function?.name).toBeUndefined();
     }
-    expectValidCall({ function: { name: "get_weather", arguments: fragments.map((d) => d.function!.arguments).join("") } });
+    expectValidCall({
+      function: { name: "get_weather", arguments: fragments.map((d) => d.function!.arguments).join("") },
+    });
     const last = chunks.filter((c) => c.choices.length).at(-1)!;
     expect(last.choices[0]!.finish_reason).toBe("tool_calls");
     expect(chunks.at(-1)!.usage!.completion_tokens).toBeGreaterThan(0);
   });
 
   it("runs the AI SDK's multi-step tool loop offline (generateText, stopWhen)", async () => {
-    const cabin = createOpenAICompatible({ name: "cabin", baseURL: `${inject("baseUrl")}/v1`, apiKey: inject("apiKey"), includeUsage: true });
+    const cabin = createOpenAICompatible({
+      name: "cabin",
+      baseURL: `${inject("baseUrl")}/v1`,
+      apiKey: inject("apiKey"),
+      includeUsage: true,
+    });
     const inputs: unknown[] = [];
     const get_time = tool({ inputSchema: timeArgs, execute: async (input) => (inputs.push(input), { time: "12:00" }) });
     const r = await generateText({
       // 200: room for the longest call the grammar allows (a zone of 10 characters, each up to a 6-byte escape).
-      model: cabin(MODEL), prompt: "What time is it?", tools: { get_time }, maxOutputTokens: 200, maxRetries: 0, stopWhen: stepCountIs(3),
+      model: cabin(MODEL),
+      prompt: "What time is it?",
+      tools: { get_time },
+      maxOutputTokens: 200,
+      maxRetries: 0,
+      stopWhen: stepCountIs(3),
       // The placeholder would rarely choose a call itself: force one, then ask for the answer.
       prepareStep: ({ stepNumber }) => ({ toolChoice: stepNumber === 0 ? "required" : "none" }),
     });
@@ -105,7 +146,14 @@ describe("local model: tools", () => {
   });
 
   it("answers text with tool_choice none, and parallel_tool_calls is accepted", async () => {
-    const r = await openai().chat.completions.create({ model: MODEL, messages: question, tools, tool_choice: "none", parallel_tool_calls: false, max_tokens: 5 });
+    const r = await openai().chat.completions.create({
+      model: MODEL,
+      messages: question,
+      tools,
+      tool_choice: "none",
+      parallel_tool_calls: false,
+      max_tokens: 5,
+    });
     expect(r.choices[0]!.finish_reason).toBe("length");
     expect(r.choices[0]!.message.tool_calls).toBeUndefined();
     expect(typeof r.choices[0]!.message.content).toBe("string");
@@ -115,8 +163,27 @@ describe("local model: tools", () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ tools, tool_choice: { type: "function", function: { name: "nope" } } }, "tool_choice"],
       [{ tool_choice: "required" }, "tool_choice"],
-      [{ tools: [{ type: "function", function: { name: "f", parameters: { type: "object", properties: { code: { type: "string", pattern: "^[A-Z]+$" } } } } }], tool_choice: "required" }, "tools[0].function.parameters.properties.code.pattern"],
-      [{ response_format: { type: "json_schema", json_schema: { name: "n", schema: { type: "number", minimum: 3 } } } }, "response_format.json_schema.schema.minimum"],
+      [
+        {
+          tools: [
+            {
+              type: "function",
+              function: {
+                name: "f",
+                parameters: { type: "object", properties: { code: { type: "string", pattern: "^[A-Z]+$" } } },
+              },
+            },
+          ],
+          tool_choice: "required",
+        },
+        "tools[0].function.parameters.properties.code.pattern",
+      ],
+      [
+        {
+          response_format: { type: "json_schema", json_schema: { name: "n", schema: { type: "number", minimum: 3 } } },
+        },
+        "response_format.json_schema.schema.minimum",
+      ],
       [{ unknown_knob: 1 }, "unknown_knob"],
       [{ logit_bias: { "999999": 5 } }, "logit_bias"],
     ];
@@ -133,46 +200,95 @@ describe("local model: structured output, images, parameters", () => {
     const schema = z.strictObject({ title: z.string(), score: z.number(), labels: z.array(z.enum(["a", "b"])) });
     for (const seed of [1, 2]) {
       const r = await openai().chat.completions.create({
-        model: MODEL, messages: question, seed, temperature: 0.8,
-        response_format: { type: "json_schema", json_schema: { name: "review", schema: z.toJSONSchema(schema), strict: true } },
+        model: MODEL,
+        messages: question,
+        seed,
+        temperature: 0.8,
+        response_format: {
+          type: "json_schema",
+          json_schema: { name: "review", schema: z.toJSONSchema(schema), strict: true },
+        },
       });
       expect(r.choices[0]!.finish_reason).toBe("stop");
       expect(schema.safeParse(JSON.parse(r.choices[0]!.message.content!)).success).toBe(true);
     }
-    const obj = await openai().chat.completions.create({ model: MODEL, messages: question, response_format: { type: "json_object" } });
+    const obj = await openai().chat.completions.create({
+      model: MODEL,
+      messages: question,
+      response_format: { type: "json_object" },
+    });
     expect(typeof JSON.parse(obj.choices[0]!.message.content!)).toBe("object");
   });
 
   it("takes zod 4's .int() schemas (safe-integer bounds) from the openai client's helpers, in response_format and tools", async () => {
     const Point = z.object({ x: z.number().int(), y: z.number().int() });
     const client = openai();
-    const parsed = await client.chat.completions.parse({ model: MODEL, messages: question, response_format: zodResponseFormat(Point, "point"), temperature: 0 });
+    const parsed = await client.chat.completions.parse({
+      model: MODEL,
+      messages: question,
+      response_format: zodResponseFormat(Point, "point"),
+      temperature: 0,
+    });
     const point = parsed.choices[0]!.message.parsed!;
     expect(Number.isSafeInteger(point.x) && Number.isSafeInteger(point.y)).toBe(true);
-    const called = await client.chat.completions.create({ model: MODEL, messages: question, tools: [zodFunction({ name: "aim", parameters: Point })], tool_choice: "required", temperature: 0 });
+    const called = await client.chat.completions.create({
+      model: MODEL,
+      messages: question,
+      tools: [zodFunction({ name: "aim", parameters: Point })],
+      tool_choice: "required",
+      temperature: 0,
+    });
     const call = called.choices[0]!.message.tool_calls![0]!;
     expect(call.type === "function" && Point.safeParse(JSON.parse(call.function.arguments)).success).toBe(true);
   });
 
   it("a text-only local model accepts an image part and leaves it out of the prompt (image_inputs 'ignored')", async () => {
-    const text = [{ role: "system" as const, content: "x" }, { role: "user" as const, content: "what is this?" }];
-    const withImage = [text[0], { role: "user", content: [{ type: "text", text: "what is this?" }, { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=", detail: "low" } }] }];
-    const seen = await (await postV1("/chat/completions", { model: MODEL, messages: withImage, max_tokens: 6, temperature: 0 })).json();
-    const plain = await (await postV1("/chat/completions", { model: MODEL, messages: text, max_tokens: 6, temperature: 0 })).json();
+    const text = [
+      { role: "system" as const, content: "x" },
+      { role: "user" as const, content: "what is this?" },
+    ];
+    const withImage = [
+      text[0],
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "what is this?" },
+          { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=", detail: "low" } },
+        ],
+      },
+    ];
+    const seen = await (
+      await postV1("/chat/completions", { model: MODEL, messages: withImage, max_tokens: 6, temperature: 0 })
+    ).json();
+    const plain = await (
+      await postV1("/chat/completions", { model: MODEL, messages: text, max_tokens: 6, temperature: 0 })
+    ).json();
     expect(seen.choices[0].message.content).toBe(plain.choices[0].message.content);
     expect(seen.usage.prompt_tokens).toBe(plain.usage.prompt_tokens);
   });
 
   it("shows capabilities on GET /v1/models/{id}, keeping the OpenAI fields", async () => {
-    const res = await fetch(`${inject("baseUrl")}/v1/models/${MODEL}`, { headers: { authorization: `Bearer ${inject("apiKey")}` } });
+    const res = await fetch(`${inject("baseUrl")}/v1/models/${MODEL}`, {
+      headers: { authorization: `Bearer ${inject("apiKey")}` },
+    });
     expect(await res.json()).toMatchObject({
-      id: MODEL, object: "model", created: expect.any(Number), owned_by: expect.any(String),
+      id: MODEL,
+      object: "model",
+      created: expect.any(Number),
+      owned_by: expect.any(String),
       capabilities: { vision: false, tools: true, json_schema: true, embeddings: true, image_inputs: "ignored" },
     });
   });
 
   it("honours seed, penalties and logit_bias, and accepts user and max_completion_tokens", async () => {
-    const base = { model: MODEL, messages: question, temperature: 0.9, seed: 7, max_completion_tokens: 12, user: "agent-1" };
+    const base = {
+      model: MODEL,
+      messages: question,
+      temperature: 0.9,
+      seed: 7,
+      max_completion_tokens: 12,
+      user: "agent-1",
+    };
     const a = await openai().chat.completions.create(base);
     const b = await openai().chat.completions.create(base);
     expect(a.choices[0]!.message.content).toBe(b.choices[0]!.message.content);

@@ -31,7 +31,12 @@ beforeAll(async () => {
       const usage = { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 };
       if (!JSON.parse(raw).stream) {
         res.writeHead(200, { "content-type": "application/json" });
-        return res.end(JSON.stringify({ choices: [{ index: 0, message: { role: "assistant", content: "hi there" }, finish_reason: "stop" }], usage }));
+        return res.end(
+          JSON.stringify({
+            choices: [{ index: 0, message: { role: "assistant", content: "hi there" }, finish_reason: "stop" }],
+            usage,
+          }),
+        );
       }
       res.writeHead(200, { "content-type": "text/event-stream" });
       const frame = (value: unknown) => `data: ${JSON.stringify(value)}\n\n`;
@@ -50,9 +55,20 @@ beforeAll(async () => {
   gateway = await startServer({
     env: {
       MODELS: JSON.stringify({
-        "up.sm-1": { backend: "openai-compatible", url: upstream, apiKey: inject("apiKey"), upstreamModel: MODEL, prices: { input: 2, output: 4 } },
+        "up.sm-1": {
+          backend: "openai-compatible",
+          url: upstream,
+          apiKey: inject("apiKey"),
+          upstreamModel: MODEL,
+          prices: { input: 2, output: 4 },
+        },
         "up.bad-key": { backend: "openai-compatible", url: upstream, apiKey: "cbn_wrong", upstreamModel: MODEL },
-        "up.unknown-model": { backend: "openai-compatible", url: upstream, apiKey: inject("apiKey"), upstreamModel: "svc.nope" },
+        "up.unknown-model": {
+          backend: "openai-compatible",
+          url: upstream,
+          apiKey: inject("apiKey"),
+          upstreamModel: "svc.nope",
+        },
         "up.dead": { backend: "openai-compatible", url: `http://127.0.0.1:${deadPort}/v1` },
         "up.silent": { backend: "openai-compatible", url: `http://127.0.0.1:${silentPort}/v1`, timeoutMs: 500 },
         "up.counted": { backend: "openai-compatible", url: `http://127.0.0.1:${countedPort}/v1` },
@@ -75,7 +91,15 @@ afterAll(async () => {
 describe("openai-compatible upstream backend", () => {
   it("lists the configured ids, owned by the upstream host", async () => {
     const page = await openai(gateway.url, gatewayKey).models.list();
-    expect(page.data.map((m) => m.id)).toEqual(["up.sm-1", "up.bad-key", "up.unknown-model", "up.dead", "up.silent", "up.counted", "local.missing"]);
+    expect(page.data.map((m) => m.id)).toEqual([
+      "up.sm-1",
+      "up.bad-key",
+      "up.unknown-model",
+      "up.dead",
+      "up.silent",
+      "up.counted",
+      "local.missing",
+    ]);
     expect(page.data[0]!.owned_by).toBe(new URL(inject("baseUrl")).host);
   });
 
@@ -86,25 +110,48 @@ describe("openai-compatible upstream backend", () => {
     await usageRow(directRes.headers.get("x-request-id")!);
     const before = await db().usageRecord.count({ where: { model: MODEL, endpoint: "chat.completions" } });
 
-    const res = await postV1("/chat/completions", { model: "up.sm-1", messages, temperature: 0, max_tokens: 11 }, { base: gateway.url, key: gatewayKey });
+    const res = await postV1(
+      "/chat/completions",
+      { model: "up.sm-1", messages, temperature: 0, max_tokens: 11 },
+      { base: gateway.url, key: gatewayKey },
+    );
     expect(res.status).toBe(200);
     const viaGateway = await res.json();
-    expect(viaGateway).toMatchObject({ object: "chat.completion", model: "up.sm-1", choices: [{ message: { content: direct.choices[0]!.message.content }, finish_reason: "length" }] });
+    expect(viaGateway).toMatchObject({
+      object: "chat.completion",
+      model: "up.sm-1",
+      choices: [{ message: { content: direct.choices[0]!.message.content }, finish_reason: "length" }],
+    });
     expect(viaGateway.usage).toEqual(direct.usage);
 
     const row = await usageRow(res.headers.get("x-request-id")!, gateway.databaseUrl);
-    expect(row).toMatchObject({ model: "up.sm-1", inputTokens: direct.usage!.prompt_tokens, outputTokens: 11, status: 200 });
+    expect(row).toMatchObject({
+      model: "up.sm-1",
+      inputTokens: direct.usage!.prompt_tokens,
+      outputTokens: 11,
+      status: 200,
+    });
     expect(row.costUsd).toBeCloseTo((direct.usage!.prompt_tokens * 2 + 11 * 4) / 1e6, 12);
     // The upstream (the shared server) metered the forwarded request for the key's organization.
-    await expect.poll(() => db().usageRecord.count({ where: { model: MODEL, endpoint: "chat.completions" } })).toBe(before + 1);
+    await expect
+      .poll(() => db().usageRecord.count({ where: { model: MODEL, endpoint: "chat.completions" } }))
+      .toBe(before + 1);
   });
 
   it("passes a stream through chunk by chunk, with the upstream's usage", async () => {
-    const args = { model: MODEL, messages, temperature: 0, max_tokens: 20, stream: true as const, stream_options: { include_usage: true } };
+    const args = {
+      model: MODEL,
+      messages,
+      temperature: 0,
+      max_tokens: 20,
+      stream: true as const,
+      stream_options: { include_usage: true },
+    };
     const upstreamChunks: ChatCompletionChunk[] = [];
     for await (const c of await openai().chat.completions.create(args)) upstreamChunks.push(c);
     const gatewayChunks: ChatCompletionChunk[] = [];
-    for await (const c of await openai(gateway.url, gatewayKey).chat.completions.create({ ...args, model: "up.sm-1" })) gatewayChunks.push(c);
+    for await (const c of await openai(gateway.url, gatewayKey).chat.completions.create({ ...args, model: "up.sm-1" }))
+      gatewayChunks.push(c);
 
     const deltas = (chunks: ChatCompletionChunk[]) => chunks.map((c) => c.choices[0]?.delta.content).filter(Boolean);
     expect(deltas(gatewayChunks)).toEqual(deltas(upstreamChunks));
@@ -114,7 +161,11 @@ describe("openai-compatible upstream backend", () => {
   });
 
   it("reports each model in /api/health; a local model that cannot load degrades health without failing it", async () => {
-    const chat = await postV1("/chat/completions", { model: "local.missing", messages }, { base: gateway.url, key: gatewayKey });
+    const chat = await postV1(
+      "/chat/completions",
+      { model: "local.missing", messages },
+      { base: gateway.url, key: gatewayKey },
+    );
     expect(chat.status).toBe(500);
     expect((await chat.json()).error.code).toBe("model_load_failed");
     const res = await fetch(`${gateway.url}/api/health`);
@@ -122,8 +173,17 @@ describe("openai-compatible upstream backend", () => {
     const { status, checks } = await res.json();
     expect(status).toBe("ok");
     expect(checks.models.ok).toBe(false);
-    expect(checks.models.models["local.missing"]).toMatchObject({ ok: false, backend: "local", state: "failed", error: expect.stringContaining("model.gguf") });
-    expect(checks.models.models["up.sm-1"]).toMatchObject({ ok: true, backend: "openai-compatible", upstream: new URL(inject("baseUrl")).host });
+    expect(checks.models.models["local.missing"]).toMatchObject({
+      ok: false,
+      backend: "local",
+      state: "failed",
+      error: expect.stringContaining("model.gguf"),
+    });
+    expect(checks.models.models["up.sm-1"]).toMatchObject({
+      ok: true,
+      backend: "openai-compatible",
+      upstream: new URL(inject("baseUrl")).host,
+    });
   });
 
   it("keeps one upstream connection alive across requests, streamed or not", async () => {
@@ -133,7 +193,8 @@ describe("openai-compatible upstream backend", () => {
       const plain = await gw.chat.completions.create({ model: "up.counted", messages });
       expect(plain.choices[0]!.message.content).toBe("hi there");
       const parts: string[] = [];
-      for await (const c of await gw.chat.completions.create({ model: "up.counted", messages, stream: true })) parts.push(c.choices[0]?.delta.content ?? "");
+      for await (const c of await gw.chat.completions.create({ model: "up.counted", messages, stream: true }))
+        parts.push(c.choices[0]?.delta.content ?? "");
       expect(parts.join("")).toBe("hi there");
     }
     // Sequential calls reuse the pooled socket: a new connection per call would cost a TCP handshake each time.
@@ -162,15 +223,27 @@ describe("openai-compatible upstream backend", () => {
     ];
     for (const [model, status, type, code] of expectations) {
       for (const stream of [false, true]) {
-        const res = await postV1("/chat/completions", { model, messages, max_tokens: 3, stream }, { base: gateway.url, key: gatewayKey });
+        const res = await postV1(
+          "/chat/completions",
+          { model, messages, max_tokens: 3, stream },
+          { base: gateway.url, key: gatewayKey },
+        );
         expect(res.status, `${model} stream=${stream}`).toBe(status);
         expect(await res.json()).toEqual({ error: { message: expect.any(String), type, param: null, code } });
       }
     }
     // The upstream's own 400 (here: a prompt longer than its context) reaches the client as that 400.
     const long = [{ role: "user", content: "water ".repeat(8300) }]; // past the local model's 8,192-token context
-    const bad = await postV1("/chat/completions", { model: "up.sm-1", messages: long, max_tokens: 3 }, { base: gateway.url, key: gatewayKey });
+    const bad = await postV1(
+      "/chat/completions",
+      { model: "up.sm-1", messages: long, max_tokens: 3 },
+      { base: gateway.url, key: gatewayKey },
+    );
     expect(bad.status).toBe(400);
-    expect((await bad.json()).error).toMatchObject({ type: "invalid_request_error", param: "messages", code: "context_length_exceeded" });
+    expect((await bad.json()).error).toMatchObject({
+      type: "invalid_request_error",
+      param: "messages",
+      code: "context_length_exceeded",
+    });
   });
 });

@@ -30,7 +30,8 @@ async function embed(): Promise<string> {
   return res.headers.get("x-request-id")!;
 }
 
-const renameUsageTable = (from: string, to: string) => db(server.databaseUrl).$executeRawUnsafe(`ALTER TABLE "${from}" RENAME TO "${to}"`);
+const renameUsageTable = (from: string, to: string) =>
+  db(server.databaseUrl).$executeRawUnsafe(`ALTER TABLE "${from}" RENAME TO "${to}"`);
 
 describe("usage rows in /api/health", () => {
   it("shows nothing held and nothing dropped normally", async () => {
@@ -58,7 +59,9 @@ describe("usage rows in /api/health", () => {
     try {
       await embed();
       // Five attempts over about 4 s of backoff, then the row is dropped and counted.
-      await expect.poll(usageCounters, { timeout: 15_000, interval: 200 }).toEqual({ pending: 0, retrying: 0, dropped: 1 });
+      await expect
+        .poll(usageCounters, { timeout: 15_000, interval: 200 })
+        .toEqual({ pending: 0, retrying: 0, dropped: 1 });
     } finally {
       await renameUsageTable("usage_records_away", "usage_records");
     }

@@ -19,15 +19,25 @@ beforeAll(async () => {
     createServer(
       scriptedUpstream([], (body, res) => {
         res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify({
-          id: "chatcmpl-up", object: "chat.completion", created: 1, model: body.model,
-          choices: [{ index: 0, message: { role: "assistant", content: "ok" }, finish_reason: "stop" }],
-          usage: { prompt_tokens: 11, completion_tokens: 3, total_tokens: 14 },
-        }));
+        res.end(
+          JSON.stringify({
+            id: "chatcmpl-up",
+            object: "chat.completion",
+            created: 1,
+            model: body.model,
+            choices: [{ index: 0, message: { role: "assistant", content: "ok" }, finish_reason: "stop" }],
+            usage: { prompt_tokens: 11, completion_tokens: 3, total_tokens: 14 },
+          }),
+        );
       }),
     ),
   );
-  const models = { "stop.up": { backends: [{ backend: "openai-compatible", name: "up-one", url: `${upstream.url}/v1` }], prices: { input: 2, output: 5 } } };
+  const models = {
+    "stop.up": {
+      backends: [{ backend: "openai-compatible", name: "up-one", url: `${upstream.url}/v1` }],
+      prices: { input: 2, output: 5 },
+    },
+  };
   gateway = await startServer({ env: { MODELS: JSON.stringify(models) } });
   key = await createOrgKey(gateway, "Shutdown Org");
 }, 240_000);
@@ -41,7 +51,11 @@ describe("usage rows at shutdown", () => {
   it("writes every row still held when the server is stopped right after answering", async () => {
     const ids = await Promise.all(
       Array.from({ length: REQUESTS }, async (_, i) => {
-        const res = await postV1("/chat/completions", { model: "stop.up", messages: [{ role: "user", content: `n${i}` }] }, { base: gateway!.url, key });
+        const res = await postV1(
+          "/chat/completions",
+          { model: "stop.up", messages: [{ role: "user", content: `n${i}` }] },
+          { base: gateway!.url, key },
+        );
         expect(res.status).toBe(200);
         await res.arrayBuffer();
         return res.headers.get("x-request-id")!;
@@ -57,14 +71,24 @@ describe("usage rows at shutdown", () => {
       expect(rows).toHaveLength(REQUESTS);
       expect(new Set(rows.map((r) => r.requestId))).toEqual(new Set(ids));
       for (const row of rows) {
-        expect(row).toMatchObject({ endpoint: "chat.completions", model: "stop.up", inputTokens: 11, outputTokens: 3, status: 200, stream: false, backend: "up-one" });
+        expect(row).toMatchObject({
+          endpoint: "chat.completions",
+          model: "stop.up",
+          inputTokens: 11,
+          outputTokens: 3,
+          status: 200,
+          stream: false,
+          backend: "up-one",
+        });
         expect(row.costUsd).toBeCloseTo((11 * 2 + 3 * 5) / 1_000_000, 12);
         expect(JSON.parse(row.attempts!)).toEqual([expect.objectContaining({ backend: "up-one", status: 200 })]);
         // Stored as Prisma stores DateTime, so date filters (usage report, budgets) find the row.
         expect(Math.abs(row.createdAt.getTime() - Date.now())).toBeLessThan(120_000);
       }
       const since = new Date(Date.now() - 60_000);
-      expect(await client.usageRecord.count({ where: { requestId: { in: ids }, createdAt: { gte: since } } })).toBe(REQUESTS);
+      expect(await client.usageRecord.count({ where: { requestId: { in: ids }, createdAt: { gte: since } } })).toBe(
+        REQUESTS,
+      );
     } finally {
       await client.$disconnect();
     }

@@ -33,7 +33,10 @@ function routeTemplates(dir: string, prefix: string): string[] {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (entry.isFile() && entry.name === "route.ts") found.push(prefix || "/");
     if (!entry.isDirectory()) continue;
-    const part = entry.name.startsWith("[[") || entry.name.startsWith("[...") ? entry.name : entry.name.replace(/^\[(.+)\]$/, "{$1}");
+    const part =
+      entry.name.startsWith("[[") || entry.name.startsWith("[...")
+        ? entry.name
+        : entry.name.replace(/^\[(.+)\]$/, "{$1}");
     found.push(...routeTemplates(path.join(dir, entry.name), `${prefix}/${part}`));
   }
   return found;
@@ -57,16 +60,21 @@ describe("GET /openapi.json", () => {
   it("lists every route file under app/computers and app/v1", () => {
     const documented = new Set(Object.keys(doc.paths));
     const root = path.resolve(import.meta.dirname, "../..");
-    const templates = [...routeTemplates(path.join(root, "app/computers"), "/computers"), ...routeTemplates(path.join(root, "app/v1"), "/v1")];
+    const templates = [
+      ...routeTemplates(path.join(root, "app/computers"), "/computers"),
+      ...routeTemplates(path.join(root, "app/v1"), "/v1"),
+    ];
     expect(templates.length).toBeGreaterThan(15);
     for (const template of templates) {
       if (template.endsWith("/[...rest]")) {
         // The per-action catch-all: each named action path.
-        for (const name of Object.keys(NAMED_ACTION_TYPES)) expect(documented, `/computers/{id}/${name}`).toContain(`/computers/{id}/${name}`);
+        for (const name of Object.keys(NAMED_ACTION_TYPES))
+          expect(documented, `/computers/{id}/${name}`).toContain(`/computers/{id}/${name}`);
       } else if (template.endsWith("/[[...rest]]")) {
         // /v1's one catch-all serves the route table: each of its paths and methods.
         for (const route of modelRouteList()) {
-          for (const method of route.methods) expect(doc.paths[route.path]?.[method.toLowerCase()], `${method} ${route.path}`).toBeDefined();
+          for (const method of route.methods)
+            expect(doc.paths[route.path]?.[method.toLowerCase()], `${method} ${route.path}`).toBeDefined();
         }
       } else {
         expect(documented, template).toContain(template);
@@ -79,11 +87,22 @@ describe("GET /openapi.json", () => {
       Object.entries(methods).map(([method, op]) => ({ template, method: method.toUpperCase(), op })),
     );
     // Ending the session last: everything else needs it alive.
-    operations.sort((a, b) => Number(a.method === "DELETE" && a.template === "/computers/{id}") - Number(b.method === "DELETE" && b.template === "/computers/{id}"));
+    operations.sort(
+      (a, b) =>
+        Number(a.method === "DELETE" && a.template === "/computers/{id}") -
+        Number(b.method === "DELETE" && b.template === "/computers/{id}"),
+    );
     const checked: string[] = [];
     for (const { template, method, op } of operations) {
       const url = template
-        .replace("{id}", template.startsWith("/v1/models") ? "svc.sm-1" : template.startsWith("/v1/responses") ? "resp_unknown" : sessionId)
+        .replace(
+          "{id}",
+          template.startsWith("/v1/models")
+            ? "svc.sm-1"
+            : template.startsWith("/v1/responses")
+              ? "resp_unknown"
+              : sessionId,
+        )
         .replace("{tab_id}", "tab_main")
         .replace("{name}", "missing.png");
       const example = op.requestBody?.content["application/json"]?.example;
@@ -91,7 +110,10 @@ describe("GET /openapi.json", () => {
       const res = await fetch(`${inject("baseUrl")}${url}`, {
         method,
         signal: controller.signal,
-        headers: { authorization: `Bearer ${inject("apiKey")}`, ...(example !== undefined ? { "content-type": "application/json" } : {}) },
+        headers: {
+          authorization: `Bearer ${inject("apiKey")}`,
+          ...(example !== undefined ? { "content-type": "application/json" } : {}),
+        },
         body: example !== undefined ? JSON.stringify(example) : undefined,
       });
       const streamed = /event-stream|ndjson/.test(res.headers.get("content-type") ?? "");
@@ -108,7 +130,8 @@ describe("GET /openapi.json", () => {
           if (!streamed) expect.soft(text, what).toMatch(/desktop/);
         } else {
           expect.soft(res.status, what).toBe(200);
-          if (!streamed && template.startsWith("/computers/{id}/")) expect.soft(JSON.parse(text).status, what).toBe("success");
+          if (!streamed && template.startsWith("/computers/{id}/"))
+            expect.soft(JSON.parse(text).status, what).toBe("success");
         }
       }
       // The create example made a session of its own.

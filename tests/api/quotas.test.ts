@@ -98,7 +98,9 @@ describe("concurrent browser sessions per organization", () => {
   });
 
   it("the CLI refuses a bad value", async () => {
-    await expect(runCli(server, ["org", "quota", "quota-a", "--browser", "0"])).rejects.toThrow(/--browser must be an integer/);
+    await expect(runCli(server, ["org", "quota", "quota-a", "--browser", "0"])).rejects.toThrow(
+      /--browser must be an integer/,
+    );
   });
 });
 
@@ -128,7 +130,10 @@ describe.skipIf(!canRunDesktops)("concurrent desktop sessions per organization",
     // Browser sessions are counted apart.
     await created(g);
     const theirs = await created(h, { kind: "desktop" });
-    for (const [t, id] of [[g, desktop], [h, theirs]] as const) {
+    for (const [t, id] of [
+      [g, desktop],
+      [h, theirs],
+    ] as const) {
       expect((await api("DELETE", `/computers/${id}`, undefined, t)).status).toBe(204);
     }
   }, 180_000);

@@ -74,7 +74,9 @@ function displayOfResponses(body: Json): Display | undefined {
 }
 
 function displayOfChat(body: Json): Display | undefined {
-  const tools = Array.isArray(body.tools) ? (body.tools as Array<{ function?: { name?: string; description?: string } }>) : [];
+  const tools = Array.isArray(body.tools)
+    ? (body.tools as Array<{ function?: { name?: string; description?: string } }>)
+    : [];
   const computer = tools.find((t) => t.function?.name === "computer");
   const match = computer?.function?.description?.match(/(\d+)x(\d+) pixels/);
   return match ? { width: Number(match[1]), height: Number(match[2]) } : undefined;
@@ -87,16 +89,41 @@ const nextId = (prefix: string) => `${prefix}_scripted_${++counter}`;
 function responseItems(step: ScriptedStep, action: Json | undefined): Json[] {
   const items: Json[] = [];
   if (step.text) {
-    items.push({ type: "message", id: nextId("msg"), status: "completed", role: "assistant", content: [{ type: "output_text", text: step.text, annotations: [] }] });
+    items.push({
+      type: "message",
+      id: nextId("msg"),
+      status: "completed",
+      role: "assistant",
+      content: [{ type: "output_text", text: step.text, annotations: [] }],
+    });
   }
-  if (action) items.push({ type: "computer_call", id: nextId("cu"), call_id: nextId("call"), action, pending_safety_checks: [], status: "completed" });
-  if (step.done) items.push({ type: "function_call", id: nextId("fc"), call_id: nextId("call"), name: "done", arguments: JSON.stringify(step.done), status: "completed" });
+  if (action)
+    items.push({
+      type: "computer_call",
+      id: nextId("cu"),
+      call_id: nextId("call"),
+      action,
+      pending_safety_checks: [],
+      status: "completed",
+    });
+  if (step.done)
+    items.push({
+      type: "function_call",
+      id: nextId("fc"),
+      call_id: nextId("call"),
+      name: "done",
+      arguments: JSON.stringify(step.done),
+      status: "completed",
+    });
   return items;
 }
 
 function answerResponses(body: Json, step: ScriptedStep, action: Json | undefined, res: ServerResponse) {
   const output = responseItems(step, action);
-  const text = output.filter((i) => i.type === "message").map((i) => ((i.content as Json[])[0]!.text as string)).join("");
+  const text = output
+    .filter((i) => i.type === "message")
+    .map((i) => (i.content as Json[])[0]!.text as string)
+    .join("");
   const response = {
     id: nextId("resp"),
     object: "response",
@@ -113,7 +140,8 @@ function answerResponses(body: Json, step: ScriptedStep, action: Json | undefine
     return res.end(JSON.stringify(response));
   }
   let sequence = 0;
-  const event = (type: string, data: Json) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data, sequence_number: sequence++ })}\n\n`;
+  const event = (type: string, data: Json) =>
+    `event: ${type}\ndata: ${JSON.stringify({ type, ...data, sequence_number: sequence++ })}\n\n`;
   const parts = [event("response.created", { response: { ...response, status: "in_progress", output: [] } })];
   output.forEach((item, index) => {
     parts.push(event("response.output_item.added", { output_index: index, item }));
@@ -126,22 +154,46 @@ function answerResponses(body: Json, step: ScriptedStep, action: Json | undefine
 
 function answerChat(body: Json, step: ScriptedStep, action: Json | undefined, res: ServerResponse) {
   const toolCalls: Json[] = [];
-  if (action) toolCalls.push({ id: nextId("call"), type: "function", function: { name: "computer", arguments: JSON.stringify(action) } });
-  if (step.done) toolCalls.push({ id: nextId("call"), type: "function", function: { name: "done", arguments: JSON.stringify(step.done) } });
+  if (action)
+    toolCalls.push({
+      id: nextId("call"),
+      type: "function",
+      function: { name: "computer", arguments: JSON.stringify(action) },
+    });
+  if (step.done)
+    toolCalls.push({
+      id: nextId("call"),
+      type: "function",
+      function: { name: "done", arguments: JSON.stringify(step.done) },
+    });
   const finish = toolCalls.length ? "tool_calls" : "stop";
   const usage = { prompt_tokens: USAGE_IN, completion_tokens: USAGE_OUT, total_tokens: USAGE_IN + USAGE_OUT };
   const base = { id: nextId("chatcmpl"), created: Math.floor(Date.now() / 1000), model: body.model };
   if (body.stream !== true) {
-    const message = { role: "assistant", content: step.text ?? null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) };
+    const message = {
+      role: "assistant",
+      content: step.text ?? null,
+      ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+    };
     res.writeHead(200, { "content-type": "application/json" });
-    return res.end(JSON.stringify({ ...base, object: "chat.completion", choices: [{ index: 0, message, finish_reason: finish }], usage }));
+    return res.end(
+      JSON.stringify({
+        ...base,
+        object: "chat.completion",
+        choices: [{ index: 0, message, finish_reason: finish }],
+        usage,
+      }),
+    );
   }
   const chunk = (delta: Json, finishReason: string | null = null) =>
     `data: ${JSON.stringify({ ...base, object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finishReason }] })}\n\n`;
   const parts = [chunk({ role: "assistant", content: step.text ?? "" })];
   toolCalls.forEach((call, index) => parts.push(chunk({ tool_calls: [{ index, ...call }] })));
   parts.push(chunk({}, finish));
-  parts.push(`data: ${JSON.stringify({ ...base, object: "chat.completion.chunk", choices: [], usage })}\n\n`, "data: [DONE]\n\n");
+  parts.push(
+    `data: ${JSON.stringify({ ...base, object: "chat.completion.chunk", choices: [], usage })}\n\n`,
+    "data: [DONE]\n\n",
+  );
   res.writeHead(200, { "content-type": "text/event-stream" });
   res.end(parts.join(""));
 }
@@ -158,14 +210,27 @@ export async function startScriptedUpstream(opts: ScriptedUpstreamOptions = {}):
       body = raw ? (JSON.parse(raw) as Json) : {};
     } catch {
       res.writeHead(400, { "content-type": "application/json" });
-      return res.end(JSON.stringify({ error: { message: "body is not JSON", type: "invalid_request_error", param: null, code: null } }));
+      return res.end(
+        JSON.stringify({
+          error: { message: "body is not JSON", type: "invalid_request_error", param: null, code: null },
+        }),
+      );
     }
     requests.push({ path, body });
     const isResponses = req.method === "POST" && path.endsWith("/responses");
     const isChat = req.method === "POST" && path.endsWith("/chat/completions");
     if (!isResponses && !isChat) {
       res.writeHead(404, { "content-type": "application/json" });
-      return res.end(JSON.stringify({ error: { message: `no route ${req.method} ${path}`, type: "invalid_request_error", param: null, code: "not_found" } }));
+      return res.end(
+        JSON.stringify({
+          error: {
+            message: `no route ${req.method} ${path}`,
+            type: "invalid_request_error",
+            param: null,
+            code: "not_found",
+          },
+        }),
+      );
     }
     const step = script.shift() ?? DONE_PAST_SCRIPT;
     const display = isResponses ? displayOfResponses(body) : displayOfChat(body);

@@ -20,7 +20,10 @@ export async function signUp(name = "Tester"): Promise<DashboardUser> {
     body: JSON.stringify({ email, password: "correct horse battery", name }),
   });
   if (!res.ok) throw new Error(`sign-up failed: ${res.status} ${await res.text()}`);
-  const cookie = res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   return {
     email,
     cookie,

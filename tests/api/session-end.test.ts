@@ -19,7 +19,9 @@ function openSocket(url: string) {
   ws.on("message", (data, isBinary) => {
     if (!isBinary) texts.push(JSON.parse(data.toString()));
   });
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.on("close", (code, reason) => resolve({ code, reason: reason.toString() })));
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    ws.on("close", (code, reason) => resolve({ code, reason: reason.toString() })),
+  );
   const opened = new Promise((resolve, reject) => (ws.on("open", resolve), ws.on("error", reject)));
   return { ws, texts, closed, opened };
 }

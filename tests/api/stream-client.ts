@@ -30,7 +30,9 @@ async function open(method: string, url: string, t: Target, body?: unknown, extr
   if (t.key) headers.authorization = `Bearer ${t.key}`;
   if (body !== undefined) headers["content-type"] = "application/json";
   const res = await fetch(url, {
-    method, headers, signal: controller.signal,
+    method,
+    headers,
+    signal: controller.signal,
     body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
   });
   return { res, controller };
@@ -58,7 +60,11 @@ const sseEvents: Splitter<SseEvent> = (push) => {
     push(
       item.type === "comment"
         ? { event: "comment", data: item.comment }
-        : { event: item.event, data: item.data ? JSON.parse(item.data) : null, ...(item.id !== undefined ? { id: item.id } : {}) },
+        : {
+            event: item.event,
+            data: item.data ? JSON.parse(item.data) : null,
+            ...(item.id !== undefined ? { id: item.id } : {}),
+          },
     ),
   );
   return (chunk) => parser.push(chunk);
@@ -107,7 +113,8 @@ function records<T>(res: Response, controller: AbortController, splitter: Splitt
     async rest(timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;
       const seen: T[] = [];
-      for (let item = await next(timeoutMs); item !== null; item = await next(Math.max(1, deadline - Date.now()))) seen.push(item);
+      for (let item = await next(timeoutMs); item !== null; item = await next(Math.max(1, deadline - Date.now())))
+        seen.push(item);
       return seen;
     },
     abort: () => controller.abort(),
@@ -115,17 +122,31 @@ function records<T>(res: Response, controller: AbortController, splitter: Splitt
 }
 
 /** `headers`: extra request headers, e.g. a dashboard login's cookie and origin. */
-export async function ndjson(t: Target, path: string, body: unknown, headers?: Record<string, string>): Promise<LineStream<any>> {
+export async function ndjson(
+  t: Target,
+  path: string,
+  body: unknown,
+  headers?: Record<string, string>,
+): Promise<LineStream<any>> {
   const { res, controller } = await open("POST", `${t.base}${path}`, t, body, headers);
   return records(res, controller, jsonLines);
 }
 
 /** An SSE stream; comments (`: heartbeat`) come through as event "comment". */
-export async function sse(t: Target, path: string, headers?: Record<string, string>): Promise<LineStream<SseEvent> & { text: () => Promise<string> }> {
+export async function sse(
+  t: Target,
+  path: string,
+  headers?: Record<string, string>,
+): Promise<LineStream<SseEvent> & { text: () => Promise<string> }> {
   const { res, controller } = await open("GET", `${t.base}${path}`, t, undefined, headers);
   if (!res.headers.get("content-type")?.startsWith("text/event-stream")) {
     const text = await res.text();
-    return { ...records<SseEvent>(new Response(""), controller, sseEvents), status: res.status, headers: res.headers, text: async () => text };
+    return {
+      ...records<SseEvent>(new Response(""), controller, sseEvents),
+      status: res.status,
+      headers: res.headers,
+      text: async () => text,
+    };
   }
   const stream = records<SseEvent>(res, controller, sseEvents);
   return { ...stream, text: async () => "" };

@@ -31,7 +31,13 @@ export async function startProxy(): Promise<Proxy> {
     delete headers["proxy-authorization"];
     delete headers["proxy-connection"];
     const upstream = request(
-      { hostname: target.hostname, port: target.port, path: target.pathname + target.search, method: req.method, headers },
+      {
+        hostname: target.hostname,
+        port: target.port,
+        path: target.pathname + target.search,
+        method: req.method,
+        headers,
+      },
       (up) => {
         res.writeHead(up.statusCode ?? 502, { ...up.headers, "x-via-test-proxy": "1" });
         up.pipe(res);
@@ -50,10 +56,15 @@ export async function startProxy(): Promise<Proxy> {
     tunnels.add(socket);
     if (req.headers["proxy-authorization"] !== expected) {
       rejected++;
-      return void socket.end("HTTP/1.1 407 Proxy Authentication Required\r\nproxy-authenticate: Basic realm=\"test\"\r\ncontent-length: 0\r\n\r\n");
+      return void socket.end(
+        'HTTP/1.1 407 Proxy Authentication Required\r\nproxy-authenticate: Basic realm="test"\r\ncontent-length: 0\r\n\r\n',
+      );
     }
     seen.push(`CONNECT ${req.url}`);
-    const [host, port] = [req.url!.slice(0, req.url!.lastIndexOf(":")), Number(req.url!.slice(req.url!.lastIndexOf(":") + 1))];
+    const [host, port] = [
+      req.url!.slice(0, req.url!.lastIndexOf(":")),
+      Number(req.url!.slice(req.url!.lastIndexOf(":") + 1)),
+    ];
     const upstream = connect(port, host.replace(/^\[|\]$/g, ""), () => {
       tunnels.add(upstream);
       socket.write("HTTP/1.1 200 Connection Established\r\n\r\n");
@@ -70,10 +81,11 @@ export async function startProxy(): Promise<Proxy> {
     get rejected() {
       return rejected;
     },
-    close: () => new Promise((resolve) => {
-      for (const tunnel of tunnels) tunnel.destroy();
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        for (const tunnel of tunnels) tunnel.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

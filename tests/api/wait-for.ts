@@ -17,7 +17,8 @@ export async function waitFor<T>(probe: () => Promise<T> | T, options: WaitOptio
   const deadline = Date.now() + timeoutMs;
   let last = await probe();
   while (!until(last)) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${message}; last value: ${describe(last)}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${message}; last value: ${describe(last)}`);
     await new Promise((r) => setTimeout(r, intervalMs));
     last = await probe();
   }

@@ -5,7 +5,9 @@
 import { expect, test } from "@playwright/test";
 import { base, saveScreenshot, signUpNewTeam } from "./dashboard-helpers";
 
-test("API reference: filter, open an operation by keyboard, and its curl works with a key", async ({ browser }, testInfo) => {
+test("API reference: filter, open an operation by keyboard, and its curl works with a key", async ({
+  browser,
+}, testInfo) => {
   const context = await browser.newContext({ baseURL: base() });
   const page = await context.newPage();
   await signUpNewTeam(page, "Reference");
@@ -16,8 +18,13 @@ test("API reference: filter, open an operation by keyboard, and its curl works w
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "API reference" }).click();
   await expect(page).toHaveURL(/\/api-reference$/);
   await expect(page.getByRole("heading", { name: "API reference", level: 1 })).toBeVisible();
-  const doc = (await (await page.request.get("/openapi.json")).json()) as { paths: Record<string, Record<string, unknown>> };
-  const total = Object.values(doc.paths).reduce((n, item) => n + Object.keys(item).filter((m) => m !== "parameters").length, 0);
+  const doc = (await (await page.request.get("/openapi.json")).json()) as {
+    paths: Record<string, Record<string, unknown>>;
+  };
+  const total = Object.values(doc.paths).reduce(
+    (n, item) => n + Object.keys(item).filter((m) => m !== "parameters").length,
+    0,
+  );
   await expect(page.getByText(`${total} of ${total} operations`)).toBeVisible();
   await expect(page.getByTestId("api-base-url")).toHaveText(base());
 
@@ -46,7 +53,7 @@ test("API reference: filter, open an operation by keyboard, and its curl works w
   const command = (await curl.textContent())!;
   const url = /curl (\S+)/.exec(command)![1];
   expect(url).toBe(`${base()}/v1/models`);
-  expect(command).toContain('Authorization: Bearer $CABIN_API_KEY');
+  expect(command).toContain("Authorization: Bearer $CABIN_API_KEY");
   const answer = await page.request.get(url, { headers: { authorization: `Bearer ${key}` } });
   expect(answer.status()).toBe(200);
   expect(((await answer.json()) as { object: string }).object).toBe("list");

@@ -4,7 +4,9 @@ import { expect, test } from "@playwright/test";
 
 const base = () => process.env.CABIN_E2E_URL!;
 
-test("an owner sets a key's monthly budget on the Keys page; past it the key gets 429 insufficient_quota", async ({ browser }) => {
+test("an owner sets a key's monthly budget on the Keys page; past it the key gets 429 insufficient_quota", async ({
+  browser,
+}) => {
   const context = await browser.newContext({ baseURL: base() });
   const page = await context.newPage();
   await page.goto("/sign-up");
@@ -26,7 +28,10 @@ test("an owner sets a key's monthly budget on the Keys page; past it the key get
   await expect(row.getByRole("button", { name: "Save" })).toBeDisabled();
 
   const v1 = (input: string) =>
-    page.request.post("/v1/embeddings", { headers: { authorization: `Bearer ${key}` }, data: { model: "svc.sm-1", input } });
+    page.request.post("/v1/embeddings", {
+      headers: { authorization: `Bearer ${key}` },
+      data: { model: "svc.sm-1", input },
+    });
   expect((await v1("spend")).status()).toBe(200);
   const refused = await v1("again");
   expect(refused.status()).toBe(429);

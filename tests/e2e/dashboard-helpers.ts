@@ -23,7 +23,11 @@ const SCREENSHOTS = path.resolve(import.meta.dirname, "../../docs/screenshots");
 
 /** A full-page screenshot kept in docs/screenshots (for the README) and attached to the test's report. */
 export async function saveScreenshot(page: Page, testInfo: TestInfo, name: string) {
-  const body = await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true, animations: "disabled" });
+  const body = await page.screenshot({
+    path: path.join(SCREENSHOTS, `${name}.png`),
+    fullPage: true,
+    animations: "disabled",
+  });
   await testInfo.attach(name, { body, contentType: "image/png" });
 }
 

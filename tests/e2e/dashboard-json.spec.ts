@@ -27,7 +27,12 @@ test("usage and key pages show what /api/usage and /api/keys report", async ({ b
   const { usage } = (await chat.json()) as { usage: { prompt_tokens: number } };
 
   // Usage rows and last-use times are written after the answer: wait for the JSON first.
-  await expect.poll(async () => ((await (await page.request.get("/api/usage")).json()) as { totals: { requests: number } }).totals.requests).toBe(1);
+  await expect
+    .poll(
+      async () =>
+        ((await (await page.request.get("/api/usage")).json()) as { totals: { requests: number } }).totals.requests,
+    )
+    .toBe(1);
   await page.goto("/usage");
   const byModel = page.getByTestId("usage-by-model");
   await expect(byModel).toContainText(MODEL);
@@ -36,7 +41,13 @@ test("usage and key pages show what /api/usage and /api/keys report", async ({ b
   await expect(cells.nth(2)).toHaveText(usage.prompt_tokens.toLocaleString("en-US")); // input tokens
   await expect(page.getByTestId("usage-by-day")).toBeVisible();
 
-  await expect.poll(async () => ((await (await page.request.get("/api/keys")).json()) as { data: { last_used_at: string | null }[] }).data[0]?.last_used_at).toEqual(expect.any(String));
+  await expect
+    .poll(
+      async () =>
+        ((await (await page.request.get("/api/keys")).json()) as { data: { last_used_at: string | null }[] }).data[0]
+          ?.last_used_at,
+    )
+    .toEqual(expect.any(String));
   await page.goto("/keys");
   const row = page.getByTestId("key-row").filter({ hasText: "usage key" });
   await expect(row).toBeVisible();

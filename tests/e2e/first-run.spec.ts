@@ -18,7 +18,9 @@ async function freshInstall(signup: string | undefined): Promise<TestServer> {
   return server;
 }
 
-test("a fresh install opens on Sign up; the first account owns it; then sign-up is by invitation only", async ({ browser }) => {
+test("a fresh install opens on Sign up; the first account owns it; then sign-up is by invitation only", async ({
+  browser,
+}) => {
   test.setTimeout(360_000);
   const server = await freshInstall(undefined);
   const owner = await browser.newContext();

@@ -11,7 +11,9 @@ async function logIn(page: Page, email: string) {
   await page.getByRole("button", { name: "Log in" }).click();
 }
 
-test("roles see only their controls; an invitee joins from the link and reopening it leads into the app", async ({ browser }, testInfo) => {
+test("roles see only their controls; an invitee joins from the link and reopening it leads into the app", async ({
+  browser,
+}, testInfo) => {
   const ownerContext = await browser.newContext({ baseURL: base() });
   const owner = await ownerContext.newPage();
   await signUpNewTeam(owner, "Ada");
@@ -23,7 +25,11 @@ test("roles see only their controls; an invitee joins from the link and reopenin
   const inviteeEmail = `ben${unique()}@example.test`;
   await owner.getByLabel("Email").fill(inviteeEmail);
   await owner.getByRole("button", { name: "Invite" }).click();
-  const link = (await owner.getByTestId("invitation-row").filter({ hasText: inviteeEmail }).getByTestId("invitation-link").textContent())!.trim();
+  const link = (await owner
+    .getByTestId("invitation-row")
+    .filter({ hasText: inviteeEmail })
+    .getByTestId("invitation-link")
+    .textContent())!.trim();
 
   // The invitee signs up from the link: the email is filled in and fixed, and they land in Ada's team only.
   const inviteeContext = await browser.newContext({ baseURL: base() });
@@ -76,7 +82,9 @@ test("roles see only their controls; an invitee joins from the link and reopenin
   await inviteeContext.close();
 });
 
-test("login returns to the page asked for, never to another site; focus is visible; 404 is plain when logged out", async ({ browser }) => {
+test("login returns to the page asked for, never to another site; focus is visible; 404 is plain when logged out", async ({
+  browser,
+}) => {
   const setup = await browser.newContext({ baseURL: base() });
   const email = await signUpNewTeam(await setup.newPage(), "Cleo");
   await setup.close();

@@ -9,7 +9,9 @@ test("at 390 px every navigation item is reachable and no page overflows sideway
   const page = await context.newPage();
   await signUpNewTeam(page, "Phone");
   // A key makes the keys list non-empty: its table was what widened the page.
-  expect((await page.request.post("/api/keys", { data: { name: "a phone key with a rather long name" } })).status()).toBe(201);
+  expect(
+    (await page.request.post("/api/keys", { data: { name: "a phone key with a rather long name" } })).status(),
+  ).toBe(201);
 
   const menu = page.getByRole("button", { name: "Menu" });
   for (const item of NAV_ITEMS) {
@@ -22,7 +24,9 @@ test("at 390 px every navigation item is reachable and no page overflows sideway
     await expect(nav).toBeHidden();
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     // Polled: the settled layout counts, not a frame in the middle of the client-side navigation.
-    await expect.poll(() => horizontalOverflow(page), { message: `horizontal overflow on ${item.href}` }).toBeLessThanOrEqual(0);
+    await expect
+      .poll(() => horizontalOverflow(page), { message: `horizontal overflow on ${item.href}` })
+      .toBeLessThanOrEqual(0);
   }
   // The drawer closes with Escape, and the one header row stays one row.
   await menu.click();

@@ -21,9 +21,12 @@ async function recordAnswerLengths(page: Page) {
   });
 }
 
-const answerLengths = (page: Page) => page.evaluate(() => (window as unknown as { __answerLengths: number[] }).__answerLengths);
+const answerLengths = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __answerLengths: number[] }).__answerLengths);
 
-test("chat streams, Stop ends a long answer, View code, and Usage shows the requests", async ({ browser }, testInfo) => {
+test("chat streams, Stop ends a long answer, View code, and Usage shows the requests", async ({
+  browser,
+}, testInfo) => {
   const context = await browser.newContext({ baseURL: base(), viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   await signUpNewTeam(page, "Playground");

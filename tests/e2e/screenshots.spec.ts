@@ -42,7 +42,9 @@ test("screenshots of every dashboard page at 1280 and 390 px", async ({ browser 
   const page = await context.newPage();
   await signUpNewTeam(page, "Shots");
   // Some content, so the pages show what they look like in use.
-  expect((await page.request.post("/api/keys", { data: { name: "ci pipeline key with a fairly long name" } })).status()).toBe(201);
+  expect(
+    (await page.request.post("/api/keys", { data: { name: "ci pipeline key with a fairly long name" } })).status(),
+  ).toBe(201);
   await page.goto("/members");
   await page.getByLabel("Email").fill(`teammate${unique()}@example.test`);
   await page.getByRole("button", { name: "Invite" }).click();
@@ -66,7 +68,9 @@ test("screenshots of every dashboard page at 1280 and 390 px", async ({ browser 
         await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
         await page.evaluate(() => document.fonts.ready);
         if (width === 390) {
-          await expect.poll(() => horizontalOverflow(page), { message: `horizontal overflow on ${pagePath}` }).toBeLessThanOrEqual(0);
+          await expect
+            .poll(() => horizontalOverflow(page), { message: `horizontal overflow on ${pagePath}` })
+            .toBeLessThanOrEqual(0);
           await expectEveryNavItemReachable(page);
         }
         await saveScreenshot(page, testInfo, `${name}-${width}`);

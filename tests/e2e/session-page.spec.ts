@@ -18,14 +18,18 @@ const CLICK_PAGE = `<!doctype html><title>clicks: 0</title>
 
 let site: LoopbackServer;
 test.beforeAll(async () => {
-  site = await listenOnLoopback(createServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(CLICK_PAGE)));
+  site = await listenOnLoopback(
+    createServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(CLICK_PAGE)),
+  );
 });
 test.afterAll(async () => site?.close());
 
 const canvasImage = (canvas: Locator) => canvas.evaluate((c: HTMLCanvasElement) => c.toDataURL("image/png"));
 /** Alpha of the canvas's centre pixel: 0 until a first frame is drawn. */
 const centreAlpha = (canvas: Locator) =>
-  canvas.evaluate((c: HTMLCanvasElement) => c.getContext("2d")!.getImageData(c.width >> 1, c.height >> 1, 1, 1).data[3]);
+  canvas.evaluate(
+    (c: HTMLCanvasElement) => c.getContext("2d")!.getImageData(c.width >> 1, c.height >> 1, 1, 1).data[3],
+  );
 
 /** Clicks the canvas at a point given in frame (session) pixels. */
 async function clickFramePoint(page: Page, canvas: Locator, x: number, y: number) {
@@ -42,7 +46,10 @@ async function createSession(page: Page, body: Record<string, unknown>): Promise
 }
 
 test("browser session: live frames, takeover click, tabs, last tab refused, stop", async ({ browser }, testInfo) => {
-  const context = await browser.newContext({ baseURL: process.env.CABIN_E2E_URL, viewport: { width: 1280, height: 900 } });
+  const context = await browser.newContext({
+    baseURL: process.env.CABIN_E2E_URL,
+    viewport: { width: 1280, height: 900 },
+  });
   const page = await context.newPage();
   await signUpNewTeam(page, "Viewer");
   const id = await createSession(page, { kind: "browser", context_id: "e2e-viewer" });
@@ -63,7 +70,9 @@ test("browser session: live frames, takeover click, tabs, last tab refused, stop
   await expect(tabs.filter({ hasText: "clicks: 0" })).toHaveAttribute("data-active", "true");
   const clickTabId = (await tabs.filter({ hasText: "clicks: 0" }).getAttribute("data-tab-id"))!;
   const clickTab = page.locator(`[data-testid="tab"][data-tab-id="${clickTabId}"]`);
-  const listed = (await (await page.request.get(`/api/sessions/${id}/tabs`)).json()) as { result: { tabs: { tab_id: string; is_main: boolean }[] } };
+  const listed = (await (await page.request.get(`/api/sessions/${id}/tabs`)).json()) as {
+    result: { tabs: { tab_id: string; is_main: boolean }[] };
+  };
   expect(listed.result.tabs.find((t) => t.is_main)?.tab_id).toBe(clickTabId);
 
   // Live frames: the canvas is drawn, and changes over time (the square spins).
@@ -139,7 +148,10 @@ test("browser session: live frames, takeover click, tabs, last tab refused, stop
 });
 
 test("desktop session: frames, and typing into the viewer reaches the terminal", async ({ browser }) => {
-  const context = await browser.newContext({ baseURL: process.env.CABIN_E2E_URL, viewport: { width: 1280, height: 900 } });
+  const context = await browser.newContext({
+    baseURL: process.env.CABIN_E2E_URL,
+    viewport: { width: 1280, height: 900 },
+  });
   const page = await context.newPage();
   await signUpNewTeam(page, "Desktop");
   const options = (await (await page.request.get("/api/sessions/options")).json()) as { kinds: string[] };
@@ -160,13 +172,16 @@ test("desktop session: frames, and typing into the viewer reaches the terminal",
   const created = await page.request.post("/api/keys", { data: { name: "e2e desktop key" } });
   const { key } = (await created.json()) as { key: string };
   await expect
-    .poll(async () => {
-      const res = await page.request.post(`/computers/${id}/exec/sync`, {
-        headers: { authorization: `Bearer ${key}` },
-        data: { command: "cat /tmp/typed.txt 2>/dev/null" },
-      });
-      return ((await res.json()) as { stdout?: string }).stdout?.trim();
-    }, { timeout: 20_000 })
+    .poll(
+      async () => {
+        const res = await page.request.post(`/computers/${id}/exec/sync`, {
+          headers: { authorization: `Bearer ${key}` },
+          data: { command: "cat /tmp/typed.txt 2>/dev/null" },
+        });
+        return ((await res.json()) as { stdout?: string }).stdout?.trim();
+      },
+      { timeout: 20_000 },
+    )
     .toBe("typed");
 
   expect((await page.request.delete(`/api/sessions/${id}`)).status()).toBe(204);

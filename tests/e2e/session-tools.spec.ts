@@ -42,12 +42,15 @@ test("desktop: the exec console streams output and the timeline shows an API act
   await signUpNewTeam(page, "Tools");
   const key = await newKey(page);
   const id = await newSession(page, "desktop");
-  const api = (p: string, data: unknown) => page.request.post(`/computers/${id}${p}`, { headers: { authorization: `Bearer ${key}` }, data });
+  const api = (p: string, data: unknown) =>
+    page.request.post(`/computers/${id}${p}`, { headers: { authorization: `Bearer ${key}` }, data });
 
   await page.goto(`/sessions/${id}`);
   const consolePanel = page.getByTestId("exec-console");
   const timeline = page.getByTestId("event-timeline");
-  await expect(timeline.getByTestId("timeline-empty")).toContainText("No actions yet — they appear here as your agent drives the session");
+  await expect(timeline.getByTestId("timeline-empty")).toContainText(
+    "No actions yet — they appear here as your agent drives the session",
+  );
   await expect(page.getByTestId("timeline-state")).toHaveAttribute("data-state", "open");
 
   // stdout and stderr, told apart, and the exit code.
@@ -114,7 +117,9 @@ test("desktop: the exec console streams output and the timeline shows an API act
 });
 
 test("browser: Connect with Playwright shows the CDP URL, and its snippets connect", async ({ browser }, testInfo) => {
-  const site = await listenOnLoopback(createServer((_req, res) => res.end("<title>Tools e2e page</title><h1>hello</h1>")));
+  const site = await listenOnLoopback(
+    createServer((_req, res) => res.end("<title>Tools e2e page</title><h1>hello</h1>")),
+  );
   const context = await browser.newContext({ baseURL: base(), viewport: { width: 1280, height: 900 } });
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: base() });
   const page = await context.newPage();
@@ -122,7 +127,10 @@ test("browser: Connect with Playwright shows the CDP URL, and its snippets conne
     await signUpNewTeam(page, "Cdp");
     const key = await newKey(page);
     const id = await newSession(page, "browser");
-    const navigated = await page.request.post(`/computers/${id}/navigate`, { headers: { authorization: `Bearer ${key}` }, data: { url: site.url } });
+    const navigated = await page.request.post(`/computers/${id}/navigate`, {
+      headers: { authorization: `Bearer ${key}` },
+      data: { url: site.url },
+    });
     expect(navigated.status()).toBe(200);
 
     await page.goto(`/sessions/${id}`);
@@ -146,7 +154,9 @@ test("browser: Connect with Playwright shows the CDP URL, and its snippets conne
 
     // So does the Puppeteer one; the Python one names the same URL.
     await panel.getByRole("button", { name: "Puppeteer" }).click();
-    expect(await runSnippet((await panel.getByTestId("cdp-snippet-puppeteer").textContent())!)).toContain("Tools e2e page");
+    expect(await runSnippet((await panel.getByTestId("cdp-snippet-puppeteer").textContent())!)).toContain(
+      "Tools e2e page",
+    );
     await panel.getByRole("button", { name: "Python" }).click();
     await expect(panel.getByTestId("cdp-snippet-python")).toContainText(`connect_over_cdp('${copied}')`);
 
@@ -157,7 +167,10 @@ test("browser: Connect with Playwright shows the CDP URL, and its snippets conne
     await page.setViewportSize({ width: 390, height: 844 });
     await panel.getByRole("button", { name: "Playwright" }).click();
     await expect(panel).toBeVisible();
-    expect(await horizontalOverflow(page), "horizontal overflow of Connect with Playwright at 390 px").toBeLessThanOrEqual(0);
+    expect(
+      await horizontalOverflow(page),
+      "horizontal overflow of Connect with Playwright at 390 px",
+    ).toBeLessThanOrEqual(0);
     await saveScreenshot(page, testInfo, "session-tools-browser-390");
 
     expect((await page.request.delete(`/api/sessions/${id}`)).status()).toBe(204);

@@ -5,16 +5,23 @@
 import { expect, test, type Locator } from "@playwright/test";
 import { base, horizontalOverflow, saveScreenshot, signUpNewTeam } from "./dashboard-helpers";
 
-const secondsLeft = async (row: Locator, testId: string) => Number(await row.getByTestId(testId).getAttribute("data-seconds"));
+const secondsLeft = async (row: Locator, testId: string) =>
+  Number(await row.getByTestId(testId).getAttribute("data-seconds"));
 
-test("create from the form, countdowns, keep-alive, stop; a key's session shows the key", async ({ browser }, testInfo) => {
+test("create from the form, countdowns, keep-alive, stop; a key's session shows the key", async ({
+  browser,
+}, testInfo) => {
   const context = await browser.newContext({ baseURL: base(), viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   await signUpNewTeam(page, "Sessions");
 
   // A new team has no session: the page shows the curl for this server and the way to a key.
-  await expect(page.getByTestId("sessions-empty-curl")).toHaveText(`curl -X POST ${base()}/computers -H "Authorization: Bearer $CABIN_API_KEY"`);
-  await expect(page.getByTestId("sessions-empty").getByRole("link", { name: "create one on the Keys page" })).toHaveAttribute("href", "/keys");
+  await expect(page.getByTestId("sessions-empty-curl")).toHaveText(
+    `curl -X POST ${base()}/computers -H "Authorization: Bearer $CABIN_API_KEY"`,
+  );
+  await expect(
+    page.getByTestId("sessions-empty").getByRole("link", { name: "create one on the Keys page" }),
+  ).toHaveAttribute("href", "/keys");
 
   await page.getByRole("button", { name: "New session" }).click();
   await page.getByLabel("Idle timeout (seconds)").fill("90");
@@ -44,7 +51,10 @@ test("create from the form, countdowns, keep-alive, stop; a key's session shows 
   const createdKey = await page.request.post("/api/keys", { data: { name: "e2e agent key" } });
   expect(createdKey.status()).toBe(201);
   const { key, prefix } = (await createdKey.json()) as { key: string; prefix: string };
-  const viaApi = await page.request.post("/computers", { headers: { authorization: `Bearer ${key}` }, data: { kind: "browser", context_id: "e2e-api" } });
+  const viaApi = await page.request.post("/computers", {
+    headers: { authorization: `Bearer ${key}` },
+    data: { kind: "browser", context_id: "e2e-api" },
+  });
   expect(viaApi.status()).toBe(200);
   const apiSession = (await viaApi.json()) as { id: string };
   const apiRow = page.getByTestId("session-row").filter({ hasText: "e2e-api" });
@@ -63,7 +73,10 @@ test("create from the form, countdowns, keep-alive, stop; a key's session shows 
   await expect(page.getByTestId("session-row")).toContainText(apiSession.id);
   await page.getByLabel("Search by id or context_id").fill("");
   await expect(page.getByTestId("session-row")).toHaveCount(2);
-  const secondPage = (await (await page.request.get("/api/sessions?page=2&page_size=1")).json()) as { total: number; data: unknown[] };
+  const secondPage = (await (await page.request.get("/api/sessions?page=2&page_size=1")).json()) as {
+    total: number;
+    data: unknown[];
+  };
   expect(secondPage.total).toBe(2);
   expect(secondPage.data).toHaveLength(1);
   const badFilter = await page.request.get("/api/sessions?filter=sleeping");
@@ -79,6 +92,10 @@ test("create from the form, countdowns, keep-alive, stop; a key's session shows 
   await expect(page.getByTestId("session-row")).toHaveCount(1);
   await expect(page.getByTestId("session-row")).toContainText("e2e-form");
 
-  expect((await page.request.delete(`/computers/${apiSession.id}`, { headers: { authorization: `Bearer ${key}` } })).status()).toBe(204);
+  expect(
+    (
+      await page.request.delete(`/computers/${apiSession.id}`, { headers: { authorization: `Bearer ${key}` } })
+    ).status(),
+  ).toBe(204);
   await context.close();
 });

@@ -16,7 +16,13 @@ let site: RecordingPage;
 test.beforeAll(async () => {
   upstream = await startScriptedUpstream();
   site = await startRecordingPage();
-  server = await startServer({ env: { MODELS: JSON.stringify({ [SCRIPTED_MODEL]: { backend: "openai-compatible", url: upstream.url, responses: "native" } }) } });
+  server = await startServer({
+    env: {
+      MODELS: JSON.stringify({
+        [SCRIPTED_MODEL]: { backend: "openai-compatible", url: upstream.url, responses: "native" },
+      }),
+    },
+  });
 });
 
 test.afterAll(async () => {
@@ -25,14 +31,21 @@ test.afterAll(async () => {
   await site?.close();
 });
 
-for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
-  test(`start a task, watch its steps, pause, resume and stop it at ${viewport.width} px`, async ({ browser }, testInfo) => {
+for (const viewport of [
+  { width: 1280, height: 900 },
+  { width: 390, height: 844 },
+]) {
+  test(`start a task, watch its steps, pause, resume and stop it at ${viewport.width} px`, async ({
+    browser,
+  }, testInfo) => {
     test.setTimeout(120_000);
     const context = await browser.newContext({ baseURL: server.url, viewport });
     const page = await context.newPage();
     await signUpNewTeam(page, `Tasker${viewport.width}`);
     // A step a second, for longer than the test: the task keeps running until it is stopped.
-    upstream.setScript(Array.from({ length: 300 }, (_, i) => ({ text: `Waiting, turn ${i + 1}`, action: { type: "wait" } })));
+    upstream.setScript(
+      Array.from({ length: 300 }, (_, i) => ({ text: `Waiting, turn ${i + 1}`, action: { type: "wait" } })),
+    );
 
     // On a phone the navigation is in the drawer behind Menu.
     if (viewport.width < 768) await page.getByRole("button", { name: "Menu" }).click();

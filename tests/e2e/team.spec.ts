@@ -47,7 +47,11 @@ test("sign up, create and revoke a key, invite a teammate who joins the same org
   await page.getByRole("link", { name: "Members" }).click();
   await page.getByLabel("Email").fill(inviteeEmail);
   await page.getByRole("button", { name: "Invite" }).click();
-  const link = (await page.getByTestId("invitation-row").filter({ hasText: inviteeEmail }).getByTestId("invitation-link").textContent())!.trim();
+  const link = (await page
+    .getByTestId("invitation-row")
+    .filter({ hasText: inviteeEmail })
+    .getByTestId("invitation-link")
+    .textContent())!.trim();
   expect(link).toMatch(/\/invite\/\S+$/);
 
   const invitee = await browser.newContext({ baseURL: base() });

@@ -7,13 +7,21 @@ import { base, horizontalOverflow, saveScreenshot, signUpNewTeam } from "./dashb
 
 async function atPhoneWidth(page: Page, shot: () => Promise<void>) {
   await page.setViewportSize({ width: 390, height: 844 });
-  await expect.poll(() => horizontalOverflow(page), { message: "horizontal overflow at 390 px" }).toBeLessThanOrEqual(0);
+  await expect
+    .poll(() => horizontalOverflow(page), { message: "horizontal overflow at 390 px" })
+    .toBeLessThanOrEqual(0);
   await shot();
   await page.setViewportSize({ width: 1280, height: 900 });
 }
 
-test("usage shows session time, a chart with hover values and a CSV; settings rename and delete", async ({ browser }, testInfo) => {
-  const context = await browser.newContext({ baseURL: base(), viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+test("usage shows session time, a chart with hover values and a CSV; settings rename and delete", async ({
+  browser,
+}, testInfo) => {
+  const context = await browser.newContext({
+    baseURL: base(),
+    viewport: { width: 1280, height: 900 },
+    acceptDownloads: true,
+  });
   const page = await context.newPage();
   await signUpNewTeam(page, "Usage");
 
@@ -28,7 +36,9 @@ test("usage shows session time, a chart with hover values and a CSV; settings re
   const byKey = await (await page.request.post("/computers", { headers: auth, data: { kind: "browser" } })).json();
   const byTeam = await (await page.request.post("/api/sessions", { data: { kind: "browser" } })).json();
   await expect
-    .poll(async () => (await (await page.request.get("/api/usage")).json()).sessions.browser.minutes, { timeout: 20_000 })
+    .poll(async () => (await (await page.request.get("/api/usage")).json()).sessions.browser.minutes, {
+      timeout: 20_000,
+    })
     .toBeGreaterThanOrEqual(0.05);
   expect((await page.request.delete(`/computers/${byKey.id}`, { headers: auth })).status()).toBe(204);
   expect((await page.request.delete(`/api/sessions/${byTeam.id}`)).status()).toBe(204);
@@ -44,7 +54,9 @@ test("usage shows session time, a chart with hover values and a CSV; settings re
   await page.getByTestId("usage-chart-bar").last().hover();
   const tooltip = page.getByTestId("usage-chart-tooltip");
   await expect(tooltip).toContainText(/Browser: [\d.]+ min/);
-  await expect(tooltip).toContainText(new Date().toLocaleDateString("en-US", { month: "short", day: "numeric", timeZone: "UTC" }));
+  await expect(tooltip).toContainText(
+    new Date().toLocaleDateString("en-US", { month: "short", day: "numeric", timeZone: "UTC" }),
+  );
   await page.getByRole("group", { name: /per day; arrow keys/ }).focus();
   await page.keyboard.press("Home");
   await expect(tooltip).toContainText("Browser: 0 min");
@@ -54,8 +66,13 @@ test("usage shows session time, a chart with hover values and a CSV; settings re
   await expect(page).toHaveURL(/\/usage\?range=24h$/);
   await expect(page.getByRole("heading", { name: "Per hour" })).toBeVisible();
 
-  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Export CSV" }).click()]);
-  expect(download.suggestedFilename()).toMatch(/^cabin-usage-usage-s-team-[a-z0-9]+-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("link", { name: "Export CSV" }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(
+    /^cabin-usage-usage-s-team-[a-z0-9]+-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/,
+  );
   const csv = readFileSync((await download.path())!, "utf8").split("\r\n");
   expect(csv[0]).toBe("date,line_type,name,requests,input_tokens,output_tokens,cost_usd,session_minutes");
   expect(csv.some((l) => l.includes(",model,svc.sm-1,1,"))).toBe(true);

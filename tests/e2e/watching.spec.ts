@@ -16,14 +16,28 @@ async function newKey(page: Page): Promise<string> {
   return ((await created.json()) as { key: string }).key;
 }
 
-async function startSession(request: APIRequestContext, key: string, body: Record<string, unknown> = {}): Promise<string> {
-  const res = await request.post("/computers", { headers: { authorization: `Bearer ${key}` }, data: { kind: "browser", ...body } });
+async function startSession(
+  request: APIRequestContext,
+  key: string,
+  body: Record<string, unknown> = {},
+): Promise<string> {
+  const res = await request.post("/computers", {
+    headers: { authorization: `Bearer ${key}` },
+    data: { kind: "browser", ...body },
+  });
   expect(res.status()).toBe(200);
   return ((await res.json()) as { id: string }).id;
 }
 
-async function statusOf(request: APIRequestContext, key: string, id: string): Promise<{ status: string; termination_reason: string | null }> {
-  return (await (await request.get(`/computers/${id}`, { headers: { authorization: `Bearer ${key}` } })).json()) as { status: string; termination_reason: string | null };
+async function statusOf(
+  request: APIRequestContext,
+  key: string,
+  id: string,
+): Promise<{ status: string; termination_reason: string | null }> {
+  return (await (await request.get(`/computers/${id}`, { headers: { authorization: `Bearer ${key}` } })).json()) as {
+    status: string;
+    termination_reason: string | null;
+  };
 }
 
 test("a watched session with a 20 s idle timeout outlives 40 s; an unwatched one idles out", async ({ browser }) => {
@@ -46,16 +60,23 @@ test("a watched session with a 20 s idle timeout outlives 40 s; an unwatched one
   await list.goto("/sessions");
   const unwatchedRow = list.getByTestId("session-row").filter({ hasText: "unwatched" });
   await expect(unwatchedRow.getByTestId("session-status")).toHaveText("ended: idle timeout", { timeout: 40_000 });
-  expect(await statusOf(page.request, key, unwatched)).toMatchObject({ status: "terminated", termination_reason: "inactivity" });
+  expect(await statusOf(page.request, key, unwatched)).toMatchObject({
+    status: "terminated",
+    termination_reason: "inactivity",
+  });
 
   // 40 s after the start, twice the idle timeout, the watched one still runs.
-  await expect.poll(() => Date.now() - startedAt, { timeout: 60_000, intervals: [1_000] }).toBeGreaterThanOrEqual(40_000);
+  await expect
+    .poll(() => Date.now() - startedAt, { timeout: 60_000, intervals: [1_000] })
+    .toBeGreaterThanOrEqual(40_000);
   expect((await statusOf(page.request, key, watched)).status).not.toBe("terminated");
   await expect(page.getByTestId("viewer-state")).toHaveAttribute("data-state", "live");
   await context.close();
 });
 
-test("the screen fills its column, fullscreen fills the window, and a refused navigation says why", async ({ browser }, testInfo) => {
+test("the screen fills its column, fullscreen fills the window, and a refused navigation says why", async ({
+  browser,
+}, testInfo) => {
   // Sign-up, a browser session, live frames and two tab openings: over a minute on a busy machine.
   test.setTimeout(150_000);
   const context = await browser.newContext({ baseURL: base(), viewport: LAPTOP });
@@ -87,7 +108,9 @@ test("the screen fills its column, fullscreen fills the window, and a refused na
   await page.getByRole("button", { name: "Release" }).click();
 
   await page.getByRole("button", { name: "Fullscreen" }).click();
-  await expect.poll(() => page.evaluate(() => document.fullscreenElement?.getAttribute("data-testid") ?? null)).toBe("live-viewer");
+  await expect
+    .poll(() => page.evaluate(() => document.fullscreenElement?.getAttribute("data-testid") ?? null))
+    .toBe("live-viewer");
   await expect
     .poll(async () => {
       const box = (await canvas.boundingBox())!;
@@ -123,7 +146,9 @@ test("the screen fills its column, fullscreen fills the window, and a refused na
   await context.close();
 });
 
-test("the list comes first at both sizes, and a double-click on Stop ends no session", async ({ browser }, testInfo) => {
+test("the list comes first at both sizes, and a double-click on Stop ends no session", async ({
+  browser,
+}, testInfo) => {
   test.setTimeout(120_000);
   const context = await browser.newContext({ baseURL: base(), viewport: LAPTOP });
   const page = await context.newPage();
@@ -168,7 +193,10 @@ test("the timeline shows what happened before the page was opened", async ({ bro
   await signUpNewTeam(page, "Historian");
   const key = await newKey(page);
   const id = await startSession(page.request, key, { context_id: "history" });
-  const done = await page.request.post(`/computers/${id}/execute`, { headers: { authorization: `Bearer ${key}` }, data: { action: { type: "wait", ms: 5 } } });
+  const done = await page.request.post(`/computers/${id}/execute`, {
+    headers: { authorization: `Bearer ${key}` },
+    data: { action: { type: "wait", ms: 5 } },
+  });
   expect(done.status()).toBe(200);
   const requestId = ((await done.json()) as { request_id: string }).request_id;
   await page.goto(`/sessions/${id}`);
@@ -187,7 +215,11 @@ test("a member is not offered Revoke on the owner's key", async ({ browser }) =>
   const inviteeEmail = `mem${unique()}@example.test`;
   await owner.getByLabel("Email").fill(inviteeEmail);
   await owner.getByRole("button", { name: "Invite" }).click();
-  const link = (await owner.getByTestId("invitation-row").filter({ hasText: inviteeEmail }).getByTestId("invitation-link").textContent())!.trim();
+  const link = (await owner
+    .getByTestId("invitation-row")
+    .filter({ hasText: inviteeEmail })
+    .getByTestId("invitation-link")
+    .textContent())!.trim();
 
   const memberContext = await browser.newContext({ baseURL: base(), viewport: PHONE });
   const member = await memberContext.newPage();
@@ -199,14 +231,20 @@ test("a member is not offered Revoke on the owner's key", async ({ browser }) =>
   await expect(member).toHaveURL(/\/sessions$/);
   await member.request.post("/api/keys", { data: { name: "member key" } });
   await member.goto("/keys");
-  await expect(member.getByTestId("key-row").filter({ hasText: "member key" }).getByRole("button", { name: "Revoke" })).toBeVisible();
+  await expect(
+    member.getByTestId("key-row").filter({ hasText: "member key" }).getByRole("button", { name: "Revoke" }),
+  ).toBeVisible();
   await expect(member.getByTestId("key-row").filter({ hasText: "owner key" })).toBeVisible();
-  await expect(member.getByTestId("key-row").filter({ hasText: "owner key" }).getByRole("button", { name: "Revoke" })).toHaveCount(0);
+  await expect(
+    member.getByTestId("key-row").filter({ hasText: "owner key" }).getByRole("button", { name: "Revoke" }),
+  ).toHaveCount(0);
   await ownerContext.close();
   await memberContext.close();
 });
 
-test("the Playground's Stop stays in view while 1,000 tokens stream, and View code opens beside the chat", async ({ browser }) => {
+test("the Playground's Stop stays in view while 1,000 tokens stream, and View code opens beside the chat", async ({
+  browser,
+}) => {
   test.setTimeout(150_000);
   const context = await browser.newContext({ baseURL: base(), viewport: LAPTOP });
   const page = await context.newPage();
@@ -231,7 +269,9 @@ test("the Playground's Stop stays in view while 1,000 tokens stream, and View co
   });
   await box.press("Enter");
   await expect(page.getByTestId("playground-chat")).toHaveAttribute("data-status", "ready", { timeout: 60_000 });
-  const seen = await page.evaluate(() => (window as unknown as { __stop: { renders: number; outside: number } }).__stop);
+  const seen = await page.evaluate(
+    () => (window as unknown as { __stop: { renders: number; outside: number } }).__stop,
+  );
   expect(seen.renders).toBeGreaterThan(3);
   expect(seen.outside).toBe(0);
   await page.getByRole("button", { name: "View code" }).click();

@@ -11,9 +11,27 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deriveStateKey, openState } from "@/lib/computers/state/state-crypto";
 import { createDb } from "@/lib/db";
 import { createOrgKey, startServer, type TestServer } from "../api/harness";
-import { api, chromiumPidsOf, createSession, readBrowserState, setBrowserState, startSite, waitFor, type Site, type Target } from "../api/computers-fixtures";
+import {
+  api,
+  chromiumPidsOf,
+  createSession,
+  readBrowserState,
+  setBrowserState,
+  startSite,
+  waitFor,
+  type Site,
+  type Target,
+} from "../api/computers-fixtures";
 import { canRunDesktops, createDesktop, desktopImagesDir, exec } from "../api/desktop-fixtures";
-import { census, desktopDirs, desktopMarkedPids, descendantsOf, mountsUnder, printSummary, profilesOf } from "./host-census";
+import {
+  census,
+  desktopDirs,
+  desktopMarkedPids,
+  descendantsOf,
+  mountsUnder,
+  printSummary,
+  profilesOf,
+} from "./host-census";
 
 /** Known to the test, so it can open what the server saved. */
 const STATE_ENCRYPTION_KEY = "hardening-crash-state-key-0123456789";
@@ -51,14 +69,24 @@ afterAll(async () => {
 describe("crash: SIGKILL with live persistent sessions of both kinds", () => {
   it("leaves no process, mount, desktop dir or temp profile; rows crashed at the last beat; saved states restore", async () => {
     let server = await startServer({
-      env: { STATE_SAVE_INTERVAL_SECONDS: "1", STATE_ENCRYPTION_KEY, ...(canRunDesktops ? { DESKTOP_IMAGES_DIR: desktopImagesDir() } : {}) },
+      env: {
+        STATE_SAVE_INTERVAL_SECONDS: "1",
+        STATE_ENCRYPTION_KEY,
+        ...(canRunDesktops ? { DESKTOP_IMAGES_DIR: desktopImagesDir() } : {}),
+      },
     });
     servers.push(server);
     const target: Target = { base: server.url, key: await createOrgKey(server, "Crash Suite Org") };
 
     const browser = await createSession({ persistent: true }, target);
     await setBrowserState(browser.id, site, "crashsuite", target);
-    await waitFor("a periodic save holding the cookie", async () => (await savedState(server, browser.id)).toString("utf8"), (t) => t.includes("crashsuite"), 15_000, 250);
+    await waitFor(
+      "a periodic save holding the cookie",
+      async () => (await savedState(server, browser.id)).toString("utf8"),
+      (t) => t.includes("crashsuite"),
+      15_000,
+      250,
+    );
     let desktop: { id: string } | undefined;
     if (canRunDesktops) {
       desktop = await createDesktop(target, { persistent: true });
@@ -66,8 +94,13 @@ describe("crash: SIGKILL with live persistent sessions of both kinds", () => {
       // A user's own long-running process, which must die with the server too.
       await exec(target, desktop.id, "nohup sleep 600 >/dev/null 2>&1 &");
       const id = desktop.id;
-      await waitFor("a periodic desktop save holding the file", async () => savedDesktopFiles(await savedState(server, id)),
-        (names) => names.includes("crash-suite.txt"), 30_000, 500);
+      await waitFor(
+        "a periodic desktop save holding the file",
+        async () => savedDesktopFiles(await savedState(server, id)),
+        (names) => names.includes("crash-suite.txt"),
+        30_000,
+        500,
+      );
     }
 
     const before = census(server);
@@ -81,7 +114,13 @@ describe("crash: SIGKILL with live persistent sessions of both kinds", () => {
     await server.kill("SIGKILL");
     // Before any restart: every desktop process died with the server (launchSandbox binds them to its life).
     const desktopAfterKill = canRunDesktops
-      ? await waitFor("no desktop process within 2 s of the kill", async () => desktopMarkedPids(server.dataDir).length, (n) => n === 0, 2_000, 100)
+      ? await waitFor(
+          "no desktop process within 2 s of the kill",
+          async () => desktopMarkedPids(server.dataDir).length,
+          (n) => n === 0,
+          2_000,
+          100,
+        )
       : 0;
     server = await server.restart();
     servers.push(server);
@@ -102,13 +141,23 @@ describe("crash: SIGKILL with live persistent sessions of both kinds", () => {
       desktopDirs: desktopDirs(server.dataDir).length,
       tempProfiles: profiles.filter((dir) => existsSync(dir)).length,
     });
-    const after = await waitFor("nothing of the dead server left", async () => leftovers(),
-      (l) => Object.values(l).every((n) => n === 0), 30_000, 250);
+    const after = await waitFor(
+      "nothing of the dead server left",
+      async () => leftovers(),
+      (l) => Object.values(l).every((n) => n === 0),
+      30_000,
+      250,
+    );
 
     const rows = [browser.id, ...(desktop ? [desktop.id] : [])];
     for (const id of rows) {
-      const row = await waitFor(`${id} crashed`, async () => (await api("GET", `/computers/${id}`, undefined, target)).body,
-        (r) => r.status === "terminated", 20_000, 250);
+      const row = await waitFor(
+        `${id} crashed`,
+        async () => (await api("GET", `/computers/${id}`, undefined, target)).body,
+        (r) => r.status === "terminated",
+        20_000,
+        250,
+      );
       expect(row.termination_reason).toBe("crashed");
       // The last heartbeat (beaten every second) before the kill, not the restart time.
       expect(Date.parse(row.terminated_at)).toBeLessThanOrEqual(killedAt + 1_000);
@@ -123,17 +172,25 @@ describe("crash: SIGKILL with live persistent sessions of both kinds", () => {
       file = (await exec(target, restoredDesktop.id, "cat ~/crash-suite.txt")).stdout.trim();
     }
 
-    printSummary("crash suite: the dead server's leftovers after restart", ["measure", "before kill", "after restart"], [
-      ["server processes (tree)", tree.length, after.processes],
-      ["Chromium mains (--cabin-owner)", before.chromiumMains, chromiumPidsOf(server.dataDir).filter((p) => tree.includes(p)).length],
-      ["desktop processes (CABIN_DESKTOP), 2 s after the kill", before.desktopProcesses, desktopAfterKill],
-      ["desktop processes (CABIN_DESKTOP), after restart", before.desktopProcesses, after.desktopProcesses],
-      ["mounts under the data dir", before.mounts, after.mounts],
-      ["desktop dirs of dead sessions", before.desktopDirs, after.desktopDirs],
-      ["temp profiles (/tmp playwright)", profiles.length, after.tempProfiles],
-      ["restored cookie", "crashsuite", cookie],
-      ["restored desktop file", desktop ? "written-before-kill" : "-", file],
-    ]);
+    printSummary(
+      "crash suite: the dead server's leftovers after restart",
+      ["measure", "before kill", "after restart"],
+      [
+        ["server processes (tree)", tree.length, after.processes],
+        [
+          "Chromium mains (--cabin-owner)",
+          before.chromiumMains,
+          chromiumPidsOf(server.dataDir).filter((p) => tree.includes(p)).length,
+        ],
+        ["desktop processes (CABIN_DESKTOP), 2 s after the kill", before.desktopProcesses, desktopAfterKill],
+        ["desktop processes (CABIN_DESKTOP), after restart", before.desktopProcesses, after.desktopProcesses],
+        ["mounts under the data dir", before.mounts, after.mounts],
+        ["desktop dirs of dead sessions", before.desktopDirs, after.desktopDirs],
+        ["temp profiles (/tmp playwright)", profiles.length, after.tempProfiles],
+        ["restored cookie", "crashsuite", cookie],
+        ["restored desktop file", desktop ? "written-before-kill" : "-", file],
+      ],
+    );
     expect(after).toEqual({ processes: 0, desktopProcesses: 0, mounts: 0, desktopDirs: 0, tempProfiles: 0 });
     expect(cookie).toBe("crashsuite");
     if (desktop) expect(file).toBe("written-before-kill");

@@ -38,10 +38,12 @@ async function healthDuring<T>(work: () => Promise<T>): Promise<{ result: T; sta
     while (running) {
       const started = performance.now();
       const status = await new Promise<number>((resolve) => {
-        http.get({ host: "127.0.0.1", port: server.port, path: "/api/health", agent }, (res) => {
-          res.resume();
-          res.on("end", () => resolve(res.statusCode ?? 0));
-        }).on("error", () => resolve(0));
+        http
+          .get({ host: "127.0.0.1", port: server.port, path: "/api/health", agent }, (res) => {
+            res.resume();
+            res.on("end", () => resolve(res.statusCode ?? 0));
+          })
+          .on("error", () => resolve(0));
       });
       statuses.push(status);
       slowestMs = Math.max(slowestMs, performance.now() - started);
@@ -62,25 +64,47 @@ const rssMiB = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid()}/s
 
 describe("upgrade requests", () => {
   it(`answers ${UPGRADES} upgrades to paths with no WebSocket with a JSON 404 and closes each; fds return to the baseline`, async () => {
-    const paths = ["/api/health", "/", "/v1/models", "/sessions/x", "/_next/webpack-hmr", "/computers/comp_nope/cdp/json/version"];
+    const paths = [
+      "/api/health",
+      "/",
+      "/v1/models",
+      "/sessions/x",
+      "/_next/webpack-hmr",
+      "/computers/comp_nope/cdp/json/version",
+    ];
     // Warm: the first requests open the database and load route code, which holds fds of its own.
     await exchange(server.port, upgradeRequest("/api/health"));
     const baseline = openFds(pid());
     const seen = new Map<string, number>();
     const started = Date.now();
     const { statuses } = await healthDuring(() =>
-      inPool(Array.from({ length: UPGRADES }, (_, i) => paths[i % paths.length]), UPGRADE_CONCURRENCY, async (path) => {
-        const answer = await exchange(server.port, upgradeRequest(path));
-        const key = `${answer.status} ${answer.headers["content-type"]} ${answer.closedByServer ? "closed" : "OPEN"}`;
-        seen.set(key, (seen.get(key) ?? 0) + 1);
-      }),
+      inPool(
+        Array.from({ length: UPGRADES }, (_, i) => paths[i % paths.length]),
+        UPGRADE_CONCURRENCY,
+        async (path) => {
+          const answer = await exchange(server.port, upgradeRequest(path));
+          const key = `${answer.status} ${answer.headers["content-type"]} ${answer.closedByServer ? "closed" : "OPEN"}`;
+          seen.set(key, (seen.get(key) ?? 0) + 1);
+        },
+      ),
     );
     const seconds = (Date.now() - started) / 1000;
-    const after = await waitFor(() => openFds(pid()), { until: (n) => n <= baseline + 5, timeoutMs: 15_000, message: "fds back to the baseline" });
-    printSummary("upgrade flood", ["measure", "value"], [
-      ["upgrades", UPGRADES], ["seconds", seconds.toFixed(1)], ["fds before / after", `${baseline} / ${after}`],
-      ["health checks (all 200)", statuses.length], ...[...seen].map(([k, n]): [string, number] => [`answers: ${k}`, n]),
-    ]);
+    const after = await waitFor(() => openFds(pid()), {
+      until: (n) => n <= baseline + 5,
+      timeoutMs: 15_000,
+      message: "fds back to the baseline",
+    });
+    printSummary(
+      "upgrade flood",
+      ["measure", "value"],
+      [
+        ["upgrades", UPGRADES],
+        ["seconds", seconds.toFixed(1)],
+        ["fds before / after", `${baseline} / ${after}`],
+        ["health checks (all 200)", statuses.length],
+        ...[...seen].map(([k, n]): [string, number] => [`answers: ${k}`, n]),
+      ],
+    );
     expect([...seen.keys()]).toEqual(["404 application/json closed"]);
     expect(statuses.length).toBeGreaterThan(0);
     expect(statuses.every((s) => s === 200)).toBe(true);
@@ -108,7 +132,9 @@ describe("upgrade requests", () => {
       expect(plain.status).toBe(426);
       expect(plain.headers.get("upgrade")).toBe("websocket");
       expect(plain.body.error.message).toContain("WebSocket");
-      expect((await api("GET", `/computers/${live.body.id}/ws`, undefined, { base: server.url, key: "sk_wrong" })).status).toBe(401);
+      expect(
+        (await api("GET", `/computers/${live.body.id}/ws`, undefined, { base: server.url, key: "sk_wrong" })).status,
+      ).toBe(401);
       const foreign = { base: server.url, key: await createOrgKey(server, "Edges Other Org") };
       expect((await api("GET", `/computers/${live.body.id}/ws`, undefined, foreign)).status).toBe(404);
     } finally {
@@ -124,23 +150,46 @@ describe("deeply nested JSON", () => {
     const rssBefore = rssMiB();
     const post = (path: string, key: string | undefined) =>
       new Promise<{ status: number; text: string }>((resolve, reject) => {
-        const req = http.request({ host: "127.0.0.1", port: server.port, method: "POST", path, headers: {
-          "content-type": "application/json", "content-length": body.length, ...(key ? { authorization: `Bearer ${key}` } : {}),
-        } }, (res) => {
-          let text = "";
-          res.on("data", (c) => (text += c));
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
-        });
+        const req = http.request(
+          {
+            host: "127.0.0.1",
+            port: server.port,
+            method: "POST",
+            path,
+            headers: {
+              "content-type": "application/json",
+              "content-length": body.length,
+              ...(key ? { authorization: `Bearer ${key}` } : {}),
+            },
+          },
+          (res) => {
+            let text = "";
+            res.on("data", (c) => (text += c));
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+          },
+        );
         req.on("error", reject);
         req.end(body);
       });
     const paths = ["/computers", "/v1/chat/completions", "/api/auth/sign-up/email", "/computers/comp_x/execute"];
-    const { result, statuses, slowestMs } = await healthDuring(() => Promise.all(paths.map((p) => post(p, target.key))));
-    const rssAfter = await waitFor(rssMiB, { until: (mb) => mb < rssBefore + 200, timeoutMs: 20_000, message: "memory given back" });
-    printSummary("deep nesting", ["measure", "value"], [
-      ["bodies (30 MiB each)", paths.length], ["health checks", statuses.length], ["slowest health (ms)", slowestMs.toFixed(0)],
-      ["RSS before / after (MiB)", `${rssBefore.toFixed(0)} / ${rssAfter.toFixed(0)}`],
-    ]);
+    const { result, statuses, slowestMs } = await healthDuring(() =>
+      Promise.all(paths.map((p) => post(p, target.key))),
+    );
+    const rssAfter = await waitFor(rssMiB, {
+      until: (mb) => mb < rssBefore + 200,
+      timeoutMs: 20_000,
+      message: "memory given back",
+    });
+    printSummary(
+      "deep nesting",
+      ["measure", "value"],
+      [
+        ["bodies (30 MiB each)", paths.length],
+        ["health checks", statuses.length],
+        ["slowest health (ms)", slowestMs.toFixed(0)],
+        ["RSS before / after (MiB)", `${rssBefore.toFixed(0)} / ${rssAfter.toFixed(0)}`],
+      ],
+    );
     for (const answer of result) {
       expect(answer.status).toBe(400);
       expect(answer.text).toContain("nested deeper than 64");
@@ -193,12 +242,23 @@ describe("requests Node or Next would answer bare", () => {
     const noHost = await exchange(server.port, "GET /api/health HTTP/1.1\r\nConnection: close\r\n\r\n");
     expect(noHost.status).toBe(400);
     expect(json(noHost).message).toContain("Host");
-    const expectation = await exchange(server.port, "POST /computers HTTP/1.1\r\nHost: a\r\nExpect: 999\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}");
+    const expectation = await exchange(
+      server.port,
+      "POST /computers HTTP/1.1\r\nHost: a\r\nExpect: 999\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}",
+    );
     expect(expectation.status).toBe(417);
     json(expectation);
   });
   it("unknown paths under every JSON surface, in any case, are JSON 404s in the surface's envelope", async () => {
-    for (const path of ["/V1/models", "/v1/nothing-here", "/COMPUTERS", "/Computers/x/y/z/w", "/agent/anything", "/api/nothing", "/API/HEALTH"]) {
+    for (const path of [
+      "/V1/models",
+      "/v1/nothing-here",
+      "/COMPUTERS",
+      "/Computers/x/y/z/w",
+      "/agent/anything",
+      "/api/nothing",
+      "/API/HEALTH",
+    ]) {
       const answer = await exchange(server.port, `GET ${path} HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n`);
       expect(answer.status, path).toBe(404);
       const error = json(answer);

@@ -60,7 +60,7 @@ export function descendantsOf(rootPid: number): number[] {
   const tree = new Set([rootPid]);
   for (let grew = true; grew; ) {
     grew = false;
-    for (const p of procs) if (tree.has(p.ppid) && !tree.has(p.pid)) (tree.add(p.pid), (grew = true));
+    for (const p of procs) if (tree.has(p.ppid) && !tree.has(p.pid)) tree.add(p.pid), (grew = true);
   }
   tree.delete(rootPid);
   return [...tree];
@@ -82,16 +82,18 @@ function serviceKindOf(cmdline: string | null): string | null {
 
 /** Each descendant of `rootPid` as "name --type=..." (Chromium's process kinds), to say what a count that moved is made of. */
 export function describeDescendants(rootPid: number): string[] {
-  return descendantsOf(rootPid).map((pid) => {
-    const cmdline = cmdlineOf(pid);
-    if (cmdline === null) return "(exited)";
-    const kinds = cmdline.match(/--(?:type|utility-sub-type)=\S+/g) ?? [];
-    try {
-      return [readFileSync(`/proc/${pid}/comm`, "utf8").trim(), ...kinds].join(" ");
-    } catch {
-      return "(exited)";
-    }
-  }).sort();
+  return descendantsOf(rootPid)
+    .map((pid) => {
+      const cmdline = cmdlineOf(pid);
+      if (cmdline === null) return "(exited)";
+      const kinds = cmdline.match(/--(?:type|utility-sub-type)=\S+/g) ?? [];
+      try {
+        return [readFileSync(`/proc/${pid}/comm`, "utf8").trim(), ...kinds].join(" ");
+      } catch {
+        return "(exited)";
+      }
+    })
+    .sort();
 }
 
 /**
@@ -110,7 +112,9 @@ function processKinds(rootPid: number): { others: number; renderers: number; ser
       continue;
     }
     const broker = cmdline?.includes("--type=broker") ?? false;
-    const kind = broker ? `${serviceKindOf(cmdlineOf(parentOf.get(pid) ?? 0)) ?? "helper"} broker` : serviceKindOf(cmdline);
+    const kind = broker
+      ? `${serviceKindOf(cmdlineOf(parentOf.get(pid) ?? 0)) ?? "helper"} broker`
+      : serviceKindOf(cmdline);
     if (kind === null) others += 1;
     else services.set(kind, (services.get(kind) ?? 0) + 1);
   }
@@ -124,7 +128,12 @@ export function desktopMarkedPids(dataDir: string): number[] {
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
     try {
-      if (readFileSync(`/proc/${name}/environ`, "latin1").split("\0").some((v) => v.startsWith(prefix))) pids.push(Number(name));
+      if (
+        readFileSync(`/proc/${name}/environ`, "latin1")
+          .split("\0")
+          .some((v) => v.startsWith(prefix))
+      )
+        pids.push(Number(name));
     } catch {
       // exited meanwhile, or a kernel thread
     }
@@ -147,7 +156,9 @@ export function profilesOf(dataDir: string): string[] {
 }
 
 export function mountsUnder(dataDir: string): number {
-  const own = readFileSync("/proc/self/mountinfo", "utf8").split("\n").filter((l) => l.split(" ")[4]?.startsWith(`${dataDir}/`)).length;
+  const own = readFileSync("/proc/self/mountinfo", "utf8")
+    .split("\n")
+    .filter((l) => l.split(" ")[4]?.startsWith(`${dataDir}/`)).length;
   return own + overlayMountsUnder(dataDir);
 }
 
@@ -196,5 +207,12 @@ export function printSummary(title: string, header: string[], rows: (string | nu
   const cells = [header, ...rows.map((r) => r.map(String))];
   const widths = header.map((_, i) => Math.max(...cells.map((r) => r[i].length)));
   const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(" | ")} |`;
-  console.log([`\n${title}`, line(cells[0]), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...cells.slice(1).map(line)].join("\n"));
+  console.log(
+    [
+      `\n${title}`,
+      line(cells[0]),
+      `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`,
+      ...cells.slice(1).map(line),
+    ].join("\n"),
+  );
 }

@@ -31,7 +31,11 @@ beforeAll(async () => {
   // before (2,048 tokens, not the default 8,192) bounds each such answer to seconds, so the suite's 90 s per request
   // measures the server's handling of the input, not how long a long generation takes on two cores.
   server = await startServer({
-    env: { ACTION_TIMEOUT_SECONDS: "5", MODEL_CONTEXT_SIZE: "2048", ...(canRunDesktops ? { DESKTOP_IMAGES_DIR: desktopImagesDir() } : {}) },
+    env: {
+      ACTION_TIMEOUT_SECONDS: "5",
+      MODEL_CONTEXT_SIZE: "2048",
+      ...(canRunDesktops ? { DESKTOP_IMAGES_DIR: desktopImagesDir() } : {}),
+    },
   });
   const org = JSON.parse(await runCli(server, ["org", "create", "Hostile Org", "--json"])) as { slug: string };
   const { key } = JSON.parse(await runCli(server, ["keys", "create", "--org", org.slug, "--json"])) as { key: string };
@@ -51,7 +55,8 @@ function problemWith(request: RawRequest, answer: RawAnswer): string | null {
   if (answer.streamed || request.method === "HEAD" || answer.status === 204 || answer.status === 304) return null;
   // Redirects have no body by design (Next's 308 from a trailing slash to the canonical path).
   if (answer.status === 101 || (answer.status >= 300 && answer.status < 400)) return null;
-  if (!/application\/json/.test(answer.contentType)) return `${answer.status} not JSON (${answer.contentType}): ${answer.body.slice(0, 120)}`;
+  if (!/application\/json/.test(answer.contentType))
+    return `${answer.status} not JSON (${answer.contentType}): ${answer.body.slice(0, 120)}`;
   let body: { error?: { message?: unknown; type?: unknown; code?: unknown } };
   try {
     body = JSON.parse(answer.body);
@@ -87,30 +92,62 @@ describe("hostile requests", () => {
         if (problem) problems.push(`${request.label}: ${problem}`);
       } catch (err) {
         // Node's own client refuses some header bytes: nothing was sent, nothing to judge.
-        if (!(err as { clientRefused?: boolean }).clientRefused) problems.push(`${request.label}: ${(err as Error).message}`);
+        if (!(err as { clientRefused?: boolean }).clientRefused)
+          problems.push(`${request.label}: ${(err as Error).message}`);
       }
     });
     agent.destroy();
     const seconds = (Date.now() - started) / 1000;
     const health = await api("GET", "/api/health", undefined, target);
     times.sort((a, b) => a - b);
-    printSummary(`hostile suite: ${requests.length} requests (${GENERATED} generated, seed 13) in ${seconds.toFixed(1)} s ` +
-      `(load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")})`, ["measure", "value"], [
-      ["problems", problems.length],
-      ["answers by status", [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}:${n}`).join(" ")],
-      ["p50 / p99 ms", `${percentile(times, 50).toFixed(1)} / ${percentile(times, 99).toFixed(1)}`],
-      ["health after", health.status],
-    ]);
+    printSummary(
+      `hostile suite: ${requests.length} requests (${GENERATED} generated, seed 13) in ${seconds.toFixed(1)} s ` +
+        `(load average ${os
+          .loadavg()
+          .map((l) => l.toFixed(2))
+          .join(" ")})`,
+      ["measure", "value"],
+      [
+        ["problems", problems.length],
+        [
+          "answers by status",
+          [...statuses]
+            .sort(([a], [b]) => a - b)
+            .map(([s, n]) => `${s}:${n}`)
+            .join(" "),
+        ],
+        ["p50 / p99 ms", `${percentile(times, 50).toFixed(1)} / ${percentile(times, 99).toFixed(1)}`],
+        ["health after", health.status],
+      ],
+    );
     expect(problems.slice(0, 20)).toEqual([]);
     expect(health.status).toBe(200);
 
     // The rows listed as live are the sessions the server holds; ending them leaves nothing.
-    const running = (await api("GET", "/computers?type=live", undefined, target)).body as { id: string; kind: string }[];
+    const running = (await api("GET", "/computers?type=live", undefined, target)).body as {
+      id: string;
+      kind: string;
+    }[];
     const stats = await poolStats(server.url);
     expect(running.length).toBe(stats.live_sessions);
-    if (canRunDesktops) expect(running.filter((row) => row.kind === "desktop").length).toBe((await desktopHealth(target)).live_desktops);
-    for (const row of running) expect((await api("DELETE", `/computers/${row.id}`, undefined, target)).status).toBe(204);
-    await waitFor("no session left", () => poolStats(server.url), (p) => p.live_sessions === 0 && p.ending_sessions === 0, 30_000, 250);
-    if (canRunDesktops) await waitFor("no desktop left", () => desktopHealth(target), (h) => h.live_desktops === 0, 30_000, 250);
+    if (canRunDesktops)
+      expect(running.filter((row) => row.kind === "desktop").length).toBe((await desktopHealth(target)).live_desktops);
+    for (const row of running)
+      expect((await api("DELETE", `/computers/${row.id}`, undefined, target)).status).toBe(204);
+    await waitFor(
+      "no session left",
+      () => poolStats(server.url),
+      (p) => p.live_sessions === 0 && p.ending_sessions === 0,
+      30_000,
+      250,
+    );
+    if (canRunDesktops)
+      await waitFor(
+        "no desktop left",
+        () => desktopHealth(target),
+        (h) => h.live_desktops === 0,
+        30_000,
+        250,
+      );
   });
 });

@@ -40,25 +40,45 @@ describe("load", () => {
   it(`${SESSIONS} live sessions and ${LOAD_RATE} req/s of mixed traffic, then ${BURST} creates at once: no error, the server healthy`, async () => {
     const keys = [await createOrgKey(server, "Load A"), await createOrgKey(server, "Load B")];
     const result = await runMixedLoad({
-      base: server.url, keys, pageUrl: `${site.url}/form`, sessions: SESSIONS, ratePerSecond: LOAD_RATE,
-      steadySeconds: STEADY_SECONDS, burstCreates: BURST, afterBurstSeconds: 10, model: "svc.sm-1",
+      base: server.url,
+      keys,
+      pageUrl: `${site.url}/form`,
+      sessions: SESSIONS,
+      ratePerSecond: LOAD_RATE,
+      steadySeconds: STEADY_SECONDS,
+      burstCreates: BURST,
+      afterBurstSeconds: 10,
+      model: "svc.sm-1",
       log: (line) => console.log(`[load] ${line}`),
     });
-    printSummary(`load suite: ${LOAD_RATE} req/s on ${SESSIONS} sessions for ${STEADY_SECONDS} s, then ${BURST} creates at once`,
-      SUMMARY_HEADER, summarize(result));
-    const after = result.samples.filter((s) => s.dueAt >= result.burstAt && s.dueAt < result.burstAt + 10_000).map((s) => s.ms);
+    printSummary(
+      `load suite: ${LOAD_RATE} req/s on ${SESSIONS} sessions for ${STEADY_SECONDS} s, then ${BURST} creates at once`,
+      SUMMARY_HEADER,
+      summarize(result),
+    );
+    const after = result.samples
+      .filter((s) => s.dueAt >= result.burstAt && s.dueAt < result.burstAt + 10_000)
+      .map((s) => s.ms);
     const p99 = percentile(after, 99);
-    console.log(`p99 in the 10 s after the burst: ${p99.toFixed(1)} ms (target ≤ ${TARGET_AFTER_BURST_P99_MS} ms: ` +
-      `${p99 <= TARGET_AFTER_BURST_P99_MS ? "met" : "MISSED"})`);
+    console.log(
+      `p99 in the 10 s after the burst: ${p99.toFixed(1)} ms (target ≤ ${TARGET_AFTER_BURST_P99_MS} ms: ` +
+        `${p99 <= TARGET_AFTER_BURST_P99_MS ? "met" : "MISSED"})`,
+    );
 
     const errors = [...result.samples.filter((s) => s.error).map((s) => s.error), ...result.burstErrors];
     expect(errors.slice(0, 5)).toEqual([]);
     expect(result.samples.length).toBeGreaterThanOrEqual(LOAD_RATE * (STEADY_SECONDS + 10));
     expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
     // runMixedLoad deleted every session it made: nothing live is left behind.
-    await waitFor("no live session left", async () => {
-      const body = (await (await fetch(`${server.url}/api/health`)).json()) as any;
-      return body.checks.sessions.live_sessions as number;
-    }, (n) => n === 0, 60_000, 500);
+    await waitFor(
+      "no live session left",
+      async () => {
+        const body = (await (await fetch(`${server.url}/api/health`)).json()) as any;
+        return body.checks.sessions.live_sessions as number;
+      },
+      (n) => n === 0,
+      60_000,
+      500,
+    );
   }, 900_000);
 });

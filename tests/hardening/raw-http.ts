@@ -28,7 +28,14 @@ export function sendRaw(port: number, request: RawRequest, agent: http.Agent, ti
   return new Promise((resolve, reject) => {
     let req: http.ClientRequest;
     try {
-      req = http.request({ host: "127.0.0.1", port, method: request.method, path: request.path, headers: request.headers, agent });
+      req = http.request({
+        host: "127.0.0.1",
+        port,
+        method: request.method,
+        path: request.path,
+        headers: request.headers,
+        agent,
+      });
     } catch (err) {
       // Node itself refuses the request (an invalid header character): nothing reached the server.
       reject(Object.assign(new Error(`client refused: ${(err as Error).message}`), { clientRefused: true }));
@@ -43,7 +50,13 @@ export function sendRaw(port: number, request: RawRequest, agent: http.Agent, ti
       const chunks: Buffer[] = [];
       const done = (streamed: boolean) => {
         clearTimeout(timer);
-        resolve({ status: res.statusCode ?? 0, contentType, body: Buffer.concat(chunks).toString("utf8"), ms: performance.now() - started, streamed });
+        resolve({
+          status: res.statusCode ?? 0,
+          contentType,
+          body: Buffer.concat(chunks).toString("utf8"),
+          ms: performance.now() - started,
+          streamed,
+        });
       };
       if (res.statusCode! < 300 && STREAM_TYPES.test(contentType)) {
         res.destroy();

@@ -25,9 +25,12 @@ export function exchange(port: number, request: string | Buffer, closeAfterMs = 
       clearTimeout(timer);
       const text = Buffer.concat(chunks).toString("latin1");
       const split = text.indexOf("\r\n\r\n");
-      if (split < 0) return reject(new Error(`no complete answer (${text.length} bytes: ${JSON.stringify(text.slice(0, 80))})`));
+      if (split < 0)
+        return reject(new Error(`no complete answer (${text.length} bytes: ${JSON.stringify(text.slice(0, 80))})`));
       const [statusLine, ...lines] = text.slice(0, split).split("\r\n");
-      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]),
+      );
       resolve({ status: Number(statusLine.split(" ")[1]), headers, body: text.slice(split + 4), closedByServer });
     });
     socket.write(request);
@@ -37,7 +40,12 @@ export function exchange(port: number, request: string | Buffer, closeAfterMs = 
 /** An upgrade request for `path`, a valid WebSocket handshake unless `headers` change it. */
 export function upgradeRequest(path: string, headers: Record<string, string | null> = {}): string {
   const all: Record<string, string | null> = {
-    host: "127.0.0.1", connection: "Upgrade", upgrade: "websocket", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==", "sec-websocket-version": "13", ...headers,
+    host: "127.0.0.1",
+    connection: "Upgrade",
+    upgrade: "websocket",
+    "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==",
+    "sec-websocket-version": "13",
+    ...headers,
   };
   const lines = Object.entries(all).flatMap(([name, value]) => (value === null ? [] : [`${name}: ${value}`]));
   return `GET ${path} HTTP/1.1\r\n${lines.join("\r\n")}\r\n\r\n`;

@@ -14,8 +14,11 @@ beforeAll(async () => {
   server = await startServer({
     env: {
       // Unset what the harness sets for the other suites: these are the defaults under test.
-      SIGNUP: undefined, ORG_MAX_BROWSER_SESSIONS: undefined, ORG_MAX_DESKTOP_SESSIONS: undefined,
-      DESKTOP_MAX_SESSIONS: String(DESKTOP_SLOTS), ...(canRunDesktops ? { DESKTOP_IMAGES_DIR: desktopImagesDir() } : {}),
+      SIGNUP: undefined,
+      ORG_MAX_BROWSER_SESSIONS: undefined,
+      ORG_MAX_DESKTOP_SESSIONS: undefined,
+      DESKTOP_MAX_SESSIONS: String(DESKTOP_SLOTS),
+      ...(canRunDesktops ? { DESKTOP_IMAGES_DIR: desktopImagesDir() } : {}),
     },
   });
 }, 300_000);
@@ -39,7 +42,10 @@ describe("sign-up by default", () => {
 
     const first = await signUp("owner@example.test");
     expect(first.status).toBe(200);
-    const cookie = first.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const cookie = first.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
 
     const stranger = await signUp("stranger@example.test");
     expect(stranger.status).toBe(403);
@@ -57,7 +63,8 @@ describe("sign-up by default", () => {
 describe.runIf(canRunDesktops)("desktop quotas by default", () => {
   it("two organizations at their quota leave desktops for a third", async () => {
     const orgs: Target[] = [];
-    for (const name of ["Quota A", "Quota B", "Quota C"]) orgs.push({ base: server.url, key: await createOrgKey(server, name) });
+    for (const name of ["Quota A", "Quota B", "Quota C"])
+      orgs.push({ base: server.url, key: await createOrgKey(server, name) });
     const made: [Target, string][] = [];
     try {
       for (const org of orgs.slice(0, 2)) {

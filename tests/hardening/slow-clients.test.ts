@@ -19,7 +19,10 @@ let key: string;
 
 beforeAll(async () => {
   server = await startServer({
-    env: { HTTP_HEADERS_TIMEOUT_SECONDS: String(HEADERS_TIMEOUT_S), HTTP_REQUEST_TIMEOUT_SECONDS: String(REQUEST_TIMEOUT_S) },
+    env: {
+      HTTP_HEADERS_TIMEOUT_SECONDS: String(HEADERS_TIMEOUT_S),
+      HTTP_REQUEST_TIMEOUT_SECONDS: String(REQUEST_TIMEOUT_S),
+    },
   });
   key = await createOrgKey(server, "slow");
 }, 120_000);
@@ -78,7 +81,11 @@ function hold(t: Trickle, capMs: number): Promise<{ label: string; closedAfterMs
       clearInterval(drip);
       clearTimeout(cap);
       socket.destroy();
-      resolve({ label: t.label, closedAfterMs: closed ? performance.now() - started : null, answer: answer.split("\r\n")[0] });
+      resolve({
+        label: t.label,
+        closedAfterMs: closed ? performance.now() - started : null,
+        answer: answer.split("\r\n")[0],
+      });
     };
     const cap = setTimeout(() => finish(false), capMs);
     socket.on("connect", () => {
@@ -126,7 +133,9 @@ describe("slow clients", () => {
         `answers ${JSON.stringify(countBy(results.map((r) => r.answer || "(closed without an answer)")))}`,
     );
     const late = results.filter((r) => r.closedAfterMs === null || r.closedAfterMs > limitMs);
-    expect(late.map((r) => `${r.label}: ${r.closedAfterMs === null ? "still open" : `${r.closedAfterMs.toFixed(0)} ms`}`)).toEqual([]);
+    expect(
+      late.map((r) => `${r.label}: ${r.closedAfterMs === null ? "still open" : `${r.closedAfterMs.toFixed(0)} ms`}`),
+    ).toEqual([]);
     expect(latencies.length).toBeGreaterThan(0);
     expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
   });

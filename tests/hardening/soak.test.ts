@@ -6,7 +6,16 @@ import { existsSync } from "node:fs";
 import os from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOrgKey, startServer, type TestServer } from "../api/harness";
-import { api, createSession, execute, poolStats, startSite, waitFor, type Site, type Target } from "../api/computers-fixtures";
+import {
+  api,
+  createSession,
+  execute,
+  poolStats,
+  startSite,
+  waitFor,
+  type Site,
+  type Target,
+} from "../api/computers-fixtures";
 import { canRunDesktops, createDesktop, desktopImagesDir, exec } from "../api/desktop-fixtures";
 import { census, describeDescendants, printSummary, profilesOf, type Census } from "./host-census";
 
@@ -38,9 +47,11 @@ afterAll(async () => {
 /** Runs `count` jobs, `concurrency` at a time. */
 async function pool(count: number, concurrency: number, job: (i: number) => Promise<void>) {
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < count) await job(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) await job(next++);
+    }),
+  );
 }
 
 /** How the cycle ends: DELETE, or left to its inactivity timeout or its lifetime. */
@@ -55,9 +66,16 @@ function ending(i: number, every: number, idleSeconds: number, lifetimeSeconds: 
 /** The pool at its floor: no session, no organization's browser (BROWSER_ORG_IDLE_SECONDS), the standby trimmed back, and no context or page beyond the standby's own. */
 const settledPool = async () => {
   const p = await poolStats(server.url);
-  return p.ending_sessions === 0 && p.live_sessions === 0 && p.session_contexts === 0 && p.organization_browsers === 0 &&
+  return (
+    p.ending_sessions === 0 &&
+    p.live_sessions === 0 &&
+    p.session_contexts === 0 &&
+    p.organization_browsers === 0 &&
     p.standby_target === p.standby_floor &&
-    p.standby_contexts === p.standby_floor && p.contexts === p.standby_contexts && p.pages === p.standby_contexts;
+    p.standby_contexts === p.standby_floor &&
+    p.contexts === p.standby_contexts &&
+    p.pages === p.standby_contexts
+  );
 };
 
 /**
@@ -79,7 +97,9 @@ async function warmUp() {
 describe("soak", () => {
   // Its own timeout: 550 cycles, the self-ending sessions' deadlines and the standby's minute-long trim took 584 s on a
   // quiet host and passed the project's 600 s on a loaded one.
-  it(`${BROWSER_CYCLES} browser and ${canRunDesktops ? DESKTOP_CYCLES : 0} desktop cycles return the host to its baseline`, { timeout: 1_200_000 }, async () => {
+  it(`${BROWSER_CYCLES} browser and ${canRunDesktops ? DESKTOP_CYCLES : 0} desktop cycles return the host to its baseline`, {
+    timeout: 1_200_000,
+  }, async () => {
     // The baseline is the steady state after one cycle of each kind, not the cold start.
     await warmUp();
     await waitFor("pool at its floor", settledPool, Boolean, 90_000, 500);
@@ -95,24 +115,33 @@ describe("soak", () => {
       const s = await createSession(end, target);
       await execute(s.id, { type: "go_to_url", url: `${site.url}/page?n=${i}` }, target);
       if (i % 10 === 5) await execute(s.id, { type: "screenshot" }, target);
-      if (Object.keys(end).length) selfEnding.push({ id: s.id, reason: "inactivity_timeout_seconds" in end ? "inactivity" : "max_lifetime" });
+      if (Object.keys(end).length)
+        selfEnding.push({ id: s.id, reason: "inactivity_timeout_seconds" in end ? "inactivity" : "max_lifetime" });
       else expect((await api("DELETE", `/computers/${s.id}`, undefined, target)).status).toBe(204);
     });
-    const desktops = canRunDesktops ? pool(DESKTOP_CYCLES, DESKTOP_CONCURRENCY, async (i) => {
-      // Every 25th, as for browsers: self-ending desktops stay live for up to 45 s, and with every 10th a fast host had
-      // 8 alive at once, the organization's desktop quota (ORG_MAX_DESKTOP_SESSIONS as the harness sets it).
-      const end = ending(i, SELF_ENDING_EVERY, 20, 45);
-      const d = await createDesktop(target, end);
-      expect((await exec(target, d.id, `echo cycle-${i}`)).stdout).toBe(`cycle-${i}\n`);
-      if (Object.keys(end).length) selfEnding.push({ id: d.id, reason: "inactivity_timeout_seconds" in end ? "inactivity" : "max_lifetime" });
-      else expect((await api("DELETE", `/computers/${d.id}`, undefined, target)).status).toBe(204);
-    }) : Promise.resolve();
+    const desktops = canRunDesktops
+      ? pool(DESKTOP_CYCLES, DESKTOP_CONCURRENCY, async (i) => {
+          // Every 25th, as for browsers: self-ending desktops stay live for up to 45 s, and with every 10th a fast host had
+          // 8 alive at once, the organization's desktop quota (ORG_MAX_DESKTOP_SESSIONS as the harness sets it).
+          const end = ending(i, SELF_ENDING_EVERY, 20, 45);
+          const d = await createDesktop(target, end);
+          expect((await exec(target, d.id, `echo cycle-${i}`)).stdout).toBe(`cycle-${i}\n`);
+          if (Object.keys(end).length)
+            selfEnding.push({ id: d.id, reason: "inactivity_timeout_seconds" in end ? "inactivity" : "max_lifetime" });
+          else expect((await api("DELETE", `/computers/${d.id}`, undefined, target)).status).toBe(204);
+        })
+      : Promise.resolve();
     await Promise.all([browsers, desktops]);
     const cyclesSeconds = (Date.now() - started) / 1000;
 
     for (const { id, reason } of selfEnding) {
-      const row = await waitFor(`${id} ended by itself`, async () => (await api("GET", `/computers/${id}`, undefined, target)).body,
-        (r) => r.status === "terminated", 90_000, 500);
+      const row = await waitFor(
+        `${id} ended by itself`,
+        async () => (await api("GET", `/computers/${id}`, undefined, target)).body,
+        (r) => r.status === "terminated",
+        90_000,
+        500,
+      );
       expect(row.termination_reason).toBe(reason);
     }
 
@@ -120,21 +149,39 @@ describe("soak", () => {
     await waitFor("pool back at its floor", settledPool, Boolean, 150_000, 1_000);
     // Renderers: one more per browser is Chromium's own (Census.renderers); a per-session leak would be hundreds.
     const allowed = (k: keyof Census) => before[k] + (k === "renderers" ? before.chromiumMains : 0);
-    const backToBaseline = (c: Census) => (Object.keys(before) as (keyof Census)[])
-      .every((k) => k === "rssMiB" || c[k] <= allowed(k));
-    const after = await waitFor("host back to its baseline", async () => census(server), backToBaseline, 60_000, 1_000)
-      .catch(() => census(server));
+    const backToBaseline = (c: Census) =>
+      (Object.keys(before) as (keyof Census)[]).every((k) => k === "rssMiB" || c[k] <= allowed(k));
+    const after = await waitFor(
+      "host back to its baseline",
+      async () => census(server),
+      backToBaseline,
+      60_000,
+      1_000,
+    ).catch(() => census(server));
     clearInterval(sampler);
     const processesAfter = describeDescendants(server.process.pid!);
-    const extra = processesAfter.filter((p, i) => processesAfter.indexOf(p) === i &&
-      processesAfter.filter((q) => q === p).length > processesBefore.filter((q) => q === p).length);
+    const extra = processesAfter.filter(
+      (p, i) =>
+        processesAfter.indexOf(p) === i &&
+        processesAfter.filter((q) => q === p).length > processesBefore.filter((q) => q === p).length,
+    );
     if (extra.length) console.log(`server processes more numerous than before: ${extra.join("; ")}`);
-    const profilesLeft = [...profilesSeen].filter((dir) => existsSync(dir) && !profilesOf(server.dataDir).includes(dir));
+    const profilesLeft = [...profilesSeen].filter(
+      (dir) => existsSync(dir) && !profilesOf(server.dataDir).includes(dir),
+    );
 
-    printSummary(`soak suite: ${BROWSER_CYCLES} browser + ${canRunDesktops ? DESKTOP_CYCLES : 0} desktop cycles in ${cyclesSeconds.toFixed(0)} s ` +
-      `(load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")})`, ["measure", "before", "after", "delta"],
-      [...(Object.keys(before) as (keyof Census)[]).map((k) => [k, before[k], after[k], after[k] - before[k]]),
-        ["orphaned temp profiles", 0, profilesLeft.length, profilesLeft.length]]);
+    printSummary(
+      `soak suite: ${BROWSER_CYCLES} browser + ${canRunDesktops ? DESKTOP_CYCLES : 0} desktop cycles in ${cyclesSeconds.toFixed(0)} s ` +
+        `(load average ${os
+          .loadavg()
+          .map((l) => l.toFixed(2))
+          .join(" ")})`,
+      ["measure", "before", "after", "delta"],
+      [
+        ...(Object.keys(before) as (keyof Census)[]).map((k) => [k, before[k], after[k], after[k] - before[k]]),
+        ["orphaned temp profiles", 0, profilesLeft.length, profilesLeft.length],
+      ],
+    );
     for (const k of Object.keys(before) as (keyof Census)[]) {
       if (k !== "rssMiB") expect({ [k]: after[k] <= allowed(k) }).toEqual({ [k]: true });
     }

@@ -8,13 +8,43 @@ import { exitCodeOf } from "@/lib/agent/present";
 describe("toPixels", () => {
   const display = { width: 1280, height: 720 };
   it("rescales points, drag paths and ends by display/1000, leaving other fields", () => {
-    expect(toPixels({ type: "click", x: 508, y: 451, button: "left" }, display)).toEqual({ type: "click", x: 650, y: 325, button: "left" });
-    expect(toPixels({ type: "drag", path: [{ x: 0, y: 0 }, { x: 1000, y: 1000 }] }, display)).toEqual({ type: "drag", path: [{ x: 0, y: 0 }, { x: 1280, y: 720 }] });
-    expect(toPixels({ type: "scroll", x: 500, y: 500, scroll_y: 300 }, display)).toEqual({ type: "scroll", x: 640, y: 360, scroll_y: 300 });
+    expect(toPixels({ type: "click", x: 508, y: 451, button: "left" }, display)).toEqual({
+      type: "click",
+      x: 650,
+      y: 325,
+      button: "left",
+    });
+    expect(
+      toPixels(
+        {
+          type: "drag",
+          path: [
+            { x: 0, y: 0 },
+            { x: 1000, y: 1000 },
+          ],
+        },
+        display,
+      ),
+    ).toEqual({
+      type: "drag",
+      path: [
+        { x: 0, y: 0 },
+        { x: 1280, y: 720 },
+      ],
+    });
+    expect(toPixels({ type: "scroll", x: 500, y: 500, scroll_y: 300 }, display)).toEqual({
+      type: "scroll",
+      x: 640,
+      y: 360,
+      scroll_y: 300,
+    });
     expect(toPixels({ type: "type", text: "x" }, display)).toEqual({ type: "type", text: "x" });
   });
   it("names the example harness's navigate as /execute's go_to_url", () => {
-    expect(toPixels({ type: "navigate", url: "http://127.0.0.1/" }, display)).toEqual({ type: "go_to_url", url: "http://127.0.0.1/" });
+    expect(toPixels({ type: "navigate", url: "http://127.0.0.1/" }, display)).toEqual({
+      type: "go_to_url",
+      url: "http://127.0.0.1/",
+    });
   });
 });
 

@@ -15,7 +15,9 @@ describe("refuseRequestLine", () => {
   });
 
   it("refuses malformed percent-encoding and NUL bytes in any segment", () => {
-    expect(refuseRequestLine("GET", "/computers/%ff%fe")?.message).toMatch(/percent-encoding in the path segment '%ff%fe'/);
+    expect(refuseRequestLine("GET", "/computers/%ff%fe")?.message).toMatch(
+      /percent-encoding in the path segment '%ff%fe'/,
+    );
     expect(refuseRequestLine("GET", "/sessions/%E0%A4")?.status).toBe(400);
     expect(refuseRequestLine("GET", "/computers/a%00b")?.message).toMatch(/NUL/);
     expect(refuseRequestLine("GET", "/computers/caf%C3%A9?q=%ff")).toBeNull();
@@ -48,7 +50,9 @@ describe("body limits", () => {
   });
 
   it("stops delivering chunks once the running count passes the limit", async () => {
-    const stream = Readable.from([Buffer.alloc(600), Buffer.alloc(600), Buffer.alloc(600)], { objectMode: false }) as unknown as IncomingMessage;
+    const stream = Readable.from([Buffer.alloc(600), Buffer.alloc(600), Buffer.alloc(600)], {
+      objectMode: false,
+    }) as unknown as IncomingMessage;
     let refused = 0;
     limitBody(stream, 1000, () => refused++);
     let delivered = 0;

@@ -7,7 +7,11 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ApiKeyCache, type CachedApiKey } from "@/lib/auth/api-key-cache";
 
-const entry = (apiKeyId: string): CachedApiKey => ({ principal: { organizationId: "org", apiKeyId }, revoked: false, lastUsedAt: null });
+const entry = (apiKeyId: string): CachedApiKey => ({
+  principal: { organizationId: "org", apiKeyId },
+  revoked: false,
+  lastUsedAt: null,
+});
 
 describe("API key cache", () => {
   let dir: string;

@@ -11,7 +11,8 @@ const view: CdpView = {
   isBrowserSession: (id) => id === "B1",
   knowsWindow: (id) => id === 7,
 };
-const send = (method: string, params?: Record<string, unknown>, sessionId?: string) => decide({ id: 1, method, params, sessionId }, view);
+const send = (method: string, params?: Record<string, unknown>, sessionId?: string) =>
+  decide({ id: 1, method, params, sessionId }, view);
 
 describe("decide", () => {
   it("refuses everything on sessions the client did not attach", () => {
@@ -20,11 +21,18 @@ describe("decide", () => {
   });
 
   it("refuses another context's id anywhere, and puts new targets and cookies in the session's context", () => {
-    expect(send("Target.createTarget", { url: "about:blank", browserContextId: "OTHER" })).toMatchObject({ do: "refuse" });
-    expect(send("Target.createTarget", { url: "about:blank" })).toEqual({ do: "forward", params: { url: "about:blank", browserContextId: "CTX" } });
+    expect(send("Target.createTarget", { url: "about:blank", browserContextId: "OTHER" })).toMatchObject({
+      do: "refuse",
+    });
+    expect(send("Target.createTarget", { url: "about:blank" })).toEqual({
+      do: "forward",
+      params: { url: "about:blank", browserContextId: "CTX" },
+    });
     expect(send("Storage.getCookies", {})).toEqual({ do: "forward", params: { browserContextId: "CTX" } });
     expect(send("Storage.getCookies", { browserContextId: "OTHER" })).toMatchObject({ do: "refuse" });
-    expect(send("Browser.grantPermissions", { permissions: [] })).toMatchObject({ params: { browserContextId: "CTX" } });
+    expect(send("Browser.grantPermissions", { permissions: [] })).toMatchObject({
+      params: { browserContextId: "CTX" },
+    });
   });
 
   it("presents the session's context as the default: no other contexts exist", () => {
@@ -34,22 +42,36 @@ describe("decide", () => {
 
   it("checks targets named by id and forces flat sessions", () => {
     expect(send("Target.attachToTarget", { targetId: "T" })).toEqual({
-      do: "forward", params: { targetId: "T", flatten: true }, requireTarget: "T", result: "attached_session",
+      do: "forward",
+      params: { targetId: "T", flatten: true },
+      requireTarget: "T",
+      result: "attached_session",
     });
     expect(send("Target.closeTarget", { targetId: "T" })).toEqual({ do: "forward", requireTarget: "T" });
     expect(send("Target.getTargetInfo", { targetId: "T" })).toEqual({ do: "forward", requireTarget: "T" });
     expect(send("Target.getTargetInfo")).toEqual({ do: "forward" });
-    expect(send("Target.setAutoAttach", { autoAttach: true, waitForDebuggerOnStart: true })).toMatchObject({ do: "refuse" });
-    expect(send("Target.setAutoAttach", { autoAttach: true, waitForDebuggerOnStart: true, flatten: true })).toEqual({ do: "forward" });
+    expect(send("Target.setAutoAttach", { autoAttach: true, waitForDebuggerOnStart: true })).toMatchObject({
+      do: "refuse",
+    });
+    expect(send("Target.setAutoAttach", { autoAttach: true, waitForDebuggerOnStart: true, flatten: true })).toEqual({
+      do: "forward",
+    });
     expect(send("Target.detachFromTarget", { sessionId: "FOREIGN" })).toMatchObject({ do: "refuse" });
     expect(send("Target.detachFromTarget", { sessionId: "S1" })).toEqual({ do: "forward" });
   });
 
   it("refuses what reaches beyond the context, even on the client's own page session", () => {
     for (const method of [
-      "Target.createBrowserContext", "Target.disposeBrowserContext", "Target.exposeDevToolsProtocol",
-      "Target.sendMessageToTarget", "Browser.crash", "Browser.getBrowserCommandLine", "SystemInfo.getProcessInfo",
-      "Storage.clearDataForOrigin", "Page.navigate", "Runtime.evaluate",
+      "Target.createBrowserContext",
+      "Target.disposeBrowserContext",
+      "Target.exposeDevToolsProtocol",
+      "Target.sendMessageToTarget",
+      "Browser.crash",
+      "Browser.getBrowserCommandLine",
+      "SystemInfo.getProcessInfo",
+      "Storage.clearDataForOrigin",
+      "Page.navigate",
+      "Runtime.evaluate",
     ]) {
       expect(send(method, {}), method).toMatchObject({ do: "refuse" });
     }
@@ -66,7 +88,11 @@ describe("decide", () => {
   });
 
   it("answers Browser.close itself and closes only the client's connection", () => {
-    expect(send("Browser.close")).toMatchObject({ do: "reply", result: {}, close: expect.stringContaining("keeps running") });
+    expect(send("Browser.close")).toMatchObject({
+      do: "reply",
+      result: {},
+      close: expect.stringContaining("keeps running"),
+    });
     expect(send("Browser.getVersion")).toEqual({ do: "forward" });
   });
 
@@ -95,7 +121,11 @@ describe("cdp URL and token", () => {
 
   it("is a ws(s) URL on the public origin", () => {
     const session = { id: "comp_a", expiresAt: new Date(Date.now() + 60_000) };
-    expect(cdpUrl(session, "https://cabin.example")).toMatch(/^wss:\/\/cabin\.example\/computers\/comp_a\/cdp\?token=\d+\.[\w-]{43}$/);
-    expect(cdpUrl(session, "http://127.0.0.1:3000")).toMatch(/^ws:\/\/127\.0\.0\.1:3000\/computers\/comp_a\/cdp\?token=/);
+    expect(cdpUrl(session, "https://cabin.example")).toMatch(
+      /^wss:\/\/cabin\.example\/computers\/comp_a\/cdp\?token=\d+\.[\w-]{43}$/,
+    );
+    expect(cdpUrl(session, "http://127.0.0.1:3000")).toMatch(
+      /^ws:\/\/127\.0\.0\.1:3000\/computers\/comp_a\/cdp\?token=/,
+    );
   });
 });

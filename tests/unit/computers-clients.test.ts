@@ -23,18 +23,30 @@ describe("public origin", () => {
 
   it("else X-Forwarded-Proto/-Host, else Host", () => {
     expect(publicOrigin(headers({ host: "10.0.0.5:3000" }), env)).toBe("http://10.0.0.5:3000");
-    expect(publicOrigin(headers({ host: "internal:3000", "x-forwarded-host": "cabin.example", "x-forwarded-proto": "https" }), env))
-      .toBe("https://cabin.example");
-    expect(publicOrigin(headers({ host: "h", "x-forwarded-host": "a.example, b.example", "x-forwarded-proto": "https,http" }), env))
-      .toBe("https://a.example");
+    expect(
+      publicOrigin(
+        headers({ host: "internal:3000", "x-forwarded-host": "cabin.example", "x-forwarded-proto": "https" }),
+        env,
+      ),
+    ).toBe("https://cabin.example");
+    expect(
+      publicOrigin(
+        headers({ host: "h", "x-forwarded-host": "a.example, b.example", "x-forwarded-proto": "https,http" }),
+        env,
+      ),
+    ).toBe("https://a.example");
     expect(publicOrigin(headers({ host: "[::1]:8080" }), env)).toBe("http://[::1]:8080");
   });
 
   it("never says 0.0.0.0, and ignores implausible headers", () => {
     expect(publicOrigin(headers({ host: "0.0.0.0:3000" }), env)).toBe("http://localhost:3000");
     expect(publicOrigin(headers({ host: "[::]:3000" }), env)).toBe("http://localhost:3000");
-    expect(publicOrigin(headers({ host: "good:1", "x-forwarded-host": "evil.example/path?x" }), env)).toBe("http://good:1");
-    expect(publicOrigin(headers({ host: "user@evil", "x-forwarded-proto": "javascript" }), env)).toBe("http://localhost:3000");
+    expect(publicOrigin(headers({ host: "good:1", "x-forwarded-host": "evil.example/path?x" }), env)).toBe(
+      "http://good:1",
+    );
+    expect(publicOrigin(headers({ host: "user@evil", "x-forwarded-proto": "javascript" }), env)).toBe(
+      "http://localhost:3000",
+    );
     expect(publicOrigin(headers({}), env)).toBe("http://localhost:3000");
     expect(normalizeHost("h:99999")).toBeNull();
     // The CSRF origin check compares with what the browser sent.
@@ -60,7 +72,9 @@ describe("screenshot capability tokens", () => {
   it("refuses another file, another session, another secret, a moved expiry, a tampered MAC", () => {
     const token = screenshotToken(ref, now + 60_000, secret);
     expect(verifyScreenshotToken({ ...ref, name: "shot_1_aaaaaaaaaaaa.png" }, token, now, secret)).toBe(false);
-    expect(verifyScreenshotToken({ ...ref, computerId: "comp_ffffffffffffffffffffffff" }, token, now, secret)).toBe(false);
+    expect(verifyScreenshotToken({ ...ref, computerId: "comp_ffffffffffffffffffffffff" }, token, now, secret)).toBe(
+      false,
+    );
     expect(verifyScreenshotToken(ref, token, now, "t".repeat(40))).toBe(false);
     const [exp, mac] = token.split(".");
     expect(verifyScreenshotToken(ref, `${Number(exp) + 3600}.${mac}`, now, secret)).toBe(false);
@@ -78,11 +92,23 @@ describe("retry hints", () => {
   };
 
   it("false where a retry cannot help, true with retry-after on 429/503, nothing on other 5xx", () => {
-    for (const code of ["invalid_request", "unauthorized", "forbidden", "not_found", "method_not_allowed", "conflict", "payload_too_large", "not_implemented"] as const) {
+    for (const code of [
+      "invalid_request",
+      "unauthorized",
+      "forbidden",
+      "not_found",
+      "method_not_allowed",
+      "conflict",
+      "payload_too_large",
+      "not_implemented",
+    ] as const) {
       expect([code, hints(new AppError(code, "x"))]).toEqual([code, { retry: "false", after: undefined }]);
     }
     expect(hints(new AppError("unavailable", "x"))).toEqual({ retry: "true", after: "1" });
-    expect(hints(new AppError("rate_limited", "x", { headers: { "retry-after": "7" } }))).toEqual({ retry: "true", after: "7" });
+    expect(hints(new AppError("rate_limited", "x", { headers: { "retry-after": "7" } }))).toEqual({
+      retry: "true",
+      after: "7",
+    });
     expect(hints(new AppError("internal", "x"))).toEqual({ retry: undefined, after: undefined });
     expect(hints(new AppError("upstream_timeout", "x"))).toEqual({ retry: undefined, after: undefined });
   });
@@ -91,14 +117,20 @@ describe("retry hints", () => {
 describe("Prisma errors", () => {
   // Shaped like @prisma/client's PrismaClientKnownRequestError (a copy from another bundle).
   class PrismaClientKnownRequestError extends Error {
-    constructor(readonly code: string, readonly meta?: Record<string, unknown>) {
+    constructor(
+      readonly code: string,
+      readonly meta?: Record<string, unknown>,
+    ) {
       super(`prisma ${code}`);
       this.name = "PrismaClientKnownRequestError";
     }
   }
 
   it("maps not-found to 404 and unique violations to 409; anything else stays a 500", () => {
-    expect(toAppError(new PrismaClientKnownRequestError("P2025", { modelName: "ApiKey" }), "r")).toMatchObject({ code: "not_found", status: 404 });
+    expect(toAppError(new PrismaClientKnownRequestError("P2025", { modelName: "ApiKey" }), "r")).toMatchObject({
+      code: "not_found",
+      status: 404,
+    });
     expect(toAppError(new PrismaClientKnownRequestError("P2001"), "r").status).toBe(404);
     const conflict = toAppError(new PrismaClientKnownRequestError("P2002", { modelName: "Member" }), "r");
     expect(conflict).toMatchObject({ code: "conflict", status: 409 });
@@ -119,9 +151,18 @@ describe("unknown fields", () => {
   };
 
   it("names the unknown field, nested too", () => {
-    const schema = z.strictObject({ a: z.number().optional(), inner: z.strictObject({ b: z.number().optional() }).optional() });
-    expect(caught(() => parseWith(schema, { a: 1, typo: 2 }))).toMatchObject({ param: "typo", message: "Unknown field 'typo'" });
-    expect(caught(() => parseWith(schema, { inner: { bb: 1 } }))).toMatchObject({ param: "inner.bb", message: "Unknown field 'inner.bb'" });
+    const schema = z.strictObject({
+      a: z.number().optional(),
+      inner: z.strictObject({ b: z.number().optional() }).optional(),
+    });
+    expect(caught(() => parseWith(schema, { a: 1, typo: 2 }))).toMatchObject({
+      param: "typo",
+      message: "Unknown field 'typo'",
+    });
+    expect(caught(() => parseWith(schema, { inner: { bb: 1 } }))).toMatchObject({
+      param: "inner.bb",
+      message: "Unknown field 'inner.bb'",
+    });
     expect(caught(() => parseWith(schema, { x: 1, y: 2 })).message).toBe("Unknown fields 'x', 'y'");
   });
 
@@ -129,9 +170,15 @@ describe("unknown fields", () => {
     const err = caught(() => parseCreateOptions({ inactivty_timeout_seconds: 30 }, 3600));
     expect(err).toMatchObject({ status: 400, param: "inactivty_timeout_seconds" });
     expect(err.message).toContain("Unknown field 'inactivty_timeout_seconds'");
-    expect(caught(() => parseCreateOptions({ display: { width: 800, hieght: 600 } }, 3600)).param).toBe("display.hieght");
-    expect(parseCreateOptions({ max_lifetime_seconds: 60, idle_timeout_enabled: false, stealth: true, display: { scale: 2 } }, 3600))
-      .toMatchObject({ maxLifetimeSeconds: 60, autoKill: false, stealth: true });
+    expect(caught(() => parseCreateOptions({ display: { width: 800, hieght: 600 } }, 3600)).param).toBe(
+      "display.hieght",
+    );
+    expect(
+      parseCreateOptions(
+        { max_lifetime_seconds: 60, idle_timeout_enabled: false, stealth: true, display: { scale: 2 } },
+        3600,
+      ),
+    ).toMatchObject({ maxLifetimeSeconds: 60, autoKill: false, stealth: true });
     expect(caught(() => parseAction({ type: "click", x: 1, y: 1, buton: "left" })).param).toBe("action.buton");
     // The schemas with a transform (aliases) are strict too.
     for (const action of [

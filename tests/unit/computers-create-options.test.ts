@@ -37,17 +37,40 @@ describe("parseCreateOptions", () => {
 
   it("keeps the given values", () => {
     const o = parseCreateOptions(
-      { kind: "browser", timeout_seconds: 10, inactivity_timeout_seconds: 5, auto_kill: false, display: { width: 800, height: 600 },
-        context_id: "run-42", persistent: true, environment_id: "comp_ab", use_advanced_proxy: true },
+      {
+        kind: "browser",
+        timeout_seconds: 10,
+        inactivity_timeout_seconds: 5,
+        auto_kill: false,
+        display: { width: 800, height: 600 },
+        context_id: "run-42",
+        persistent: true,
+        environment_id: "comp_ab",
+        use_advanced_proxy: true,
+      },
       PLAN,
     );
-    expect(o).toMatchObject({ maxLifetimeSeconds: 10, inactivityTimeoutSeconds: 5, autoKill: false, contextId: "run-42",
-      persistent: true, environmentId: "comp_ab", useAdvancedProxy: true, display: { width: 800, height: 600, scale: 1 } });
+    expect(o).toMatchObject({
+      maxLifetimeSeconds: 10,
+      inactivityTimeoutSeconds: 5,
+      autoKill: false,
+      contextId: "run-42",
+      persistent: true,
+      environmentId: "comp_ab",
+      useAdvancedProxy: true,
+      display: { width: 800, height: 600, scale: 1 },
+    });
   });
 
   it("enforces display bounds 320–3840 × 240–2160, naming the field", () => {
-    expect(parseCreateOptions({ display: { width: 320, height: 240 } }, PLAN).display).toMatchObject({ width: 320, height: 240 });
-    expect(parseCreateOptions({ display: { width: 3840, height: 2160 } }, PLAN).display).toMatchObject({ width: 3840, height: 2160 });
+    expect(parseCreateOptions({ display: { width: 320, height: 240 } }, PLAN).display).toMatchObject({
+      width: 320,
+      height: 240,
+    });
+    expect(parseCreateOptions({ display: { width: 3840, height: 2160 } }, PLAN).display).toMatchObject({
+      width: 3840,
+      height: 2160,
+    });
     expect(fails({ display: { width: 319 } }).param).toBe("display.width");
     expect(fails({ display: { width: 3841 } }).param).toBe("display.width");
     expect(fails({ display: { height: 239 } }).param).toBe("display.height");

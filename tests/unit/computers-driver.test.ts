@@ -47,7 +47,11 @@ describe("asAppError: every ActionError reason has one status", () => {
   });
 
   it("answers 409 'terminated' for anything thrown by a session that is ending", () => {
-    for (const err of [new ActionError("failed", "page crashed"), new ActionError("invalid", "x"), new Error("target closed")]) {
+    for (const err of [
+      new ActionError("failed", "page crashed"),
+      new ActionError("invalid", "x"),
+      new Error("target closed"),
+    ]) {
       const mapped = asAppError(err, live(true));
       expect(mapped.status).toBe(409);
       expect(mapped.message).toBe("Session 'comp_1' is terminated (ended while the action ran); create a new session");
@@ -57,7 +61,11 @@ describe("asAppError: every ActionError reason has one status", () => {
   it("passes AppErrors through, rebuilds copies from another bundle, and hides unknown errors behind a 500", () => {
     const own = new AppError("unavailable", "shutting down");
     expect(asAppError(own, live(false))).toBe(own);
-    const foreign = Object.assign(new Error("busy"), { name: "AppError", code: "unavailable", detail: "provision_failed" });
+    const foreign = Object.assign(new Error("busy"), {
+      name: "AppError",
+      code: "unavailable",
+      detail: "provision_failed",
+    });
     const rebuilt = asAppError(foreign);
     expect(rebuilt).toBeInstanceOf(AppError);
     expect([rebuilt.status, rebuilt.message, rebuilt.detail]).toEqual([503, "busy", "provision_failed"]);
@@ -76,10 +84,14 @@ describe("asActionResult: only an action that ran and failed is a result", () =>
   });
 
   it("throws every other failure as the request's AppError", () => {
-    expect((thrown(() => asActionResult(new ActionError("invalid", "bad selector"), call)) as AppError).status).toBe(400);
+    expect((thrown(() => asActionResult(new ActionError("invalid", "bad selector"), call)) as AppError).status).toBe(
+      400,
+    );
     expect((thrown(() => asActionResult(new ActionError("last_tab", "last"), call)) as AppError).status).toBe(409);
     expect((thrown(() => asActionResult(new Error("bug"), call)) as AppError).status).toBe(500);
-    expect((thrown(() => asActionResult(new ActionError("failed", "x"), call, live(true))) as AppError).message).toMatch(/is terminated/);
+    expect(
+      (thrown(() => asActionResult(new ActionError("failed", "x"), call, live(true))) as AppError).message,
+    ).toMatch(/is terminated/);
   });
 });
 
@@ -87,12 +99,13 @@ describe("ActionQueue", () => {
   it("runs actions one at a time in the order they came", async () => {
     const queue = new ActionQueue(1000);
     const log: string[] = [];
-    const step = (name: string, ms: number) => queue.run(async () => {
-      log.push(`${name}:start`);
-      await new Promise((r) => setTimeout(r, ms));
-      log.push(`${name}:end`);
-      return name;
-    });
+    const step = (name: string, ms: number) =>
+      queue.run(async () => {
+        log.push(`${name}:start`);
+        await new Promise((r) => setTimeout(r, ms));
+        log.push(`${name}:end`);
+        return name;
+      });
     expect(await Promise.all([step("a", 30), step("b", 1), step("c", 10)])).toEqual(["a", "b", "c"]);
     expect(log).toEqual(["a:start", "a:end", "b:start", "b:end", "c:start", "c:end"]);
   });
@@ -110,9 +123,12 @@ describe("ActionQueue", () => {
     const queue = new ActionQueue(50);
     const stuck = queue.run(() => new Promise<never>(() => {}));
     const next = queue.run(async () => "ran");
-    await expect(stuck).rejects.toMatchObject({ name: "ActionError", reason: "failed", message: "Action timed out after 0.1 s" });
+    await expect(stuck).rejects.toMatchObject({
+      name: "ActionError",
+      reason: "failed",
+      message: "Action timed out after 0.1 s",
+    });
     expect(await next).toBe("ran");
-
   });
 });
 

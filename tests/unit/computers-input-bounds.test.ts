@@ -21,8 +21,12 @@ describe("NUL bytes", () => {
   });
 
   it("are refused in live-view text and keys", () => {
-    expect(thrownAppError(() => parseLiveInput(JSON.stringify({ type: "text", text: "\0" }))).param).toMatch(/(^|\.)text$/);
-    expect(thrownAppError(() => parseLiveInput(JSON.stringify({ type: "key", action: "down", key: "a\0" }))).param).toBe("key");
+    expect(thrownAppError(() => parseLiveInput(JSON.stringify({ type: "text", text: "\0" }))).param).toMatch(
+      /(^|\.)text$/,
+    );
+    expect(
+      thrownAppError(() => parseLiveInput(JSON.stringify({ type: "key", action: "down", key: "a\0" }))).param,
+    ).toBe("key");
   });
 });
 

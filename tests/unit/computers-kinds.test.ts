@@ -18,7 +18,9 @@ vi.mock("@/lib/computers/sessions/access", async (original) => ({
 }));
 
 const { createComputer } = await import("@/lib/computers/service");
-const { createTab, listTabs, switchTab, closeTab, executeAction } = await import("@/lib/computers/actions/action-service");
+const { createTab, listTabs, switchTab, closeTab, executeAction } = await import(
+  "@/lib/computers/actions/action-service"
+);
 
 const principal = { organizationId: "org", apiKeyId: "key" };
 const call = { principal, id: "comp_1", requestId: "req_1", baseUrl: "http://x" };
@@ -44,9 +46,15 @@ describe("kinds", () => {
 
   it("hands tab calls on desktop sessions to the handle, with the browser sessions' shapes", async () => {
     expect(await listTabs(call)).toMatchObject({ status: "success", result: { tabs: [] }, request_id: "req_1" });
-    expect(await switchTab({ ...call, tabId: "tab_main" })).toMatchObject({ status: "success", active_tab: "tab_main" });
+    expect(await switchTab({ ...call, tabId: "tab_main" })).toMatchObject({
+      status: "success",
+      active_tab: "tab_main",
+    });
     expect(await closeTab({ ...call, tabId: "tab_main" })).toMatchObject({ status: "success", closed_tab: "tab_main" });
     expect(await createTab({ ...call, body: {} })).toMatchObject({ status: "success" });
-    expect(await executeAction({ ...call, body: { action: { type: "list_tabs" } } })).toMatchObject({ status: "success", result: { tabs: [] } });
+    expect(await executeAction({ ...call, body: { action: { type: "list_tabs" } } })).toMatchObject({
+      status: "success",
+      result: { tabs: [] },
+    });
   });
 });

@@ -3,7 +3,15 @@ import { describe, expect, it } from "vitest";
 import { StandbyDemand, standbyTarget } from "@/lib/computers/browser/standby-demand";
 
 const MiB = 1024 * 1024;
-const base = { min: 2, max: 20, largestBurst: 0, current: 2, freeBytes: 8192 * MiB, reserveBytes: 1024 * MiB, perContextBytes: 80 * MiB };
+const base = {
+  min: 2,
+  max: 20,
+  largestBurst: 0,
+  current: 2,
+  freeBytes: 8192 * MiB,
+  reserveBytes: 1024 * MiB,
+  perContextBytes: 80 * MiB,
+};
 
 describe("StandbyDemand", () => {
   it("reports the most creates within 3 s of the last minute and forgets older ones", () => {

@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { SessionEndBus, type SessionEnded } from "@/lib/computers/sessions/session-end";
 
-const ended: SessionEnded = { sessionId: "comp_1", organizationId: "org", kind: "browser", reason: "deleted", at: new Date(0) };
+const ended: SessionEnded = {
+  sessionId: "comp_1",
+  organizationId: "org",
+  kind: "browser",
+  reason: "deleted",
+  at: new Date(0),
+};
 
 describe("SessionEndBus", () => {
   it("calls subscribers in stage order, whatever order they subscribed in", async () => {

@@ -6,7 +6,9 @@ const key = deriveStateKey("x".repeat(40));
 
 describe("state encryption", () => {
   it("round-trips and does not store the plaintext", () => {
-    const plain = Buffer.from(JSON.stringify({ cookies: [{ name: "sid", value: "secret-cookie-value" }], origins: [] }).repeat(20));
+    const plain = Buffer.from(
+      JSON.stringify({ cookies: [{ name: "sid", value: "secret-cookie-value" }], origins: [] }).repeat(20),
+    );
     const sealed = sealState(plain, "comp_1", key);
     expect(sealed.includes(Buffer.from("secret-cookie-value"))).toBe(false);
     expect(sealed.length).toBeLessThan(plain.length); // compressed inside
@@ -31,7 +33,11 @@ describe("state encryption", () => {
 
 describe("proxy URL", () => {
   it("splits credentials from the server", () => {
-    expect(parseProxyUrl("http://us%40er:p%3Ass@127.0.0.1:8080")).toEqual({ server: "http://127.0.0.1:8080", username: "us@er", password: "p:ss" });
+    expect(parseProxyUrl("http://us%40er:p%3Ass@127.0.0.1:8080")).toEqual({
+      server: "http://127.0.0.1:8080",
+      username: "us@er",
+      password: "p:ss",
+    });
     expect(parseProxyUrl("http://proxy.local:3128")).toEqual({ server: "http://proxy.local:3128" });
     expect(describeProxy("http://u:p@h:1")).toBe("http://h:1");
     expect(describeProxy(undefined)).toBeNull();

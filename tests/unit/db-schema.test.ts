@@ -62,7 +62,9 @@ describe("parseDatabaseUrl", () => {
   });
 
   it("redacts passwords", () => {
-    expect(redact("postgresql://cabin:s3cret@127.0.0.1:5432/cabin")).toBe("postgresql://cabin:***@127.0.0.1:5432/cabin");
+    expect(redact("postgresql://cabin:s3cret@127.0.0.1:5432/cabin")).toBe(
+      "postgresql://cabin:***@127.0.0.1:5432/cabin",
+    );
   });
 });
 

@@ -6,11 +6,15 @@ import { EgressPolicy, parseEgressAllow, type EgressMode } from "@/lib/computers
 
 function firewall(mode: EgressMode, allow: string, resolved: Record<string, string[]> = {}) {
   const policy = new EgressPolicy({
-    mode, allow: parseEgressAllow(allow), self: { port: 3000, addresses: ["127.0.0.1", "::1"] }, hostAddresses: ["127.0.0.1", "::1", "192.0.2.2"],
+    mode,
+    allow: parseEgressAllow(allow),
+    self: { port: 3000, addresses: ["127.0.0.1", "::1"] },
+    hostAddresses: ["127.0.0.1", "::1", "192.0.2.2"],
   });
   return desktopFirewall(policy.rules(), new Map(Object.entries(resolved)));
 }
-const ruleLines = (ruleset: string) => ruleset.split("\n").filter((l) => l.includes("ip daddr") && !l.includes("10.0.2.3"));
+const ruleLines = (ruleset: string) =>
+  ruleset.split("\n").filter((l) => l.includes("ip daddr") && !l.includes("10.0.2.3"));
 
 describe("desktopFirewall", () => {
   it("refuses the host's loopback, its addresses and metadata by default, and keeps slirp4netns's host loopback off", () => {
@@ -41,7 +45,12 @@ describe("desktopFirewall", () => {
   });
 
   it("allows Cabin only when named exactly, and resolved names with their ports", () => {
-    const named = ruleLines(firewall("default", "localhost:3000,intranet.example:8080", { localhost: ["127.0.0.1", "::1"], "intranet.example": ["10.9.8.7"] }).ruleset);
+    const named = ruleLines(
+      firewall("default", "localhost:3000,intranet.example:8080", {
+        localhost: ["127.0.0.1", "::1"],
+        "intranet.example": ["10.9.8.7"],
+      }).ruleset,
+    );
     expect(named[0]).toMatch(/ip daddr 10\.0\.2\.2\/32 meta l4proto \{ tcp, udp \} th dport 3000 accept/);
     expect(named.some((l) => /ip daddr 10\.9\.8\.7\/32 .*dport 8080 accept/.test(l))).toBe(true);
   });

@@ -4,8 +4,10 @@ import { CONFIG_PAGE, renderPage, renderTable, settings } from "@/scripts/docs-c
 
 describe("docs/configuration.md", () => {
   it("gives every setting of lib/env.ts a description", () => {
-    const missing = settings().filter((s) => !s.description?.trim()).map((s) => s.name);
-    expect(missing, "add a .describe(\"…\") text to these settings in lib/env.ts").toEqual([]);
+    const missing = settings()
+      .filter((s) => !s.description?.trim())
+      .map((s) => s.name);
+    expect(missing, 'add a .describe("…") text to these settings in lib/env.ts').toEqual([]);
   });
 
   it("holds the table the schema renders (run `npm run docs:config` after changing lib/env.ts)", () => {

@@ -16,7 +16,16 @@ const check = (p: EgressPolicy, host: string, ip: string, port = 80) => p.check(
 describe("EgressPolicy", () => {
   it("refuses loopback, the host's addresses, link-local and metadata by default, and names the policy", () => {
     const p = policy();
-    for (const [host, ip] of [["localhost", "127.0.0.1"], ["x", "127.9.9.9"], ["x", "::1"], ["x", "::ffff:127.0.0.1"], ["x", "169.254.169.254"], ["x", "fd00:ec2::254"], ["x", "0.0.0.0"], ["x", "10.0.0.5"]]) {
+    for (const [host, ip] of [
+      ["localhost", "127.0.0.1"],
+      ["x", "127.9.9.9"],
+      ["x", "::1"],
+      ["x", "::ffff:127.0.0.1"],
+      ["x", "169.254.169.254"],
+      ["x", "fd00:ec2::254"],
+      ["x", "0.0.0.0"],
+      ["x", "10.0.0.5"],
+    ]) {
       const d = check(p, host, ip);
       expect(d.allowed, ip).toBe(false);
       if (!d.allowed) expect(d.reason).toMatch(/session egress policy/);

@@ -19,7 +19,9 @@ describe("environment validation", () => {
   });
 
   it("names every bad variable in one error", () => {
-    expect(() => loadEnv({ PORT: "abc", ADVANCED_PROXY_URL: "not a url" })).toThrow(/PORT[\s\S]*ADVANCED_PROXY_URL|ADVANCED_PROXY_URL[\s\S]*PORT/);
+    expect(() => loadEnv({ PORT: "abc", ADVANCED_PROXY_URL: "not a url" })).toThrow(
+      /PORT[\s\S]*ADVANCED_PROXY_URL|ADVANCED_PROXY_URL[\s\S]*PORT/,
+    );
   });
 
   it("reads booleans and a PostgreSQL URL", () => {

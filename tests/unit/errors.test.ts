@@ -15,8 +15,18 @@ describe("error mapping", () => {
 
   it("answers the statuses the contract and clients rely on", () => {
     // docs/contract.md "Errors" for /v1, and the statuses Stainless clients decide retries by.
-    const contract = { invalid_request: 400, unauthorized: 401, not_found: 404, conflict: 409, rate_limited: 429, internal: 500, unavailable: 503 } as const;
-    const actual = Object.fromEntries(Object.keys(contract).map((code) => [code, new AppError(code as keyof typeof contract, "x").status]));
+    const contract = {
+      invalid_request: 400,
+      unauthorized: 401,
+      not_found: 404,
+      conflict: 409,
+      rate_limited: 429,
+      internal: 500,
+      unavailable: 503,
+    } as const;
+    const actual = Object.fromEntries(
+      Object.keys(contract).map((code) => [code, new AppError(code as keyof typeof contract, "x").status]),
+    );
     expect(actual).toEqual(contract);
   });
 
@@ -24,19 +34,27 @@ describe("error mapping", () => {
     const err = new AppError("conflict", "Session is terminated", { detail: "session_terminated" });
     expect(errorBody(err, "api")).toEqual({ error: { code: "conflict", message: "Session is terminated" } });
     const withParam = new AppError("invalid_request", "bad", { param: "display.width" });
-    expect(errorBody(withParam, "api")).toEqual({ error: { code: "invalid_request", message: "bad", param: "display.width" } });
+    expect(errorBody(withParam, "api")).toEqual({
+      error: { code: "invalid_request", message: "bad", param: "display.width" },
+    });
   });
 
   it("renders the OpenAI envelope with type by status and the fine code", () => {
     const cases: [AppError, string, string][] = [
       [new AppError("unauthorized", "no", { detail: "invalid_api_key" }), "authentication_error", "invalid_api_key"],
-      [new AppError("not_found", "no", { detail: "model_not_found", param: "model" }), "not_found_error", "model_not_found"],
+      [
+        new AppError("not_found", "no", { detail: "model_not_found", param: "model" }),
+        "not_found_error",
+        "model_not_found",
+      ],
       [new AppError("rate_limited", "slow down"), "rate_limit_error", "rate_limited"],
       [new AppError("invalid_request", "bad"), "invalid_request_error", "invalid_request"],
       [new AppError("upstream_error", "boom"), "server_error", "upstream_error"],
     ];
     for (const [err, type, code] of cases) {
-      expect(errorBody(err, "openai")).toEqual({ error: { message: err.message, type, param: err.param ?? null, code } });
+      expect(errorBody(err, "openai")).toEqual({
+        error: { message: err.message, type, param: err.param ?? null, code },
+      });
     }
   });
 

@@ -10,7 +10,11 @@ describe("EventHistory", () => {
     const history = new EventHistory<string>(3);
     for (const e of ["a", "b", "c", "d", "e"]) history.record("s1", e);
     history.record("s2", "x");
-    expect(history.since("s1", 0)).toEqual([{ id: 3, event: "c" }, { id: 4, event: "d" }, { id: 5, event: "e" }]);
+    expect(history.since("s1", 0)).toEqual([
+      { id: 3, event: "c" },
+      { id: 4, event: "d" },
+      { id: 5, event: "e" },
+    ]);
     expect(history.since("s1", 4)).toEqual([{ id: 5, event: "e" }]);
     expect(history.since("s2", 0)).toEqual([{ id: 1, event: "x" }]);
     history.forget("s1");

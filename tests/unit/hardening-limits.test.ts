@@ -46,7 +46,15 @@ describe("JSON shape scan", () => {
 });
 
 const upgradeRequest = (headers: Record<string, string>, method = "GET") =>
-  ({ method, headers: { upgrade: "websocket", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==", "sec-websocket-version": "13", ...headers } }) as unknown as IncomingMessage;
+  ({
+    method,
+    headers: {
+      upgrade: "websocket",
+      "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==",
+      "sec-websocket-version": "13",
+      ...headers,
+    },
+  }) as unknown as IncomingMessage;
 
 describe("WebSocket handshake check", () => {
   it("accepts RFC 6455's example and names what is wrong otherwise", () => {
@@ -73,7 +81,8 @@ describe("per-address slots", () => {
 
 describe("sign-up policy", () => {
   it("always lets the first account in; then open, invite and closed differ", () => {
-    for (const policy of ["open", "invite", "closed"] as const) expect(signupRefusal(policy, { firstAccount: true, invited: false })).toBeNull();
+    for (const policy of ["open", "invite", "closed"] as const)
+      expect(signupRefusal(policy, { firstAccount: true, invited: false })).toBeNull();
     expect(signupRefusal("open", { firstAccount: false, invited: false })).toBeNull();
     expect(signupRefusal("invite", { firstAccount: false, invited: true })).toBeNull();
     expect(signupRefusal("invite", { firstAccount: false, invited: false })).toContain("invitation only");

@@ -19,7 +19,15 @@ describe("parseIpRange", () => {
   });
 
   it("refuses prefixes past the family's width, junk prefixes and names", () => {
-    for (const bad of ["10.0.0.0/33", "::/129", "10.0.0.0/x", "10.0.0.0/8/1", "10.0.0.0/", "host.example/8", "300.1.1.1"]) {
+    for (const bad of [
+      "10.0.0.0/33",
+      "::/129",
+      "10.0.0.0/x",
+      "10.0.0.0/8/1",
+      "10.0.0.0/",
+      "host.example/8",
+      "300.1.1.1",
+    ]) {
       expect(parseIpRange(bad), bad).toBeNull();
     }
   });

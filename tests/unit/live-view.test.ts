@@ -70,10 +70,16 @@ describe("ScreencastHub", () => {
     const capture = new FakeCapture();
     const hub = new ScreencastHub(capture);
     const seen: number[] = [];
-    const slow = { fps: 10, quality: 50, frame: (f: { timestamp: number }) => void seen.push(f.timestamp), ended: () => undefined };
+    const slow = {
+      fps: 10,
+      quality: 50,
+      frame: (f: { timestamp: number }) => void seen.push(f.timestamp),
+      ended: () => undefined,
+    };
     const leave = hub.attach(slow);
     await settle();
-    const frame = (timestamp: number) => capture.sink!.frame({ jpeg: Buffer.from([1]), width: 10, height: 10, timestamp });
+    const frame = (timestamp: number) =>
+      capture.sink!.frame({ jpeg: Buffer.from([1]), width: 10, height: 10, timestamp });
     frame(1);
     frame(2); // too soon: held
     frame(3); // too soon: replaces the held one
@@ -100,7 +106,11 @@ describe("ScreencastHub", () => {
 describe("live input messages", () => {
   it("accepts the shapes of docs/contract.md (Streams) and names what is wrong otherwise", () => {
     expect(parseLiveInput('{"type":"pointer","action":"down","x":1,"y":2,"button":"right"}')).toEqual({
-      type: "pointer", action: "down", x: 1, y: 2, button: "right",
+      type: "pointer",
+      action: "down",
+      x: 1,
+      y: 2,
+      button: "right",
     });
     expect(parseLiveInput('{"type":"text","text":"hi"}')).toEqual({ type: "text", text: "hi" });
     expect(() => parseLiveInput("nope")).toThrow(/JSON/);
@@ -109,8 +119,24 @@ describe("live input messages", () => {
   });
 
   it("maps to xdotool with zero delays and the shared key names", () => {
-    expect(liveInputArgs({ type: "pointer", action: "down", x: 10.4, y: 20, button: "right" })).toEqual(["mousemove", "10", "20", "mousedown", "3"]);
-    expect(liveInputArgs({ type: "wheel", x: 0, y: 0, dx: 0, dy: 250 })).toEqual(["mousemove", "0", "0", "click", "--repeat", "3", "--delay", "0", "5"]);
+    expect(liveInputArgs({ type: "pointer", action: "down", x: 10.4, y: 20, button: "right" })).toEqual([
+      "mousemove",
+      "10",
+      "20",
+      "mousedown",
+      "3",
+    ]);
+    expect(liveInputArgs({ type: "wheel", x: 0, y: 0, dx: 0, dy: 250 })).toEqual([
+      "mousemove",
+      "0",
+      "0",
+      "click",
+      "--repeat",
+      "3",
+      "--delay",
+      "0",
+      "5",
+    ]);
     expect(liveInputArgs({ type: "key", action: "up", key: "ctrl" })).toEqual(["keyup", "--delay", "0", "--", "ctrl"]);
     expect(liveInputArgs({ type: "text", text: "-x" })).toEqual(["type", "--delay", "0", "--", "-x"]);
   });
@@ -141,16 +167,26 @@ describe("live input messages", () => {
   it("builds XTest events: Shift around a shifted key unless held, wheel notches as buttons 4–7", () => {
     const shift = { keycode: 50, shift: false };
     expect(keyEvents("down", { keycode: 38, shift: true }, shift, false)).toEqual([
-      { type: FAKE.keyDown, detail: 50 }, { type: FAKE.keyDown, detail: 38 }, { type: FAKE.keyUp, detail: 50 },
+      { type: FAKE.keyDown, detail: 50 },
+      { type: FAKE.keyDown, detail: 38 },
+      { type: FAKE.keyUp, detail: 50 },
     ]);
     expect(keyEvents("down", { keycode: 38, shift: true }, shift, true)).toEqual([{ type: FAKE.keyDown, detail: 38 }]);
     expect(keyEvents("up", { keycode: 38, shift: true }, shift, false)).toEqual([{ type: FAKE.keyUp, detail: 38 }]);
     expect(pointerEvents({ type: "pointer", action: "down", x: 10, y: 20, button: "right" })).toEqual([
-      { type: FAKE.motion, detail: 0, x: 10, y: 20 }, { type: FAKE.buttonDown, detail: 3 },
+      { type: FAKE.motion, detail: 0, x: 10, y: 20 },
+      { type: FAKE.buttonDown, detail: 3 },
     ]);
     expect(pointerEvents({ type: "wheel", x: 1, y: 2, dx: -100, dy: 250 }).map((e) => [e.type, e.detail])).toEqual([
-      [FAKE.motion, 0], [FAKE.buttonDown, 5], [FAKE.buttonUp, 5], [FAKE.buttonDown, 5], [FAKE.buttonUp, 5],
-      [FAKE.buttonDown, 5], [FAKE.buttonUp, 5], [FAKE.buttonDown, 6], [FAKE.buttonUp, 6],
+      [FAKE.motion, 0],
+      [FAKE.buttonDown, 5],
+      [FAKE.buttonUp, 5],
+      [FAKE.buttonDown, 5],
+      [FAKE.buttonUp, 5],
+      [FAKE.buttonDown, 5],
+      [FAKE.buttonUp, 5],
+      [FAKE.buttonDown, 6],
+      [FAKE.buttonUp, 6],
     ]);
   });
 
@@ -175,9 +211,13 @@ describe("live input messages", () => {
   });
 
   it("rewrites the desktop's Xauthority entry for the host's display number (HostDisplay)", () => {
-    const field = (v: string | Buffer) => { const b = Buffer.from(v); return Buffer.concat([Buffer.from([0, b.length]), b]); };
+    const field = (v: string | Buffer) => {
+      const b = Buffer.from(v);
+      return Buffer.concat([Buffer.from([0, b.length]), b]);
+    };
     const cookie = Buffer.alloc(16, 7);
-    const entry = (n: string) => Buffer.concat([Buffer.from([0xff, 0xff]), field(""), field(n), field("MIT-MAGIC-COOKIE-1"), field(cookie)]);
+    const entry = (n: string) =>
+      Buffer.concat([Buffer.from([0xff, 0xff]), field(""), field(n), field("MIT-MAGIC-COOKIE-1"), field(cookie)]);
     expect(cookieForDisplay(entry("0"), 4321)).toEqual(entry("4321"));
   });
 });

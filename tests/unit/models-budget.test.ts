@@ -18,7 +18,10 @@ function fakeStore(data: Record<string, { budget: number | null; spent: number }
 
 describe("BudgetLedger", () => {
   it("loads each account once, then checks from memory and counts added spend", async () => {
-    const { store, calls } = fakeStore({ "organization:org": { budget: null, spent: 0 }, "key:key": { budget: 1, spent: 0.4 } });
+    const { store, calls } = fakeStore({
+      "organization:org": { budget: null, spent: 0 },
+      "key:key": { budget: 1, spent: 0.4 },
+    });
     let now = new Date("2026-11-23T10:00:00Z");
     const ledger = new BudgetLedger(store, 5000, () => now);
     await ledger.check(principal);
@@ -41,7 +44,10 @@ describe("BudgetLedger", () => {
   });
 
   it("a refresh takes a new budget and a higher stored spend but never lowers the cached spend", async () => {
-    const { store, calls, data } = fakeStore({ "organization:org": { budget: 10, spent: 1 }, "key:key": { budget: null, spent: 0 } });
+    const { store, calls, data } = fakeStore({
+      "organization:org": { budget: 10, spent: 1 },
+      "key:key": { budget: null, spent: 0 },
+    });
     let now = new Date("2026-11-23T10:00:00Z");
     const ledger = new BudgetLedger(store, 5000, () => now);
     await ledger.check(principal);
@@ -55,7 +61,10 @@ describe("BudgetLedger", () => {
   });
 
   it("starts a new month from the stored spend of that month", async () => {
-    const { store, calls, data } = fakeStore({ "organization:org": { budget: 1, spent: 1 }, "key:key": { budget: null, spent: 0 } });
+    const { store, calls, data } = fakeStore({
+      "organization:org": { budget: 1, spent: 1 },
+      "key:key": { budget: null, spent: 0 },
+    });
     let now = new Date("2026-11-30T23:59:59Z");
     const ledger = new BudgetLedger(store, 5000, () => now);
     await expect(ledger.check(principal)).rejects.toMatchObject({ status: 429 });
@@ -68,7 +77,12 @@ describe("BudgetLedger", () => {
 
   it("does not cache a failed first load", async () => {
     let fail = true;
-    const ledger = new BudgetLedger({ load: async () => { if (fail) throw new Error("db down"); return { budget: null, spent: 0 }; } });
+    const ledger = new BudgetLedger({
+      load: async () => {
+        if (fail) throw new Error("db down");
+        return { budget: null, spent: 0 };
+      },
+    });
     await expect(ledger.check(principal)).rejects.toThrow("db down");
     fail = false;
     await ledger.check(principal);

@@ -12,15 +12,33 @@ import { computerFunctionTool } from "@/lib/models/responses/to-chat";
 import type { FunctionTool } from "@/lib/models/generation/tools";
 
 describe("the local model's tool prompt", () => {
-  const computer = computerFunctionTool({ type: "computer_use", display_width: 1280, display_height: 720, environment: "desktop" }) as FunctionTool;
+  const computer = computerFunctionTool({
+    type: "computer_use",
+    display_width: 1280,
+    display_height: 720,
+    environment: "desktop",
+  }) as FunctionTool;
   it("writes a schema as a short signature", () => {
-    expect(signatureOf({ type: "object", properties: { a: { type: "integer" }, b: { type: "array", items: { enum: ["x", "y"] } } }, required: ["a"] })).toBe(
-      '{a: int, b?: ("x"|"y")[]}',
+    expect(
+      signatureOf({
+        type: "object",
+        properties: { a: { type: "integer" }, b: { type: "array", items: { enum: ["x", "y"] } } },
+        required: ["a"],
+      }),
+    ).toBe('{a: int, b?: ("x"|"y")[]}');
+    expect(signatureOf(computer.function.parameters)).toContain(
+      '{type: "click", x: int, y: int, button: "left"|"right"|"wheel"|"back"|"forward"} | {type: "double_click", x: int, y: int}',
     );
-    expect(signatureOf(computer.function.parameters)).toContain('{type: "click", x: int, y: int, button: "left"|"right"|"wheel"|"back"|"forward"} | {type: "double_click", x: int, y: int}');
   });
   it("keeps the computer tool and a done function to a few hundred characters, not the JSON Schema", () => {
-    const done = { type: "function", function: { name: "done", description: "Call this when the task is complete.", parameters: { type: "object", properties: { message: { type: "string" } } } } } as FunctionTool;
+    const done = {
+      type: "function",
+      function: {
+        name: "done",
+        description: "Call this when the task is complete.",
+        parameters: { type: "object", properties: { message: { type: "string" } } },
+      },
+    } as FunctionTool;
     const prompt = callInstructions([computer, done]);
     expect(prompt).toContain("- done({message?: string}) Call this when the task is complete.");
     expect(prompt).toContain("0-1000 on both axes");
@@ -32,7 +50,12 @@ describe("integer bounds (zod 4's .int())", () => {
   const schema = z.toJSONSchema(z.object({ count: z.number().int(), at: z.number().int().nonnegative() }));
   it("accepts the safe-integer bounds zod writes, and still refuses a bound a grammar number could break", () => {
     expect((schema.properties as Record<string, { maximum: number }>).count.maximum).toBe(Number.MAX_SAFE_INTEGER);
-    expect(() => toGrammarSchema({ type: "object", properties: { count: (schema.properties as Record<string, unknown>).count } }, "schema")).not.toThrow();
+    expect(() =>
+      toGrammarSchema(
+        { type: "object", properties: { count: (schema.properties as Record<string, unknown>).count } },
+        "schema",
+      ),
+    ).not.toThrow();
     expect(() => toGrammarSchema(schema, "schema")).toThrow("schema.properties.at.minimum");
     expect(() => toGrammarSchema({ type: "integer", exclusiveMaximum: 1e15 }, "s")).not.toThrow();
     expect(() => toGrammarSchema({ type: "integer", maximum: 1e14 }, "s")).toThrow("s.maximum");
@@ -60,7 +83,15 @@ describe("model aliases", () => {
 });
 
 describe("image parts by backend", () => {
-  const withImage = { model: "m", messages: [{ role: "user" as const, content: [{ type: "image_url" as const, image_url: { url: "data:image/png;base64,AAAA" } }] }] };
+  const withImage = {
+    model: "m",
+    messages: [
+      {
+        role: "user" as const,
+        content: [{ type: "image_url" as const, image_url: { url: "data:image/png;base64,AAAA" } }],
+      },
+    ],
+  };
   it("a text-only local model cannot see but accepts them; an upstream configured without vision refuses them", () => {
     const local = resolveCapabilities("local");
     expect(local).toMatchObject({ vision: false, image_inputs: "ignored" });

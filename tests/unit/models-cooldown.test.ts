@@ -17,7 +17,9 @@ describe("Cooldowns", () => {
     expect(cooldowns.isCooling("m", "a")).toBe(true);
     expect(cooldowns.isCooling("m", "b")).toBe(false);
     expect(cooldowns.isCooling("other", "a")).toBe(false);
-    expect(cooldowns.cooling()).toEqual([{ model: "m", backend: "a", consecutive_failures: 3, until: new Date(c.now() + 30_000).toISOString() }]);
+    expect(cooldowns.cooling()).toEqual([
+      { model: "m", backend: "a", consecutive_failures: 3, until: new Date(c.now() + 30_000).toISOString() },
+    ]);
     c.advance(30_000);
     expect(cooldowns.isCooling("m", "a")).toBe(false);
     expect(cooldowns.cooling()).toEqual([]);

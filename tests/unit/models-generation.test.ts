@@ -18,7 +18,11 @@ describe("PushGeneration", () => {
     g.pushToolCalls([]);
     g.finish("length");
     await reading;
-    expect(seen).toEqual(["a", "b", { toolCalls: [{ index: 0, id: "call_1", type: "function", function: { name: "f", arguments: "" } }] }]);
+    expect(seen).toEqual([
+      "a",
+      "b",
+      { toolCalls: [{ index: 0, id: "call_1", type: "function", function: { name: "f", arguments: "" } }] },
+    ]);
     expect(g.finishReason).toBe("length");
   });
 

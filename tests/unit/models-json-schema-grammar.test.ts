@@ -39,7 +39,12 @@ describe("toGrammarSchema", () => {
       properties: {
         name: { type: "string", maxLength: MAX_STRING_LENGTH },
         short: { type: "string", maxLength: 5 },
-        tags: { type: "array", items: { type: "string", maxLength: MAX_STRING_LENGTH }, minItems: 1, maxItems: MAX_ARRAY_ITEMS },
+        tags: {
+          type: "array",
+          items: { type: "string", maxLength: MAX_STRING_LENGTH },
+          minItems: 1,
+          maxItems: MAX_ARRAY_ITEMS,
+        },
         unit: { enum: ["c", "f"] },
         maybe: { oneOf: [{ type: "number" }, { type: "null" }] },
         where: { $ref: "#/$defs/point" },
@@ -49,7 +54,9 @@ describe("toGrammarSchema", () => {
   });
 
   it("refuses keywords a grammar cannot enforce, naming where they are", () => {
-    expect(refusal({ type: "object", properties: { code: { type: "string", pattern: "^a" } } })).toBe("tools[0].function.parameters.properties.code.pattern");
+    expect(refusal({ type: "object", properties: { code: { type: "string", pattern: "^a" } } })).toBe(
+      "tools[0].function.parameters.properties.code.pattern",
+    );
     expect(refusal({ type: "number", minimum: 1 })).toBe("tools[0].function.parameters.minimum");
     expect(refusal({ allOf: [] })).toBe("tools[0].function.parameters.allOf");
     expect(refusal({ type: "string", format: "email" })).toBe("tools[0].function.parameters.format");
@@ -62,8 +69,12 @@ describe("tool options", () => {
     const tools = [{ type: "function" as const, function: { name: "f" } }];
     expect(chatOptionsOf({}).toolChoice).toBe("none");
     expect(chatOptionsOf({ tools }).toolChoice).toBe("auto");
-    expect(chatOptionsOf({ tools, tool_choice: { type: "function", function: { name: "f" } } }).toolChoice).toEqual({ name: "f" });
-    expect(() => chatOptionsOf({ tools, tool_choice: { type: "function", function: { name: "g" } } })).toThrow(AppError);
+    expect(chatOptionsOf({ tools, tool_choice: { type: "function", function: { name: "f" } } }).toolChoice).toEqual({
+      name: "f",
+    });
+    expect(() => chatOptionsOf({ tools, tool_choice: { type: "function", function: { name: "g" } } })).toThrow(
+      AppError,
+    );
     expect(() => chatOptionsOf({ tool_choice: "required" })).toThrow(AppError);
   });
 

@@ -6,7 +6,14 @@ import { resolveModelRoute } from "@/lib/models/gateway/route-table";
 import { chatCompletionsRoute, getModelRoute, listModelsRoute } from "@/lib/models/gateway/routes";
 
 function request(method: string, pathname: string): ModelHttpRequest {
-  return { method, pathname, requestId: "req_test", header: () => null, text: async () => "", signal: new AbortController().signal };
+  return {
+    method,
+    pathname,
+    requestId: "req_test",
+    header: () => null,
+    text: async () => "",
+    signal: new AbortController().signal,
+  };
 }
 
 async function answer(method: string, pathname: string) {
@@ -22,7 +29,10 @@ describe("resolveModelRoute", () => {
   });
 
   it("takes the rest of the path as the model id, decoded, slashes included", () => {
-    expect(resolveModelRoute("GET", "/v1/models/Qwen/Qwen2.5-7B")).toEqual({ handler: getModelRoute, params: { id: "Qwen/Qwen2.5-7B" } });
+    expect(resolveModelRoute("GET", "/v1/models/Qwen/Qwen2.5-7B")).toEqual({
+      handler: getModelRoute,
+      params: { id: "Qwen/Qwen2.5-7B" },
+    });
     expect(resolveModelRoute("GET", "/v1/models/a%2Fb%20c")?.params).toEqual({ id: "a/b c" });
     expect(resolveModelRoute("GET", "/v1/models/%E0%A4")?.params).toEqual({ id: "%E0%A4" });
   });

@@ -4,7 +4,14 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AppError } from "@/lib/api/errors";
 import type { RateLimits } from "@/lib/models/limits/rate-limit";
-import { LEASE_TTL_MS, leaseSize, SharedRateLimiter, TOKEN_FLUSH_MS, type LeaseRequest, type RateBucketStore } from "@/lib/models/limits/shared-rate-limit";
+import {
+  LEASE_TTL_MS,
+  leaseSize,
+  SharedRateLimiter,
+  TOKEN_FLUSH_MS,
+  type LeaseRequest,
+  type RateBucketStore,
+} from "@/lib/models/limits/shared-rate-limit";
 
 function memoryStore(clock: () => number) {
   const buckets = new Map<string, { requests: number; tokens: number; at: number }>();
@@ -18,7 +25,11 @@ function memoryStore(clock: () => number) {
       const elapsed = now - b.at;
       const requests = Math.min(rpm, b.requests + request.giveBack + (elapsed * rpm) / 60_000);
       const granted = Math.min(request.want, Math.max(0, Math.floor(requests)));
-      const next = { requests: requests - granted, tokens: Math.min(tpm, b.tokens + (elapsed * tpm) / 60_000) - request.tokens, at: now };
+      const next = {
+        requests: requests - granted,
+        tokens: Math.min(tpm, b.tokens + (elapsed * tpm) / 60_000) - request.tokens,
+        at: now,
+      };
       buckets.set(subject, next);
       return { granted, requests: next.requests, tokens: next.tokens };
     },
@@ -115,7 +126,12 @@ describe("SharedRateLimiter", () => {
 
   it("propagates a failed lease and keeps the tokens it was carrying", async () => {
     const failing: RateBucketStore = { lease: () => Promise.reject(new Error("database down")) };
-    const limiter = new SharedRateLimiter({ requestsPerMinute: 5, tokensPerMinute: 100 }, failing, { warn: vi.fn() }, () => 0);
+    const limiter = new SharedRateLimiter(
+      { requestsPerMinute: 5, tokensPerMinute: 100 },
+      failing,
+      { warn: vi.fn() },
+      () => 0,
+    );
     limiter.debitTokens("org", 40);
     await expect(limiter.reserve("org")).rejects.toThrow("database down");
     expect(limiter.headers("org")["x-ratelimit-remaining-tokens"]).toBe("60");

@@ -15,7 +15,10 @@ describe("OpenAI wire encoding", () => {
       usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
     });
     const text = completionBody("completions", { ...meta, id: "cmpl-1" }, "hi", "stop", usageOf(1, 1));
-    expect(text).toMatchObject({ object: "text_completion", choices: [{ index: 0, text: "hi", finish_reason: "stop" }] });
+    expect(text).toMatchObject({
+      object: "text_completion",
+      choices: [{ index: 0, text: "hi", finish_reason: "stop" }],
+    });
   });
 
   it("frames chat chunks: role first, deltas, finish, usage, [DONE]", () => {
@@ -23,7 +26,11 @@ describe("OpenAI wire encoding", () => {
     const frame = decode(enc.delta("a"));
     expect(frame.startsWith("data: ")).toBe(true);
     expect(frame.endsWith("\n\n")).toBe(true);
-    expect(json(enc.opening())).toMatchObject({ object: "chat.completion.chunk", choices: [{ delta: { role: "assistant", content: "" }, finish_reason: null }], usage: null });
+    expect(json(enc.opening())).toMatchObject({
+      object: "chat.completion.chunk",
+      choices: [{ delta: { role: "assistant", content: "" }, finish_reason: null }],
+      usage: null,
+    });
     expect(json(enc.delta("a")).choices[0].delta).toEqual({ content: "a" });
     expect(json(enc.finish("stop")).choices[0]).toMatchObject({ delta: {}, finish_reason: "stop" });
     expect(json(enc.usage(usageOf(1, 2)))).toMatchObject({ choices: [], usage: { total_tokens: 3 } });
@@ -42,7 +49,12 @@ describe("OpenAI wire encoding", () => {
     const vector = [0.1, -0.2, 1 / 3];
     const floats = embeddingsBody("m", [vector], "float", 4);
     const b64 = embeddingsBody("m", [vector], "base64", 4);
-    expect(floats).toMatchObject({ object: "list", model: "m", usage: { prompt_tokens: 4, total_tokens: 4 }, data: [{ object: "embedding", index: 0 }] });
+    expect(floats).toMatchObject({
+      object: "list",
+      model: "m",
+      usage: { prompt_tokens: 4, total_tokens: 4 },
+      data: [{ object: "embedding", index: 0 }],
+    });
     const bytes = Buffer.from(b64.data[0]!.embedding as string, "base64");
     const decoded = Array.from(new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4));
     expect(decoded).toEqual(floats.data[0]!.embedding);

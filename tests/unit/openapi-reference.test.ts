@@ -11,7 +11,9 @@ describe("referenceOf", () => {
   const operations = sections.flatMap((s) => s.operations);
 
   it("lists every operation of the document once, under its tag, in the document's tag order", () => {
-    const expected = Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`));
+    const expected = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`),
+    );
     expect(operations.map((o) => `${o.method} ${o.path}`).sort()).toEqual(expected.sort());
     const tagOrder = doc.tags.map((t) => t.name).filter((t) => sections.some((s) => s.tag === t));
     expect(sections.map((s) => s.tag)).toEqual(tagOrder);
@@ -20,7 +22,11 @@ describe("referenceOf", () => {
 
   it("names path, query and body fields with their types, and what each operation answers", () => {
     const create = operations.find((o) => o.id === "createComputer")!;
-    expect(create.fields.find((f) => f.name === "kind")).toMatchObject({ in: "body", type: 'enum: "browser" | "desktop"', required: false });
+    expect(create.fields.find((f) => f.name === "kind")).toMatchObject({
+      in: "body",
+      type: 'enum: "browser" | "desktop"',
+      required: false,
+    });
     const tabs = operations.find((o) => o.id === "listTabs")!;
     expect(tabs.fields.find((f) => f.name === "id")).toMatchObject({ in: "path", required: true, type: "string" });
     const list = operations.find((o) => o.id === "listComputers")!;

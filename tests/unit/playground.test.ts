@@ -9,7 +9,7 @@ const call: CodeCall = {
   model: "svc.sm-1",
   messages: [
     { role: "system", content: "Be terse." },
-    { role: "user", content: "It's \"quoted\" and\nmultiline" },
+    { role: "user", content: 'It\'s "quoted" and\nmultiline' },
   ],
   temperature: 0.3,
   maxTokens: 512,
@@ -31,7 +31,13 @@ describe("playground code snippets", () => {
   it("curl's body survives the shell: quotes and newlines arrive as sent", () => {
     const dataArg = SNIPPETS.curl.build(call).split("-d ")[1]!.trim();
     const printed = execFileSync("sh", ["-c", `printf '%s' ${dataArg}`]).toString();
-    expect(JSON.parse(printed)).toMatchObject({ model: "svc.sm-1", messages: call.messages, temperature: 0.3, max_tokens: 512, stream: true });
+    expect(JSON.parse(printed)).toMatchObject({
+      model: "svc.sm-1",
+      messages: call.messages,
+      temperature: 0.3,
+      max_tokens: 512,
+      stream: true,
+    });
   });
 });
 
@@ -61,7 +67,8 @@ async function collect<T>(stream: ReadableStream<T>): Promise<T[]> {
   return out;
 }
 
-const chunk = (delta: object, finish: string | null = null) => JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] });
+const chunk = (delta: object, finish: string | null = null) =>
+  JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] });
 
 describe("OpenAI SSE to UI message chunks", () => {
   const model = { id: "m", prices: { input: 0.2, output: 0.3 } };
@@ -80,17 +87,40 @@ describe("OpenAI SSE to UI message chunks", () => {
         model,
       ),
     );
-    expect(chunks.map((c) => c.type)).toEqual(["start", "text-start", "text-delta", "text-delta", "text-end", "finish"]);
-    expect(chunks.filter((c) => c.type === "text-delta").map((c) => (c as { delta: string }).delta).join("")).toBe("Hello");
+    expect(chunks.map((c) => c.type)).toEqual([
+      "start",
+      "text-start",
+      "text-delta",
+      "text-delta",
+      "text-end",
+      "finish",
+    ]);
+    expect(
+      chunks
+        .filter((c) => c.type === "text-delta")
+        .map((c) => (c as { delta: string }).delta)
+        .join(""),
+    ).toBe("Hello");
     expect(chunks.at(-1)).toEqual({
       type: "finish",
       finishReason: "length",
-      messageMetadata: { model: "m", input_tokens: 10, output_tokens: 2, cost_usd: (10 * 0.2 + 2 * 0.3) / 1e6, finish_reason: "length" },
+      messageMetadata: {
+        model: "m",
+        input_tokens: 10,
+        output_tokens: 2,
+        cost_usd: (10 * 0.2 + 2 * 0.3) / 1e6,
+        finish_reason: "length",
+      },
     });
   });
 
   it("turns an in-band error into an error chunk and no finish", async () => {
-    const chunks = await collect(toUiMessageChunks(sseOf([chunk({ content: "a" }), JSON.stringify({ error: { message: "model crashed" } })]), model));
+    const chunks = await collect(
+      toUiMessageChunks(
+        sseOf([chunk({ content: "a" }), JSON.stringify({ error: { message: "model crashed" } })]),
+        model,
+      ),
+    );
     expect(chunks.map((c) => c.type)).toEqual(["start", "text-start", "text-delta", "error", "text-end"]);
     expect(chunks.find((c) => c.type === "error")).toEqual({ type: "error", errorText: "model crashed" });
   });

@@ -10,7 +10,10 @@ const plain = { ctrlKey: false, altKey: false, metaKey: false };
 describe("toFramePoint", () => {
   const frame = { width: 1280, height: 720 };
   it("scales a point on a canvas shown at half size back to frame pixels", () => {
-    expect(toFramePoint(10 + 320, 50 + 180, { left: 10, top: 50, width: 640, height: 360 }, frame)).toEqual({ x: 640, y: 360 });
+    expect(toFramePoint(10 + 320, 50 + 180, { left: 10, top: 50, width: 640, height: 360 }, frame)).toEqual({
+      x: 640,
+      y: 360,
+    });
   });
   it("scales up when the canvas is shown smaller than the frame on a phone", () => {
     expect(toFramePoint(358, 0, { left: 0, top: 0, width: 358, height: 201.375 }, frame)).toEqual({ x: 1279, y: 0 });
@@ -28,8 +31,16 @@ describe("keyMessage", () => {
   });
   it("sends named keys and shortcuts as key down/up", () => {
     expect(keyMessage({ key: "Enter", ...plain }, "down")).toEqual({ type: "key", action: "down", key: "Enter" });
-    expect(keyMessage({ key: "Control", ...plain, ctrlKey: true }, "up")).toEqual({ type: "key", action: "up", key: "Control" });
-    expect(keyMessage({ key: "C", ...plain, ctrlKey: true }, "down")).toEqual({ type: "key", action: "down", key: "c" });
+    expect(keyMessage({ key: "Control", ...plain, ctrlKey: true }, "up")).toEqual({
+      type: "key",
+      action: "up",
+      key: "Control",
+    });
+    expect(keyMessage({ key: "C", ...plain, ctrlKey: true }, "down")).toEqual({
+      type: "key",
+      action: "down",
+      key: "c",
+    });
   });
   it("drops keys that name nothing the session could press", () => {
     expect(keyMessage({ key: "Dead", ...plain }, "down")).toBeNull();
@@ -40,7 +51,12 @@ describe("keyMessage", () => {
       keyMessage({ key: "é", ...plain }, "down"),
       keyMessage({ key: "ArrowLeft", ...plain }, "down"),
       keyMessage({ key: "F5", ...plain }, "up"),
-      { type: "pointer", action: "down", ...toFramePoint(5, 5, { left: 0, top: 0, width: 10, height: 10 }, { width: 800, height: 600 }), button: buttonName(0) },
+      {
+        type: "pointer",
+        action: "down",
+        ...toFramePoint(5, 5, { left: 0, top: 0, width: 10, height: 10 }, { width: 800, height: 600 }),
+        button: buttonName(0),
+      },
       { type: "wheel", x: 1, y: 2, dx: 0, dy: wheelPixels(3, 1, 600) },
     ];
     for (const message of messages) expect(() => parseLiveInput(JSON.stringify(message))).not.toThrow();

@@ -2,7 +2,12 @@
 // (pairing, collapsing, bounds) and the CDP snippets with their token's expiry.
 import { describe, expect, it } from "vitest";
 import { cdpSnippets, cdpTokenExpiry } from "@/components/session-tools/cdp-snippets";
-import { applyTimelineEvent, relativeTime, TIMELINE_LIMIT, type TimelineEntry } from "@/components/session-tools/timeline-model";
+import {
+  applyTimelineEvent,
+  relativeTime,
+  TIMELINE_LIMIT,
+  type TimelineEntry,
+} from "@/components/session-tools/timeline-model";
 
 const apply = (events: [string, Record<string, unknown>][], start: TimelineEntry[] = []) =>
   events.reduce((entries, [event, data]) => applyTimelineEvent(entries, { event, data }, 1_000), start);
@@ -11,12 +16,27 @@ const b64 = (text: string) => Buffer.from(text).toString("base64");
 describe("event timeline", () => {
   it("pairs an action's request and response by request_id, with the duration and status", () => {
     const entries = apply([
-      ["action_request", { request_id: "req_1", action: { type: "click", x: 5, y: 7 }, timestamp: "2026-01-01T00:00:00.000Z" }],
-      ["action_request", { request_id: "req_2", action: { type: "go_to_url", url: "http://127.0.0.1/" }, timestamp: "2026-01-01T00:00:00.100Z" }],
+      [
+        "action_request",
+        { request_id: "req_1", action: { type: "click", x: 5, y: 7 }, timestamp: "2026-01-01T00:00:00.000Z" },
+      ],
+      [
+        "action_request",
+        {
+          request_id: "req_2",
+          action: { type: "go_to_url", url: "http://127.0.0.1/" },
+          timestamp: "2026-01-01T00:00:00.100Z",
+        },
+      ],
       ["action_response", { request_id: "req_1", status: "success", timestamp: "2026-01-01T00:00:00.250Z" }],
-      ["action_response", { request_id: "req_2", status: "error", error_message: "net::ERR", timestamp: "2026-01-01T00:00:01.100Z" }],
+      [
+        "action_response",
+        { request_id: "req_2", status: "error", error_message: "net::ERR", timestamp: "2026-01-01T00:00:01.100Z" },
+      ],
     ]);
-    expect(entries.map((e) => e.kind === "action" && [e.requestId, e.action, e.status, e.durationMs, e.errorMessage])).toEqual([
+    expect(
+      entries.map((e) => e.kind === "action" && [e.requestId, e.action, e.status, e.durationMs, e.errorMessage]),
+    ).toEqual([
       ["req_2", "go_to_url http://127.0.0.1/", "error", 1000, "net::ERR"],
       ["req_1", "click (5, 7)", "success", 250, undefined],
     ]);
@@ -24,12 +44,21 @@ describe("event timeline", () => {
 
   it("closes the newest open request of a batch's shared request_id", () => {
     const entries = apply([
-      ["action_request", { request_id: "b", action: { type: "type", text: "a" }, timestamp: "2026-01-01T00:00:00.000Z" }],
+      [
+        "action_request",
+        { request_id: "b", action: { type: "type", text: "a" }, timestamp: "2026-01-01T00:00:00.000Z" },
+      ],
       ["action_response", { request_id: "b", status: "success", timestamp: "2026-01-01T00:00:00.010Z" }],
-      ["action_request", { request_id: "b", action: { type: "keypress", keys: ["Enter"] }, timestamp: "2026-01-01T00:00:00.020Z" }],
+      [
+        "action_request",
+        { request_id: "b", action: { type: "keypress", keys: ["Enter"] }, timestamp: "2026-01-01T00:00:00.020Z" },
+      ],
     ]);
     expect(entries.map((e) => e.kind === "action" && e.status)).toEqual(["pending", "success"]);
-    const done = apply([["action_response", { request_id: "b", status: "success", timestamp: "2026-01-01T00:00:00.050Z" }]], entries);
+    const done = apply(
+      [["action_response", { request_id: "b", status: "success", timestamp: "2026-01-01T00:00:00.050Z" }]],
+      entries,
+    );
     expect(done.map((e) => e.kind === "action" && [e.action, e.status, e.durationMs])).toEqual([
       ["keypress Enter", "success", 30],
       ["type “a”", "success", 10],
@@ -51,7 +80,11 @@ describe("event timeline", () => {
   it("keeps the newest TIMELINE_LIMIT entries and marks the end of the session", () => {
     let entries: TimelineEntry[] = [];
     for (let i = 0; i < TIMELINE_LIMIT + 20; i++) {
-      entries = applyTimelineEvent(entries, { event: "action_request", data: { request_id: `r${i}`, action: { type: "wait" } } }, i);
+      entries = applyTimelineEvent(
+        entries,
+        { event: "action_request", data: { request_id: `r${i}`, action: { type: "wait" } } },
+        i,
+      );
     }
     entries = applyTimelineEvent(entries, { event: "ended", data: { reason: "deleted" } }, 0);
     expect(entries).toHaveLength(TIMELINE_LIMIT);

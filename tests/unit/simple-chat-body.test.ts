@@ -15,7 +15,26 @@ function random(seed: number) {
   };
 }
 
-const odd = [null, "", "x", 0, -0, 1, 1.5, -1, 2, 2.5, -2.5, 2 ** 53, true, false, [], ["a"], {}, { include_usage: true }];
+const odd = [
+  null,
+  "",
+  "x",
+  0,
+  -0,
+  1,
+  1.5,
+  -1,
+  2,
+  2.5,
+  -2.5,
+  2 ** 53,
+  true,
+  false,
+  [],
+  ["a"],
+  {},
+  { include_usage: true },
+];
 const candidates: Record<string, unknown[]> = {
   model: ["bench.up", "svc.sm-1", "", 3, null],
   temperature: [0, 0.7, 2, 2.0001, -0.1, "1", null],
@@ -23,7 +42,14 @@ const candidates: Record<string, unknown[]> = {
   max_tokens: [1, 8, 0, 1.5, 2 ** 53, "8", null],
   max_completion_tokens: [16, 0, -3, null],
   stream: [true, false, "true", null],
-  stream_options: [{ include_usage: true }, { include_usage: false }, {}, { include_usage: "yes" }, { include_usage: true, extra: 1 }, null],
+  stream_options: [
+    { include_usage: true },
+    { include_usage: false },
+    {},
+    { include_usage: "yes" },
+    { include_usage: true, extra: 1 },
+    null,
+  ],
   seed: [0, 42, -7, 1.25, null],
   n: [1, 2, null],
   stop: ["\n", ["a", "b"], ["a", "b", "c", "d", "e"], [1], null],
@@ -42,7 +68,11 @@ const messages: unknown[] = [
   { role: "user", content: "hi", name: "ann" },
   { role: "user", content: "hi", name: 3 },
   { role: "assistant", content: null },
-  { role: "assistant", content: "x", tool_calls: [{ id: "c1", type: "function", function: { name: "f", arguments: "{}" } }] },
+  {
+    role: "assistant",
+    content: "x",
+    tool_calls: [{ id: "c1", type: "function", function: { name: "f", arguments: "{}" } }],
+  },
   { role: "tool", content: "42", tool_call_id: "c1" },
   { role: "user", content: [{ type: "text", text: "hi" }] },
   { role: "user", content: [{ type: "image_url", image_url: { url: "data:image/png;base64,AA==" } }] },
@@ -57,7 +87,13 @@ function generatedBody(next: () => number): unknown {
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)]!;
   const body: Record<string, unknown> = {};
   if (next() < 0.95) body.model = next() < 0.8 ? "bench.up" : pick([...candidates.model!, ...odd]);
-  if (next() < 0.95) body.messages = next() < 0.1 ? pick(odd) : Array.from({ length: Math.floor(next() * 4) }, () => (next() < 0.7 ? messages[Math.floor(next() * 5)] : pick(messages)));
+  if (next() < 0.95)
+    body.messages =
+      next() < 0.1
+        ? pick(odd)
+        : Array.from({ length: Math.floor(next() * 4) }, () =>
+            next() < 0.7 ? messages[Math.floor(next() * 5)] : pick(messages),
+          );
   for (const [key, values] of Object.entries(candidates)) {
     if (key === "model" || next() > 0.15) continue;
     body[key] = next() < 0.9 ? pick(values) : pick(odd);
@@ -69,8 +105,31 @@ describe("acceptSimpleChatBody", () => {
   it("accepts the common text chat requests, as sent", () => {
     const bodies = [
       { model: "bench.up", messages: [{ role: "user", content: "hi" }], max_tokens: 8, stream: false },
-      { model: "m", messages: [{ role: "system", content: "s" }, { role: "user", content: "q", name: "ann" }], temperature: 0, top_p: 1, stream: true, stream_options: { include_usage: true } },
-      { model: "m", messages: [{ role: "developer", content: "d" }, { role: "assistant", content: "a" }], max_completion_tokens: 4, seed: 1, n: 1, stop: ["\n"], user: "u", presence_penalty: 0, frequency_penalty: -1 },
+      {
+        model: "m",
+        messages: [
+          { role: "system", content: "s" },
+          { role: "user", content: "q", name: "ann" },
+        ],
+        temperature: 0,
+        top_p: 1,
+        stream: true,
+        stream_options: { include_usage: true },
+      },
+      {
+        model: "m",
+        messages: [
+          { role: "developer", content: "d" },
+          { role: "assistant", content: "a" },
+        ],
+        max_completion_tokens: 4,
+        seed: 1,
+        n: 1,
+        stop: ["\n"],
+        user: "u",
+        presence_penalty: 0,
+        frequency_penalty: -1,
+      },
     ];
     for (const body of bodies) {
       expect(acceptSimpleChatBody(body)).toBe(body);

@@ -31,9 +31,12 @@ describe("readSseData", () => {
 });
 
 describe("readSse", () => {
-  it("yields named events, unnamed ones as \"message\", ids and comments, in order", async () => {
+  it('yields named events, unnamed ones as "message", ids and comments, in order', async () => {
     const items: unknown[] = [];
-    for await (const item of readSse(streamOf(": subscribed\n\nevent: ended\nid: 7\ndata: {\"reason\":", "\"deleted\"}\n\ndata: x\n\n"))) items.push(item);
+    for await (const item of readSse(
+      streamOf(': subscribed\n\nevent: ended\nid: 7\ndata: {"reason":', '"deleted"}\n\ndata: x\n\n'),
+    ))
+      items.push(item);
     expect(items).toEqual([
       { type: "comment", comment: "subscribed" },
       { type: "event", event: "ended", id: "7", data: '{"reason":"deleted"}' },

@@ -46,7 +46,9 @@ describe("sseStream", () => {
       channel.close();
       return () => cleanups++;
     });
-    expect(await new Response(body).text()).toBe(': subscribed\n\nevent: exec_exit\ndata: {"exit_code":0}\n\ndata: {"image":1}\n\n');
+    expect(await new Response(body).text()).toBe(
+      ': subscribed\n\nevent: exec_exit\ndata: {"exit_code":0}\n\ndata: {"image":1}\n\n',
+    );
     expect(cleanups).toBe(1);
   });
 

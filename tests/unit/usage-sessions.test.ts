@@ -23,7 +23,9 @@ describe("usage range", () => {
     const custom = parseUsageRange(new URLSearchParams("from=2026-11-01&to=2026-11-03"), NOW);
     expect(custom).toMatchObject({ preset: "custom", bucket: "day" });
     expect(custom.to.toISOString()).toBe("2026-11-04T00:00:00.000Z");
-    expect(parseUsageRange(new URLSearchParams("range=month"), NOW).from.toISOString()).toBe("2026-11-01T00:00:00.000Z");
+    expect(parseUsageRange(new URLSearchParams("range=month"), NOW).from.toISOString()).toBe(
+      "2026-11-01T00:00:00.000Z",
+    );
   });
 
   it("refuses a backwards, unbounded or malformed range with the field named", () => {
@@ -36,8 +38,19 @@ describe("usage range", () => {
 
 describe("session spans", () => {
   it("finds the peak of overlapping spans; touching spans do not overlap", () => {
-    expect(peakConcurrent([{ start: 0, end: 10 }, { start: 5, end: 15 }, { start: 6, end: 7 }])).toBe(3);
-    expect(peakConcurrent([{ start: 0, end: 10 }, { start: 10, end: 20 }])).toBe(1);
+    expect(
+      peakConcurrent([
+        { start: 0, end: 10 },
+        { start: 5, end: 15 },
+        { start: 6, end: 7 },
+      ]),
+    ).toBe(3);
+    expect(
+      peakConcurrent([
+        { start: 0, end: 10 },
+        { start: 10, end: 20 },
+      ]),
+    ).toBe(1);
     expect(peakConcurrent([])).toBe(0);
   });
 
@@ -53,7 +66,10 @@ describe("session spans", () => {
       "day",
       { browser: 1, desktop: 0 },
     );
-    expect(usage.by_bucket).toEqual([{ browser: 60, desktop: 0 }, { browser: 60, desktop: 30 }]);
+    expect(usage.by_bucket).toEqual([
+      { browser: 60, desktop: 0 },
+      { browser: 60, desktop: 30 },
+    ]);
     expect(usage.by_kind.browser).toMatchObject({ minutes: 120, sessions: 1, live_now: 1, peak_concurrent: 1 });
     expect(usage.by_kind.desktop).toMatchObject({ minutes: 30, peak_concurrent: 1 });
     expect(Object.fromEntries(usage.by_key)).toEqual({ k1: 120, "": 30 });

@@ -25,7 +25,9 @@ const dir = mkdtempSync(path.join(os.tmpdir(), "cabin-usage-worker-"));
 const file = path.join(dir, "usage.db");
 const reader = new Database(file);
 reader.pragma("journal_mode = WAL");
-reader.exec(`CREATE TABLE "usage_records" ("id" TEXT PRIMARY KEY, "tokens" INTEGER NOT NULL, "cost" REAL NOT NULL, "note" TEXT)`);
+reader.exec(
+  `CREATE TABLE "usage_records" ("id" TEXT PRIMARY KEY, "tokens" INTEGER NOT NULL, "cost" REAL NOT NULL, "note" TEXT)`,
+);
 reader.exec(`CREATE TABLE "totals" ("subject" TEXT PRIMARY KEY, "cost" REAL NOT NULL)`);
 const writer = new SqliteWriterThread(file);
 
@@ -43,13 +45,23 @@ describe("SqliteWriterThread", () => {
   it("commits a batch in the worker; another connection reads it exactly", async () => {
     const rows = Array.from({ length: 300 }, (_, i) => [`r${i}`, i, i / 1e6, i % 2 ? null : `n${i}`]);
     await writer.write(insert(rows));
-    const stored = reader.prepare(`SELECT "id", "tokens", "cost", "note" FROM "usage_records" ORDER BY "tokens"`).raw().all();
+    const stored = reader
+      .prepare(`SELECT "id", "tokens", "cost", "note" FROM "usage_records" ORDER BY "tokens"`)
+      .raw()
+      .all();
     expect(stored).toEqual(rows);
   });
 
   it("rejects a failed batch as a whole and stays usable", async () => {
     // r0 exists: the primary key refuses the second row, and the transaction takes back the first.
-    await expect(writer.write(insert([["fresh", 1, 0, null], ["r0", 1, 0, null]]))).rejects.toThrow(/UNIQUE/);
+    await expect(
+      writer.write(
+        insert([
+          ["fresh", 1, 0, null],
+          ["r0", 1, 0, null],
+        ]),
+      ),
+    ).rejects.toThrow(/UNIQUE/);
     expect(reader.prepare(`SELECT count(*) AS n FROM "usage_records" WHERE "id" = 'fresh'`).get()).toEqual({ n: 0 });
     await writer.write(insert([["fresh", 1, 0, null]]));
     expect(reader.prepare(`SELECT count(*) AS n FROM "usage_records" WHERE "id" = 'fresh'`).get()).toEqual({ n: 1 });
@@ -61,7 +73,10 @@ describe("SqliteWriterThread", () => {
   });
 
   it("runs every step of a write in one transaction: a failing step takes back the ones before it", async () => {
-    const addToTotal = { sql: `INSERT INTO "totals" VALUES (?, ?) ON CONFLICT ("subject") DO UPDATE SET "cost" = "totals"."cost" + excluded."cost"`, rows: [["org", 0.5]] };
+    const addToTotal = {
+      sql: `INSERT INTO "totals" VALUES (?, ?) ON CONFLICT ("subject") DO UPDATE SET "cost" = "totals"."cost" + excluded."cost"`,
+      rows: [["org", 0.5]],
+    };
     await writer.write([...insert([["t1", 1, 0.5, null]]), addToTotal]);
     await writer.write([...insert([["t2", 1, 0.5, null]]), addToTotal]);
     expect(reader.prepare(`SELECT "cost" FROM "totals" WHERE "subject" = 'org'`).get()).toEqual({ cost: 1 });
@@ -73,6 +88,8 @@ describe("SqliteWriterThread", () => {
   it("starts a new thread after close", async () => {
     await writer.close();
     await writer.write(insert([["after-close", 2000, 0, null]]));
-    expect(reader.prepare(`SELECT "tokens" FROM "usage_records" WHERE "id" = 'after-close'`).get()).toEqual({ tokens: 2000 });
+    expect(reader.prepare(`SELECT "tokens" FROM "usage_records" WHERE "id" = 'after-close'`).get()).toEqual({
+      tokens: 2000,
+    });
   });
 });

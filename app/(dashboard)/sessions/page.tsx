@@ -13,7 +13,10 @@ export default async function SessionsPage() {
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-start justify-between gap-3">
-        <PageHeader title="Sessions" description="Browser and desktop sessions of this organization, live ones first. The list refreshes by itself." />
+        <PageHeader
+          title="Sessions"
+          description="Browser and desktop sessions of this organization, live ones first. The list refreshes by itself."
+        />
         <NewSessionButton />
       </div>
       <Card title="Sessions">

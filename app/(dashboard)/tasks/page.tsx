@@ -9,7 +9,10 @@ export const dynamic = "force-dynamic";
 export default function TasksPage() {
   return (
     <div className="space-y-6">
-      <PageHeader title="Tasks" description="Agent tasks: Cabin runs the loop (screenshot, model, action) on a session of its own. Model calls count toward your organization's usage and budget." />
+      <PageHeader
+        title="Tasks"
+        description="Agent tasks: Cabin runs the loop (screenshot, model, action) on a session of its own. Model calls count toward your organization's usage and budget."
+      />
       <Card title="Start a task">
         <NewTaskForm options={taskFormOptions()} />
       </Card>

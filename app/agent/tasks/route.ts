@@ -7,11 +7,15 @@ import { listTasks, startTask } from "@/lib/agent/service";
 export const dynamic = "force-dynamic";
 
 export const POST = withApiKey("api", async ({ req, principal }) =>
-  Response.json(await startTask({ caller: principal, body: await readJson(req), origin: publicOrigin(req.headers) }), { status: 201 }),
+  Response.json(await startTask({ caller: principal, body: await readJson(req), origin: publicOrigin(req.headers) }), {
+    status: 201,
+  }),
 );
 
 export const GET = withApiKey("api", async ({ req, principal }) =>
-  Response.json(await listTasks({ caller: principal, limit: Number(new URL(req.url).searchParams.get("limit") ?? 50) || 50 })),
+  Response.json(
+    await listTasks({ caller: principal, limit: Number(new URL(req.url).searchParams.get("limit") ?? 50) || 50 }),
+  ),
 );
 
 const wrongMethod = methodNotAllowed(["GET", "POST"]);

@@ -8,9 +8,13 @@ import { createSessionAs, listDashboardSessions } from "@/lib/computers/dashboar
 export const dynamic = "force-dynamic";
 
 export const GET = withMember(async ({ req, member }) =>
-  Response.json(await listDashboardSessions({ organizationId: member.organizationId, query: new URL(req.url).searchParams })),
+  Response.json(
+    await listDashboardSessions({ organizationId: member.organizationId, query: new URL(req.url).searchParams }),
+  ),
 );
 
 export const POST = withMember(async ({ req, member }) =>
-  Response.json(await createSessionAs(member, await readJson(req, { optional: true }), publicOrigin(req.headers)), { status: 201 }),
+  Response.json(await createSessionAs(member, await readJson(req, { optional: true }), publicOrigin(req.headers)), {
+    status: 201,
+  }),
 );

@@ -8,8 +8,17 @@ export const dynamic = "force-dynamic";
 
 const teamCaller = (organizationId: string) => ({ organizationId, apiKeyId: null });
 
-export const GET = withMember(async ({ member }) => Response.json(await listTasks({ caller: teamCaller(member.organizationId) })));
+export const GET = withMember(async ({ member }) =>
+  Response.json(await listTasks({ caller: teamCaller(member.organizationId) })),
+);
 
 export const POST = withMember(async ({ req, member }) =>
-  Response.json(await startTask({ caller: teamCaller(member.organizationId), body: await readJson(req), origin: publicOrigin(req.headers) }), { status: 201 }),
+  Response.json(
+    await startTask({
+      caller: teamCaller(member.organizationId),
+      body: await readJson(req),
+      origin: publicOrigin(req.headers),
+    }),
+    { status: 201 },
+  ),
 );

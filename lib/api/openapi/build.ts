@@ -11,7 +11,11 @@ export type Surface = "computers" | "v1";
  * (`z.undefined()` used to refuse a field) become `{}`.
  */
 export function jsonSchema(schema: z.ZodType, io: "input" | "output" = "input"): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, target: "draft-2020-12", unrepresentable: "any" }) as JsonSchema;
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+    io,
+    target: "draft-2020-12",
+    unrepresentable: "any",
+  }) as JsonSchema;
   return rest;
 }
 
@@ -39,7 +43,10 @@ export function queryParams(schema: JsonSchema) {
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((schema.required as string[] | undefined) ?? []);
   return Object.entries(properties).map(([name, s]) => ({
-    name, in: "query", required: required.has(name) && s.default === undefined, schema: s,
+    name,
+    in: "query",
+    required: required.has(name) && s.default === undefined,
+    schema: s,
     ...(typeof s.description === "string" ? { description: s.description } : {}),
   }));
 }

@@ -9,19 +9,43 @@ import { createBodySchema } from "@/lib/computers/sessions/create-options";
 import { execBody } from "@/lib/computers/desktop/exec-service";
 import { settingsQuery } from "@/lib/computers/live/screencast-stream";
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "@/lib/computers/sessions/list-page";
-import { jsonSchema, ok, operation, pathParam, queryParams, ref, requestBody, withoutProperty, type JsonSchema } from "@/lib/api/openapi/build";
+import {
+  jsonSchema,
+  ok,
+  operation,
+  pathParam,
+  queryParams,
+  ref,
+  requestBody,
+  withoutProperty,
+  type JsonSchema,
+} from "@/lib/api/openapi/build";
 
 const id = pathParam("id", "Session id (comp_<hex>)", "comp_0123456789abcdef");
 const tabId = pathParam("tab_id", "Tab id (tab_main or tab_<id>)", "tab_main");
 
 // Examples a client can send as they are (the document test sends them to a live session).
 const ACTION_EXAMPLES: Partial<Record<ActionType, Record<string, unknown>>> = {
-  click: { x: 100, y: 100 }, double_click: { x: 100, y: 100 }, right_click: { x: 100, y: 100 },
-  drag: { x1: 10, y1: 10, x2: 50, y2: 50 }, type: { text: "hello" }, keypress: { keys: ["Control", "a"] },
-  key_down: { key: "Shift" }, key_up: { key: "Shift" }, mouse_down: { x: 10, y: 10 }, mouse_up: { x: 10, y: 10 },
-  scroll: { dx: 0, dy: 200 }, wait: { ms: 10 }, screenshot: { base64: false }, go_to_url: { url: "about:blank" },
-  get_html_content: {}, set_viewport: { width: 1280, height: 720 }, list_tabs: {}, change_proxy: { proxy_url: null },
-  move: { x: 100, y: 100 }, point_and_type: { x: 100, y: 100, text: "hello" },
+  click: { x: 100, y: 100 },
+  double_click: { x: 100, y: 100 },
+  right_click: { x: 100, y: 100 },
+  drag: { x1: 10, y1: 10, x2: 50, y2: 50 },
+  type: { text: "hello" },
+  keypress: { keys: ["Control", "a"] },
+  key_down: { key: "Shift" },
+  key_up: { key: "Shift" },
+  mouse_down: { x: 10, y: 10 },
+  mouse_up: { x: 10, y: 10 },
+  scroll: { dx: 0, dy: 200 },
+  wait: { ms: 10 },
+  screenshot: { base64: false },
+  go_to_url: { url: "about:blank" },
+  get_html_content: {},
+  set_viewport: { width: 1280, height: 720 },
+  list_tabs: {},
+  change_proxy: { proxy_url: null },
+  move: { x: 100, y: 100 },
+  point_and_type: { x: 100, y: 100, text: "hello" },
   // Desktop sessions only (a browser session has no shell): the document test expects the 400 naming the kind.
   debug: { command: "echo hello", timeout_seconds: 120, max_output_length: 65536 },
 };
@@ -64,107 +88,260 @@ function namedActionPaths() {
 
 export function computersPaths(): Record<string, Record<string, unknown>> {
   const executeSchema = jsonSchema(executeBody.extend({ action: z.union(Object.values(ACTION_SCHEMAS)) }));
-  const batchSchema = jsonSchema(batchBody.extend({ actions: z.array(z.union(Object.values(ACTION_SCHEMAS))).min(1).max(100) }));
+  const batchSchema = jsonSchema(
+    batchBody.extend({
+      actions: z
+        .array(z.union(Object.values(ACTION_SCHEMAS)))
+        .min(1)
+        .max(100),
+    }),
+  );
   const streamParams = queryParams(jsonSchema(settingsQuery));
   return {
     "/computers": {
-      get: operation("computers", "listComputers", {
-        tag: "Sessions",
-        summary: "List the organization's sessions",
-        description: "Newest first. Without `limit` and `cursor` the answer holds every session; with either, one page, and the next one is named in `x-next-cursor` and a `Link: <...>; rel=\"next\"` header (absent on the last page).",
-        parameters: [
-          { name: "type", in: "query", required: false, schema: { type: "string", enum: ["live", "persistent"] }, description: "live: not terminated; persistent: usable as environment_id" },
-          { name: "limit", in: "query", required: false, schema: { type: "integer", minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT }, description: "Page size; turns pagination on" },
-          { name: "cursor", in: "query", required: false, schema: { type: "string" }, description: "The previous page's x-next-cursor, as it was" },
-        ],
-        responses: { "200": ok("Sessions (id, kind, status, created_at)", { type: "array", items: ref("SessionListItem") }) },
-      }, ["400", "401", "429"]),
-      post: operation("computers", "createComputer", {
-        tag: "Sessions",
-        summary: "Create a browser or desktop session",
-        description: "Unknown fields are a 400 naming them. `max_lifetime_seconds`/`idle_timeout_enabled` are aliases of `timeout_seconds`/`auto_kill` (the new name wins).",
-        requestBody: requestBody(ref("CreateComputer"), false, { kind: "browser", inactivity_timeout_seconds: 120 }),
-        responses: { "200": ok("The new session (status ready)", ref("Session")) },
-      }, ["400", "401", "413", "429"]),
+      get: operation(
+        "computers",
+        "listComputers",
+        {
+          tag: "Sessions",
+          summary: "List the organization's sessions",
+          description:
+            'Newest first. Without `limit` and `cursor` the answer holds every session; with either, one page, and the next one is named in `x-next-cursor` and a `Link: <...>; rel="next"` header (absent on the last page).',
+          parameters: [
+            {
+              name: "type",
+              in: "query",
+              required: false,
+              schema: { type: "string", enum: ["live", "persistent"] },
+              description: "live: not terminated; persistent: usable as environment_id",
+            },
+            {
+              name: "limit",
+              in: "query",
+              required: false,
+              schema: { type: "integer", minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT },
+              description: "Page size; turns pagination on",
+            },
+            {
+              name: "cursor",
+              in: "query",
+              required: false,
+              schema: { type: "string" },
+              description: "The previous page's x-next-cursor, as it was",
+            },
+          ],
+          responses: {
+            "200": ok("Sessions (id, kind, status, created_at)", { type: "array", items: ref("SessionListItem") }),
+          },
+        },
+        ["400", "401", "429"],
+      ),
+      post: operation(
+        "computers",
+        "createComputer",
+        {
+          tag: "Sessions",
+          summary: "Create a browser or desktop session",
+          description:
+            "Unknown fields are a 400 naming them. `max_lifetime_seconds`/`idle_timeout_enabled` are aliases of `timeout_seconds`/`auto_kill` (the new name wins).",
+          requestBody: requestBody(ref("CreateComputer"), false, { kind: "browser", inactivity_timeout_seconds: 120 }),
+          responses: { "200": ok("The new session (status ready)", ref("Session")) },
+        },
+        ["400", "401", "413", "429"],
+      ),
     },
     "/computers/{id}": {
-      get: operation("computers", "getComputer", { tag: "Sessions", summary: "Read one session", parameters: [id], responses: { "200": ok("The session", ref("Session")) } }, ["401", "404"]),
-      delete: operation("computers", "deleteComputer", {
-        tag: "Sessions", summary: "Terminate a session now", description: "Saves state when persistent; idempotent on terminated sessions.",
-        parameters: [id], responses: { "204": { description: "Terminated" } },
-      }, ["401", "404"]),
+      get: operation(
+        "computers",
+        "getComputer",
+        {
+          tag: "Sessions",
+          summary: "Read one session",
+          parameters: [id],
+          responses: { "200": ok("The session", ref("Session")) },
+        },
+        ["401", "404"],
+      ),
+      delete: operation(
+        "computers",
+        "deleteComputer",
+        {
+          tag: "Sessions",
+          summary: "Terminate a session now",
+          description: "Saves state when persistent; idempotent on terminated sessions.",
+          parameters: [id],
+          responses: { "204": { description: "Terminated" } },
+        },
+        ["401", "404"],
+      ),
     },
     "/computers/{id}/status": {
-      get: operation("computers", "getComputerStatus", { tag: "Sessions", summary: "Read one session (cheap, for polling)", parameters: [id], responses: { "200": ok("The session", ref("Session")) } }, ["401", "404"]),
+      get: operation(
+        "computers",
+        "getComputerStatus",
+        {
+          tag: "Sessions",
+          summary: "Read one session (cheap, for polling)",
+          parameters: [id],
+          responses: { "200": ok("The session", ref("Session")) },
+        },
+        ["401", "404"],
+      ),
     },
     "/computers/{id}/keepalive": {
-      post: operation("computers", "keepAlive", { tag: "Sessions", summary: "Count as activity (moves idle_expires_at)", parameters: [id], responses: { "200": ok("The session", ref("Session")) } }, ["401", "404", "409"]),
+      post: operation(
+        "computers",
+        "keepAlive",
+        {
+          tag: "Sessions",
+          summary: "Count as activity (moves idle_expires_at)",
+          parameters: [id],
+          responses: { "200": ok("The session", ref("Session")) },
+        },
+        ["401", "404", "409"],
+      ),
     },
     "/computers/{id}/execute": {
       post: operation("computers", "executeAction", {
-        tag: "Actions", summary: "Run one action of the generic vocabulary", parameters: [id],
+        tag: "Actions",
+        summary: "Run one action of the generic vocabulary",
+        parameters: [id],
         requestBody: requestBody(executeSchema, true, { action: { type: "click", x: 100, y: 100 } }),
         responses: actionResultOk,
       }),
     },
     "/computers/{id}/batch": {
       post: operation("computers", "executeBatch", {
-        tag: "Actions", summary: "Run actions in order, stopping at the first failure", parameters: [id],
-        requestBody: requestBody(batchSchema, true, { actions: [{ type: "wait", ms: 10 }, { type: "screenshot", base64: false }] }),
+        tag: "Actions",
+        summary: "Run actions in order, stopping at the first failure",
+        parameters: [id],
+        requestBody: requestBody(batchSchema, true, {
+          actions: [
+            { type: "wait", ms: 10 },
+            { type: "screenshot", base64: false },
+          ],
+        }),
         responses: { "200": ok("The batch's results", ref("BatchResult")) },
       }),
     },
     ...namedActionPaths(),
     "/computers/{id}/tabs": {
-      get: operation("computers", "listTabs", { tag: "Tabs", summary: "List tabs (browser)", parameters: [id], responses: { "200": ok("Tabs", ref("TabList")) } }, ["400", "401", "404", "409"]),
+      get: operation(
+        "computers",
+        "listTabs",
+        {
+          tag: "Tabs",
+          summary: "List tabs (browser)",
+          parameters: [id],
+          responses: { "200": ok("Tabs", ref("TabList")) },
+        },
+        ["400", "401", "404", "409"],
+      ),
       post: operation("computers", "createTab", {
-        tag: "Tabs", summary: "Open a tab (browser); it becomes the main tab", parameters: [id],
+        tag: "Tabs",
+        summary: "Open a tab (browser); it becomes the main tab",
+        parameters: [id],
         requestBody: requestBody(jsonSchema(createTabBody), false, { url: "about:blank" }),
         responses: { "200": ok("The new tab's id", ref("TabCreated")) },
       }),
     },
     "/computers/{id}/tabs/{tab_id}": {
-      delete: operation("computers", "closeTab", { tag: "Tabs", summary: "Close a tab (not the last one: 409)", parameters: [id, tabId], responses: { "200": ok("Closed", ref("TabClosed")) } }, ["400", "401", "404", "409"]),
+      delete: operation(
+        "computers",
+        "closeTab",
+        {
+          tag: "Tabs",
+          summary: "Close a tab (not the last one: 409)",
+          parameters: [id, tabId],
+          responses: { "200": ok("Closed", ref("TabClosed")) },
+        },
+        ["400", "401", "404", "409"],
+      ),
     },
     "/computers/{id}/tabs/{tab_id}/switch": {
-      post: operation("computers", "switchTab", { tag: "Tabs", summary: "Make a tab the active one", parameters: [id, tabId], responses: { "200": ok("Switched", ref("TabSwitched")) } }, ["400", "401", "404", "409"]),
+      post: operation(
+        "computers",
+        "switchTab",
+        {
+          tag: "Tabs",
+          summary: "Make a tab the active one",
+          parameters: [id, tabId],
+          responses: { "200": ok("Switched", ref("TabSwitched")) },
+        },
+        ["400", "401", "404", "409"],
+      ),
     },
     "/computers/{id}/exec/sync": {
       post: operation("computers", "execSync", {
-        tag: "Exec", summary: "Run a shell command in a desktop and wait for it", parameters: [id],
+        tag: "Exec",
+        summary: "Run a shell command in a desktop and wait for it",
+        parameters: [id],
         requestBody: requestBody(jsonSchema(execBody), true, { command: "echo hello", timeout_seconds: 10 }),
         responses: { "200": ok("Output and exit code", ref("ExecResult")) },
       }),
     },
     "/computers/{id}/exec": {
-      post: operation("computers", "execStream", {
-        tag: "Exec", summary: "Run a shell command in a desktop, output streamed as NDJSON",
-        description: "Always 200 once authenticated: a bad body or setup failure is one `{type: \"error\"}` line. A client disconnect kills the command.",
-        parameters: [id], requestBody: requestBody(jsonSchema(execBody), true, { command: "echo hello" }),
-        responses: { "200": ok("NDJSON lines", ref("ExecLine"), "application/x-ndjson") },
-      }, ["401"]),
+      post: operation(
+        "computers",
+        "execStream",
+        {
+          tag: "Exec",
+          summary: "Run a shell command in a desktop, output streamed as NDJSON",
+          description:
+            'Always 200 once authenticated: a bad body or setup failure is one `{type: "error"}` line. A client disconnect kills the command.',
+          parameters: [id],
+          requestBody: requestBody(jsonSchema(execBody), true, { command: "echo hello" }),
+          responses: { "200": ok("NDJSON lines", ref("ExecLine"), "application/x-ndjson") },
+        },
+        ["401"],
+      ),
     },
     "/computers/{id}/screencast": {
-      get: operation("computers", "screencast", {
-        tag: "Streams", summary: "Live view as Server-Sent Events (JPEG frames)",
-        description: "Authenticated by the API key or by the `token` of `endpoints.screencast` (EventSource sends no headers).",
-        parameters: [id, ...streamParams], security: [{ bearerAuth: [] }, { capabilityToken: [] }],
-        responses: { "200": ok("SSE stream", ref("ScreencastEvent"), "text/event-stream") },
-      }, ["400", "401", "404", "409"]),
+      get: operation(
+        "computers",
+        "screencast",
+        {
+          tag: "Streams",
+          summary: "Live view as Server-Sent Events (JPEG frames)",
+          description:
+            "Authenticated by the API key or by the `token` of `endpoints.screencast` (EventSource sends no headers).",
+          parameters: [id, ...streamParams],
+          security: [{ bearerAuth: [] }, { capabilityToken: [] }],
+          responses: { "200": ok("SSE stream", ref("ScreencastEvent"), "text/event-stream") },
+        },
+        ["400", "401", "404", "409"],
+      ),
     },
     "/computers/{id}/events": {
-      get: operation("computers", "sessionEvents", {
-        tag: "Streams", summary: "Action requests/responses and exec output as Server-Sent Events", parameters: [id],
-        responses: { "200": ok("SSE stream", ref("SessionEvent"), "text/event-stream") },
-      }, ["401", "404", "409"]),
+      get: operation(
+        "computers",
+        "sessionEvents",
+        {
+          tag: "Streams",
+          summary: "Action requests/responses and exec output as Server-Sent Events",
+          parameters: [id],
+          responses: { "200": ok("SSE stream", ref("SessionEvent"), "text/event-stream") },
+        },
+        ["401", "404", "409"],
+      ),
     },
     "/computers/{id}/screenshots/{name}": {
-      get: operation("computers", "screenshotFile", {
-        tag: "Streams", summary: "A screenshot file (the screenshot_url capability URL)",
-        parameters: [id, pathParam("name", "File name from screenshot_url", "shot.png"), { name: "token", in: "query", required: false, schema: { type: "string" } }],
-        security: [{ capabilityToken: [] }, { bearerAuth: [] }],
-        responses: { "200": { description: "The image", content: { "image/png": {}, "image/jpeg": {} } } },
-      }, ["401", "404"]),
+      get: operation(
+        "computers",
+        "screenshotFile",
+        {
+          tag: "Streams",
+          summary: "A screenshot file (the screenshot_url capability URL)",
+          parameters: [
+            id,
+            pathParam("name", "File name from screenshot_url", "shot.png"),
+            { name: "token", in: "query", required: false, schema: { type: "string" } },
+          ],
+          security: [{ capabilityToken: [] }, { bearerAuth: [] }],
+          responses: { "200": { description: "The image", content: { "image/png": {}, "image/jpeg": {} } } },
+        },
+        ["401", "404"],
+      ),
     },
   };
 }

@@ -18,14 +18,28 @@ const DESCRIPTION = [
 
 function responseComponents(): Record<string, JsonSchema> {
   const named: Record<string, Parameters<typeof jsonSchema>[0]> = {
-    ApiError: shapes.apiErrorEnvelope, OpenAIError: shapes.openaiErrorEnvelope,
-    Session: shapes.sessionObject, SessionListItem: shapes.sessionListItem, ActionResult: shapes.actionResult,
-    BatchResult: shapes.batchResult, PageContext: shapes.pageContext, TabList: shapes.tabList, TabCreated: shapes.tabCreated,
-    TabSwitched: shapes.tabSwitched, TabClosed: shapes.tabClosed, ExecResult: shapes.execResult, ExecLine: shapes.execLine,
-    ScreencastEvent: shapes.screencastEvent, SessionEvent: shapes.sessionEvent,
-    Model: shapes.model, ModelList: shapes.modelList, ChatCompletion: shapes.chatCompletion,
-    ChatCompletionChunk: shapes.chatCompletionChunk, TextCompletion: shapes.textCompletion,
-    EmbeddingList: shapes.embeddingList, Response: shapes.responseObject,
+    ApiError: shapes.apiErrorEnvelope,
+    OpenAIError: shapes.openaiErrorEnvelope,
+    Session: shapes.sessionObject,
+    SessionListItem: shapes.sessionListItem,
+    ActionResult: shapes.actionResult,
+    BatchResult: shapes.batchResult,
+    PageContext: shapes.pageContext,
+    TabList: shapes.tabList,
+    TabCreated: shapes.tabCreated,
+    TabSwitched: shapes.tabSwitched,
+    TabClosed: shapes.tabClosed,
+    ExecResult: shapes.execResult,
+    ExecLine: shapes.execLine,
+    ScreencastEvent: shapes.screencastEvent,
+    SessionEvent: shapes.sessionEvent,
+    Model: shapes.model,
+    ModelList: shapes.modelList,
+    ChatCompletion: shapes.chatCompletion,
+    ChatCompletionChunk: shapes.chatCompletionChunk,
+    TextCompletion: shapes.textCompletion,
+    EmbeddingList: shapes.embeddingList,
+    Response: shapes.responseObject,
   };
   return Object.fromEntries(Object.entries(named).map(([name, schema]) => [name, jsonSchema(schema, "output")]));
 }
@@ -35,9 +49,21 @@ export function buildOpenApiDocument() {
     openapi: "3.1.0",
     info: { title: "Cabin API", version: "1.0.0", description: DESCRIPTION },
     tags: [
-      { name: "Sessions", description: "Create, read, keep alive and end browser and desktop sessions", "x-surface": "computers" },
-      { name: "Actions", description: "Mouse, keyboard, screenshots, navigation: each answers an ActionResult", "x-surface": "computers" },
-      { name: "Tabs", description: "Tabs of browser sessions, and of a desktop's own Chromium: list, open, switch and close", "x-surface": "computers" },
+      {
+        name: "Sessions",
+        description: "Create, read, keep alive and end browser and desktop sessions",
+        "x-surface": "computers",
+      },
+      {
+        name: "Actions",
+        description: "Mouse, keyboard, screenshots, navigation: each answers an ActionResult",
+        "x-surface": "computers",
+      },
+      {
+        name: "Tabs",
+        description: "Tabs of browser sessions, and of a desktop's own Chromium: list, open, switch and close",
+        "x-surface": "computers",
+      },
       { name: "Exec", description: "Shell commands in desktop sessions", "x-surface": "computers" },
       { name: "Streams", description: "Live view, session events and screenshot files", "x-surface": "computers" },
       { name: "Models", description: "The models this server serves", "x-surface": "v1" },
@@ -48,8 +74,17 @@ export function buildOpenApiDocument() {
     components: {
       schemas: { ...responseComponents(), ...computersComponents(), ...modelComponents() },
       securitySchemes: {
-        bearerAuth: { type: "http", scheme: "bearer", description: "An organization's API key (keys page of the dashboard)" },
-        capabilityToken: { type: "apiKey", in: "query", name: "token", description: "A short-lived signed token from a URL the server gave out (endpoints, screenshot_url)" },
+        bearerAuth: {
+          type: "http",
+          scheme: "bearer",
+          description: "An organization's API key (keys page of the dashboard)",
+        },
+        capabilityToken: {
+          type: "apiKey",
+          in: "query",
+          name: "token",
+          description: "A short-lived signed token from a URL the server gave out (endpoints, screenshot_url)",
+        },
       },
     },
     security: [{ bearerAuth: [] }],

@@ -64,7 +64,9 @@ export function typeLabel(raw: JsonSchema | undefined, doc: Document): string {
   const bounds = [
     typeof s.minimum === "number" && s.minimum > Number.MIN_SAFE_INTEGER ? `≥ ${s.minimum}` : "",
     typeof s.maximum === "number" && s.maximum < Number.MAX_SAFE_INTEGER ? `≤ ${s.maximum}` : "",
-  ].filter(Boolean).join(", ");
+  ]
+    .filter(Boolean)
+    .join(", ");
   return bounds ? `${type} ${bounds}` : type;
 }
 
@@ -72,15 +74,23 @@ function bodyFields(operation: Record<string, any>, doc: Document): ReferenceFie
   const schema = resolve(operation.requestBody?.content?.["application/json"]?.schema, doc);
   const required = new Set((schema.required as string[] | undefined) ?? []);
   return Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>).map(([name, field]) => ({
-    name, in: "body", type: typeLabel(field, doc), required: required.has(name),
+    name,
+    in: "body",
+    type: typeLabel(field, doc),
+    required: required.has(name),
     description: String(resolve(field, doc).description ?? field.description ?? ""),
   }));
 }
 
 function curlOf(method: string, path: string, operation: Record<string, any>, origin: string): string {
   const params = (operation.parameters ?? []) as { name: string; in: string; example?: unknown }[];
-  const url = path.replace(/\{(\w+)\}/g, (_, name: string) => String(params.find((p) => p.name === name)?.example ?? `<${name}>`));
-  const lines = [`curl${method === "get" ? "" : ` -X ${method.toUpperCase()}`} ${origin}${url}`, `  -H "Authorization: Bearer $CABIN_API_KEY"`];
+  const url = path.replace(/\{(\w+)\}/g, (_, name: string) =>
+    String(params.find((p) => p.name === name)?.example ?? `<${name}>`),
+  );
+  const lines = [
+    `curl${method === "get" ? "" : ` -X ${method.toUpperCase()}`} ${origin}${url}`,
+    `  -H "Authorization: Bearer $CABIN_API_KEY"`,
+  ];
   const example = operation.requestBody?.content?.["application/json"]?.example;
   if (operation.requestBody) {
     lines.push(`  -H "Content-Type: application/json"`, `  -d '${JSON.stringify(example ?? {})}'`);
@@ -90,22 +100,39 @@ function curlOf(method: string, path: string, operation: Record<string, any>, or
 
 /** The document's operations by tag, in the document's tag order. */
 export function referenceOf(doc: Document, origin: string): ReferenceSection[] {
-  const sections = doc.tags.map((t): ReferenceSection => ({ tag: t.name, description: t.description, surface: t["x-surface"] ?? "", operations: [] }));
+  const sections = doc.tags.map(
+    (t): ReferenceSection => ({
+      tag: t.name,
+      description: t.description,
+      surface: t["x-surface"] ?? "",
+      operations: [],
+    }),
+  );
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const method of METHODS) {
       const operation = item[method] as Record<string, any> | undefined;
       if (!operation) continue;
       const section = sections.find((s) => s.tag === operation.tags?.[0]);
       if (!section) continue;
-      const params = ((operation.parameters ?? []) as Record<string, any>[]).map((p): ReferenceField => ({
-        name: p.name, in: p.in, type: typeLabel(p.schema, doc), required: Boolean(p.required), description: p.description ?? "",
-      }));
+      const params = ((operation.parameters ?? []) as Record<string, any>[]).map(
+        (p): ReferenceField => ({
+          name: p.name,
+          in: p.in,
+          type: typeLabel(p.schema, doc),
+          required: Boolean(p.required),
+          description: p.description ?? "",
+        }),
+      );
       section.operations.push({
-        id: operation.operationId, method: method.toUpperCase(), path,
-        summary: operation.summary ?? "", description: operation.description ?? "",
+        id: operation.operationId,
+        method: method.toUpperCase(),
+        path,
+        summary: operation.summary ?? "",
+        description: operation.description ?? "",
         fields: [...params, ...bodyFields(operation, doc)],
-        responses: Object.entries((operation.responses ?? {}) as Record<string, { description?: string }>)
-          .map(([status, r]) => ({ status, description: r.description ?? "" })),
+        responses: Object.entries((operation.responses ?? {}) as Record<string, { description?: string }>).map(
+          ([status, r]) => ({ status, description: r.description ?? "" }),
+        ),
         curl: curlOf(method, path, operation, origin),
       });
     }

@@ -11,7 +11,9 @@ const isoTime = z.string().describe("ISO 8601 time (UTC)");
 export const apiErrorEnvelope = z
   .object({
     error: z.object({
-      code: z.string().describe("One of the closed list of AppError codes: invalid_request, not_found, conflict, rate_limited, …"),
+      code: z
+        .string()
+        .describe("One of the closed list of AppError codes: invalid_request, not_found, conflict, rate_limited, …"),
       message: z.string().describe("What went wrong, naming the field or the resource"),
       param: z.string().optional().describe("The request field the error is about (`display.width`)"),
     }),
@@ -22,7 +24,11 @@ export const openaiErrorEnvelope = z
   .object({
     error: z.object({
       message: z.string(),
-      type: z.string().describe("invalid_request_error, authentication_error, rate_limit_error, not_found_error, insufficient_quota, server_error"),
+      type: z
+        .string()
+        .describe(
+          "invalid_request_error, authentication_error, rate_limit_error, not_found_error, insufficient_quota, server_error",
+        ),
       param: z.string().nullable(),
       code: z.string().nullable(),
     }),
@@ -52,9 +58,14 @@ export const sessionObject = z.looseObject({
   stealth: z.boolean(),
   display: z.object({ width: z.number().int(), height: z.number().int(), scale: z.number() }),
   context_id: z.string().nullable(),
-  termination_reason: z.string().nullable().describe("deleted, max_lifetime, inactivity, server_shutdown, crashed, provision_failed"),
+  termination_reason: z
+    .string()
+    .nullable()
+    .describe("deleted, max_lifetime, inactivity, server_shutdown, crashed, provision_failed"),
   terminated_at: isoTime.nullable(),
-  endpoints: z.record(z.string(), z.string()).describe("URLs that work for this session: cdp, screencast, ws, vnc, live_view"),
+  endpoints: z
+    .record(z.string(), z.string())
+    .describe("URLs that work for this session: cdp, screencast, ws, vnc, live_view"),
 });
 
 export const pageContext = z.looseObject({
@@ -78,7 +89,10 @@ export const actionResult = z
     request_id: z.string(),
     executed_tab_id: z.string().optional(),
     timestamp: isoTime,
-    result: z.record(z.string(), z.unknown()).optional().describe("screenshot_url or screenshot, html_content, tabs, …"),
+    result: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe("screenshot_url or screenshot, html_content, tabs, …"),
     page_context: pageContext.optional(),
   })
   .describe("ActionResult: a failed action is a 200 with status 'error'");
@@ -93,7 +107,10 @@ export const batchResult = z.looseObject({
 
 export const tab = z.object({ tab_id: z.string(), url: z.string(), is_main: z.boolean() });
 export const tabList = z.looseObject({ status: z.literal("success"), result: z.object({ tabs: z.array(tab) }) });
-export const tabCreated = z.looseObject({ status: z.literal("success"), result: z.looseObject({ created_tab_id: z.string() }) });
+export const tabCreated = z.looseObject({
+  status: z.literal("success"),
+  result: z.looseObject({ created_tab_id: z.string() }),
+});
 export const tabSwitched = z.looseObject({ status: z.literal("success"), active_tab: z.string() });
 export const tabClosed = z.looseObject({ status: z.literal("success"), closed_tab: z.string() });
 
@@ -108,17 +125,35 @@ export const execLine = z
   .describe("One NDJSON line of the exec stream");
 
 export const screencastEvent = z
-  .object({ image_data: z.string().describe("base64 JPEG"), metadata: z.object({ timestamp: z.number(), viewport: z.object({ width: z.number(), height: z.number() }) }) })
+  .object({
+    image_data: z.string().describe("base64 JPEG"),
+    metadata: z.object({ timestamp: z.number(), viewport: z.object({ width: z.number(), height: z.number() }) }),
+  })
   .describe("data of each unnamed SSE event; a `: heartbeat` comment every 15 s");
 
 export const sessionEvent = z
-  .object({ request_id: z.string(), action: z.unknown().optional(), status: z.string().optional(), error_message: z.string().optional(), timestamp: z.string().optional() })
+  .object({
+    request_id: z.string(),
+    action: z.unknown().optional(),
+    status: z.string().optional(),
+    error_message: z.string().optional(),
+    timestamp: z.string().optional(),
+  })
   .describe("data of the SSE events action_request, action_response, exec_output, exec_exit");
 
 // ---- /v1 ----
-const usage = z.object({ prompt_tokens: z.number().int(), completion_tokens: z.number().int(), total_tokens: z.number().int() });
+const usage = z.object({
+  prompt_tokens: z.number().int(),
+  completion_tokens: z.number().int(),
+  total_tokens: z.number().int(),
+});
 
-export const model = z.looseObject({ id: z.string(), object: z.literal("model"), created: z.number().int(), owned_by: z.string() });
+export const model = z.looseObject({
+  id: z.string(),
+  object: z.literal("model"),
+  created: z.number().int(),
+  owned_by: z.string(),
+});
 export const modelList = z.object({ object: z.literal("list"), data: z.array(model) });
 
 export const chatCompletion = z.looseObject({
@@ -129,7 +164,11 @@ export const chatCompletion = z.looseObject({
   choices: z.array(
     z.looseObject({
       index: z.number().int(),
-      message: z.looseObject({ role: z.literal("assistant"), content: z.string().nullable(), tool_calls: z.array(z.unknown()).optional() }),
+      message: z.looseObject({
+        role: z.literal("assistant"),
+        content: z.string().nullable(),
+        tool_calls: z.array(z.unknown()).optional(),
+      }),
       finish_reason: z.enum(["stop", "length", "tool_calls"]),
     }),
   ),
@@ -137,7 +176,13 @@ export const chatCompletion = z.looseObject({
 });
 
 export const chatCompletionChunk = z
-  .looseObject({ id: z.string(), object: z.literal("chat.completion.chunk"), created: z.number().int(), model: z.string(), choices: z.array(z.unknown()) })
+  .looseObject({
+    id: z.string(),
+    object: z.literal("chat.completion.chunk"),
+    created: z.number().int(),
+    model: z.string(),
+    choices: z.array(z.unknown()),
+  })
   .describe("data of each SSE event when stream is true; the stream ends with `data: [DONE]`");
 
 export const textCompletion = z.looseObject({
@@ -151,11 +196,23 @@ export const textCompletion = z.looseObject({
 
 export const embeddingList = z.object({
   object: z.literal("list"),
-  data: z.array(z.object({ object: z.literal("embedding"), index: z.number().int(), embedding: z.union([z.array(z.number()), z.string()]) })),
+  data: z.array(
+    z.object({
+      object: z.literal("embedding"),
+      index: z.number().int(),
+      embedding: z.union([z.array(z.number()), z.string()]),
+    }),
+  ),
   model: z.string(),
   usage: z.object({ prompt_tokens: z.number().int(), total_tokens: z.number().int() }),
 });
 
 export const responseObject = z
-  .looseObject({ id: z.string(), object: z.literal("response"), status: z.string(), model: z.string(), output: z.array(z.unknown()) })
+  .looseObject({
+    id: z.string(),
+    object: z.literal("response"),
+    status: z.string(),
+    model: z.string(),
+    output: z.array(z.unknown()),
+  })
   .describe("OpenAI Responses object; output items include message, function_call and computer_call");

@@ -19,7 +19,10 @@ export class ActionQueue {
   private async bounded<T>(fn: () => Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new ActionError("failed", `Action timed out after ${formatSeconds(this.timeoutMs)}`)), this.timeoutMs);
+      timer = setTimeout(
+        () => reject(new ActionError("failed", `Action timed out after ${formatSeconds(this.timeoutMs)}`)),
+        this.timeoutMs,
+      );
     });
     try {
       return await Promise.race([fn(), timeout]);

@@ -57,7 +57,9 @@ function assertKindAllows(reached: Reached, action: Action) {
 async function perform(call: ActionCall, reached: Reached, action: Action): Promise<ActionResult> {
   assertKindAllows(reached, action);
   const announce = { sessionId: reached.live.id, requestId: call.requestId, action };
-  return timeAction(action.type, () => withActionEvents(getSessionManager().events, announce, () => runAction(call, reached, action)));
+  return timeAction(action.type, () =>
+    withActionEvents(getSessionManager().events, announce, () => runAction(call, reached, action)),
+  );
 }
 
 async function runAction(call: ActionCall, reached: Reached, action: Action): Promise<ActionResult> {
@@ -68,10 +70,20 @@ async function runAction(call: ActionCall, reached: Reached, action: Action): Pr
     }
     if (action.type === "debug") return success(call, await runDebug(reached.handle, action));
     if (action.type === "screenshot") {
-      const shot = await reached.handle.screenshot({ format: action.format, quality: action.quality, tabId: action.tab_id });
+      const shot = await reached.handle.screenshot({
+        format: action.format,
+        quality: action.quality,
+        tabId: action.tab_id,
+      });
       const result: Record<string, unknown> = action.base64
         ? { screenshot: shot.data.toString("base64"), mime_type: shot.mime }
-        : { screenshot_url: screenshotUrl(call.baseUrl, { computerId: call.id, name: await storeScreenshot(call.id, shot.data, shot.mime) }), mime_type: shot.mime };
+        : {
+            screenshot_url: screenshotUrl(call.baseUrl, {
+              computerId: call.id,
+              name: await storeScreenshot(call.id, shot.data, shot.mime),
+            }),
+            mime_type: shot.mime,
+          };
       return success(call, { result, executedTabId: shot.executedTabId, pageContext: shot.pageContext });
     }
     return success(call, await reached.handle.act(action));
@@ -84,13 +96,20 @@ export const executeBody = z.strictObject({ action: z.unknown() });
 
 /** A body that is itself an action (`{type, …}`, no `action` member): older clients send that to /execute. */
 function isBareAction(body: unknown): body is Record<string, unknown> {
-  return typeof body === "object" && body !== null && !Array.isArray(body) && !("action" in body) &&
-    typeof (body as { type?: unknown }).type === "string";
+  return (
+    typeof body === "object" &&
+    body !== null &&
+    !Array.isArray(body) &&
+    !("action" in body) &&
+    typeof (body as { type?: unknown }).type === "string"
+  );
 }
 
 /** POST /computers/{id}/execute: `{action: {type, …}}` (a bare action object is accepted too); unknown fields are 400s. */
 export async function executeAction(call: ActionCall & { body: unknown }): Promise<ActionResult> {
-  const action = isBareAction(call.body) ? parseAction(call.body, "") : parseAction(parseWith(executeBody, call.body).action);
+  const action = isBareAction(call.body)
+    ? parseAction(call.body, "")
+    : parseAction(parseWith(executeBody, call.body).action);
   return perform(call, await reachSession(call.principal, call.id), action);
 }
 
@@ -121,10 +140,24 @@ export async function executeBatch(call: ActionCall & { body: unknown }) {
 
 // The per-action paths of docs/contract.md "Actions" → action types (the body is the action's fields).
 const NAMED_ACTIONS: Record<string, Action["type"]> = {
-  click: "click", "double-click": "double_click", "right-click": "right_click", drag: "drag",
-  "mouse-down": "mouse_down", "mouse-up": "mouse_up", type: "type", hotkey: "keypress",
-  "key-down": "key_down", "key-up": "key_up", scroll: "scroll", html: "get_html_content", viewport: "set_viewport",
-  screenshot: "screenshot", navigate: "go_to_url", "change-proxy": "change_proxy", debug: "debug", move: "move",
+  click: "click",
+  "double-click": "double_click",
+  "right-click": "right_click",
+  drag: "drag",
+  "mouse-down": "mouse_down",
+  "mouse-up": "mouse_up",
+  type: "type",
+  hotkey: "keypress",
+  "key-down": "key_down",
+  "key-up": "key_up",
+  scroll: "scroll",
+  html: "get_html_content",
+  viewport: "set_viewport",
+  screenshot: "screenshot",
+  navigate: "go_to_url",
+  "change-proxy": "change_proxy",
+  debug: "debug",
+  move: "move",
   "point-and-type": "point_and_type",
 };
 
@@ -151,13 +184,15 @@ async function tabAction<K extends "list_tabs" | "new_tab" | "switch_tab" | "clo
   // Both kinds have tabs: a desktop's are those of its own Chromium (docs/desktop-browsing.md).
   const reached = await reachSession(call.principal, call.id);
   const announce = { sessionId: reached.live.id, requestId: call.requestId, action };
-  return timeAction((action as Action).type, () => withActionEvents(getSessionManager().events, announce, async () => {
-    try {
-      return (await reached.handle.act(action)).result ?? {};
-    } catch (err) {
-      throw asAppError(err, reached.live);
-    }
-  }));
+  return timeAction((action as Action).type, () =>
+    withActionEvents(getSessionManager().events, announce, async () => {
+      try {
+        return (await reached.handle.act(action)).result ?? {};
+      } catch (err) {
+        throw asAppError(err, reached.live);
+      }
+    }),
+  );
 }
 
 const stamp = (call: ActionCall) => ({ request_id: call.requestId, timestamp: new Date().toISOString() });
@@ -189,10 +224,14 @@ export async function closeTab(call: ActionCall & { tabId: string }) {
 /** /computers/{id}/<anything else>: the per-action paths, else a JSON 404. */
 const WEBSOCKET_PATHS = new Set(["ws", "vnc"]);
 
-export async function routeUnknownPath(call: ActionCall & { method: string; path: string; readBody: () => Promise<unknown> }) {
+export async function routeUnknownPath(
+  call: ActionCall & { method: string; path: string; readBody: () => Promise<unknown> },
+) {
   if (isNamedAction(call.path)) {
     if (call.method !== "POST") {
-      throw new AppError("method_not_allowed", `Use POST for /computers/{id}/${call.path}`, { headers: { allow: "POST" } });
+      throw new AppError("method_not_allowed", `Use POST for /computers/{id}/${call.path}`, {
+        headers: { allow: "POST" },
+      });
     }
     return runNamedAction({ ...call, name: call.path, body: await call.readBody() });
   }
@@ -200,9 +239,16 @@ export async function routeUnknownPath(call: ActionCall & { method: string; path
     // The live view and VNC are WebSocket endpoints (the custom server upgrades them); a
     // plain GET learns so, once the key is known to reach this session (else 404).
     await findOwnedComputer(call.principal, call.id);
-    throw new AppError("upgrade_required", `/computers/{id}/${call.path} is a WebSocket endpoint: send the request with 'Connection: Upgrade' and 'Upgrade: websocket'`, {
-      detail: "websocket_required", headers: { upgrade: "websocket", connection: "Upgrade" },
-    });
+    throw new AppError(
+      "upgrade_required",
+      `/computers/{id}/${call.path} is a WebSocket endpoint: send the request with 'Connection: Upgrade' and 'Upgrade: websocket'`,
+      {
+        detail: "websocket_required",
+        headers: { upgrade: "websocket", connection: "Upgrade" },
+      },
+    );
   }
-  throw new AppError("not_found", `No such endpoint: ${call.method} /computers/${call.id}/${call.path}`, { detail: "unknown_endpoint" });
+  throw new AppError("not_found", `No such endpoint: ${call.method} /computers/${call.id}/${call.path}`, {
+    detail: "unknown_endpoint",
+  });
 }

@@ -53,7 +53,13 @@ const move = z
   .strictObject({ type: z.literal("move"), x: coord, y: coord, ...held, ...target })
   .transform(({ keys, ...a }) => ({ ...a, ...heldKeys(keys) }));
 /** The Lightcone SDK's `point_and_type`: a left click at (x, y), then the text typed there. */
-const pointAndType = z.strictObject({ type: z.literal("point_and_type"), x: coord, y: coord, text: textWithoutNul(100_000), ...target });
+const pointAndType = z.strictObject({
+  type: z.literal("point_and_type"),
+  x: coord,
+  y: coord,
+  text: textWithoutNul(100_000),
+  ...target,
+});
 const rightClick = z.strictObject({ type: z.literal("right_click"), x: coord, y: coord, ...target });
 const drag = z
   .strictObject({
@@ -62,14 +68,23 @@ const drag = z
     y1: coord.optional(),
     x2: coord.optional(),
     y2: coord.optional(),
-    path: z.array(z.strictObject({ x: coord, y: coord })).min(2).max(1000).optional(),
+    path: z
+      .array(z.strictObject({ x: coord, y: coord }))
+      .min(2)
+      .max(1000)
+      .optional(),
     ...held,
     ...target,
   })
   .transform((a, ctx) => {
-    const path = a.path ?? (a.x1 !== undefined && a.y1 !== undefined && a.x2 !== undefined && a.y2 !== undefined
-      ? [{ x: a.x1, y: a.y1 }, { x: a.x2, y: a.y2 }]
-      : undefined);
+    const path =
+      a.path ??
+      (a.x1 !== undefined && a.y1 !== undefined && a.x2 !== undefined && a.y2 !== undefined
+        ? [
+            { x: a.x1, y: a.y1 },
+            { x: a.x2, y: a.y2 },
+          ]
+        : undefined);
     if (!path) {
       ctx.addIssue({ code: "custom", message: "give x1, y1, x2, y2 or a path of at least two points", path: ["x1"] });
       return z.NEVER;
@@ -78,7 +93,12 @@ const drag = z
   });
 const typeText = z.strictObject({ type: z.literal("type"), text: textWithoutNul(100_000), ...target });
 const keypress = z
-  .strictObject({ type: z.literal("keypress"), keys: z.array(keyName).min(1).max(8).optional(), key: keyName.optional(), ...target })
+  .strictObject({
+    type: z.literal("keypress"),
+    keys: z.array(keyName).min(1).max(8).optional(),
+    key: keyName.optional(),
+    ...target,
+  })
   .transform((a, ctx) => {
     const keys = a.keys ?? (a.key ? [a.key] : undefined);
     if (!keys) {
@@ -90,7 +110,12 @@ const keypress = z
 /** key_down/key_up: the SDK's `key`, or `keys` (several held together: pressed in order, released in reverse). */
 const keyHold = <T extends "key_down" | "key_up">(type: T) =>
   z
-    .strictObject({ type: z.literal(type), key: keyName.optional(), keys: z.array(keyName).min(1).max(8).optional(), ...target })
+    .strictObject({
+      type: z.literal(type),
+      key: keyName.optional(),
+      keys: z.array(keyName).min(1).max(8).optional(),
+      ...target,
+    })
     .transform((a, ctx) => {
       const keys = a.keys ?? (a.key ? [a.key] : undefined);
       if (!keys || (a.key && a.keys)) {
@@ -101,8 +126,20 @@ const keyHold = <T extends "key_down" | "key_up">(type: T) =>
     });
 const keyDown = keyHold("key_down");
 const keyUp = keyHold("key_up");
-const mouseDown = z.strictObject({ type: z.literal("mouse_down"), x: coord.optional(), y: coord.optional(), button: button.default("left"), ...target });
-const mouseUp = z.strictObject({ type: z.literal("mouse_up"), x: coord.optional(), y: coord.optional(), button: button.default("left"), ...target });
+const mouseDown = z.strictObject({
+  type: z.literal("mouse_down"),
+  x: coord.optional(),
+  y: coord.optional(),
+  button: button.default("left"),
+  ...target,
+});
+const mouseUp = z.strictObject({
+  type: z.literal("mouse_up"),
+  x: coord.optional(),
+  y: coord.optional(),
+  button: button.default("left"),
+  ...target,
+});
 const scroll = z
   .strictObject({
     type: z.literal("scroll"),
@@ -125,7 +162,12 @@ const scroll = z
     ...heldKeys(a.keys),
   }));
 const wait = z
-  .strictObject({ type: z.literal("wait"), ms: z.number().int().min(0).max(60_000).optional(), duration_ms: z.number().int().min(0).max(60_000).optional(), ...sdkFields })
+  .strictObject({
+    type: z.literal("wait"),
+    ms: z.number().int().min(0).max(60_000).optional(),
+    duration_ms: z.number().int().min(0).max(60_000).optional(),
+    ...sdkFields,
+  })
   .transform((a) => ({ type: "wait" as const, ms: a.ms ?? a.duration_ms ?? 1000 }));
 const screenshot = z.strictObject({
   type: z.literal("screenshot"),
@@ -135,7 +177,11 @@ const screenshot = z.strictObject({
   ...target,
 });
 const goToUrl = z.strictObject({ type: z.literal("go_to_url"), url: navigableUrl, ...target });
-const getHtml = z.strictObject({ type: z.literal("get_html_content"), auto_detect_encoding: z.boolean().optional(), ...target });
+const getHtml = z.strictObject({
+  type: z.literal("get_html_content"),
+  auto_detect_encoding: z.boolean().optional(),
+  ...target,
+});
 const setViewport = z.strictObject({
   type: z.literal("set_viewport"),
   width: z.number().int().min(320).max(3840),
@@ -161,10 +207,29 @@ const switchTab = z.strictObject({ type: z.literal("switch_tab"), tab_id: tabId,
 const closeTab = z.strictObject({ type: z.literal("close_tab"), tab_id: tabId, ...sdkFields });
 
 const SCHEMAS = {
-  click, double_click: doubleClick, right_click: rightClick, move, point_and_type: pointAndType, drag, type: typeText, keypress,
-  key_down: keyDown, key_up: keyUp, mouse_down: mouseDown, mouse_up: mouseUp, scroll, wait,
-  screenshot, go_to_url: goToUrl, get_html_content: getHtml, set_viewport: setViewport,
-  list_tabs: listTabs, new_tab: newTab, switch_tab: switchTab, close_tab: closeTab, change_proxy: changeProxy,
+  click,
+  double_click: doubleClick,
+  right_click: rightClick,
+  move,
+  point_and_type: pointAndType,
+  drag,
+  type: typeText,
+  keypress,
+  key_down: keyDown,
+  key_up: keyUp,
+  mouse_down: mouseDown,
+  mouse_up: mouseUp,
+  scroll,
+  wait,
+  screenshot,
+  go_to_url: goToUrl,
+  get_html_content: getHtml,
+  set_viewport: setViewport,
+  list_tabs: listTabs,
+  new_tab: newTab,
+  switch_tab: switchTab,
+  close_tab: closeTab,
+  change_proxy: changeProxy,
   debug: debugAction,
 } as const;
 
@@ -187,7 +252,9 @@ function isActionType(value: unknown): value is ActionType {
 export function parseAction(value: unknown, prefix = "action"): Action {
   const name = (field: string) => (prefix ? `${prefix}.${field}` : field);
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new AppError("invalid_request", `'${prefix || "body"}' must be an object with a 'type'`, { param: prefix || undefined });
+    throw new AppError("invalid_request", `'${prefix || "body"}' must be an object with a 'type'`, {
+      param: prefix || undefined,
+    });
   }
   const type = (value as { type?: unknown }).type;
   if (!isActionType(type)) {

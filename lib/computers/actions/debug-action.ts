@@ -17,7 +17,11 @@ const fields = {
   max_output_length: z.number().int().min(1).max(MAX_OUTPUT_LENGTH).optional(),
   request_id: z.string().max(128).optional(),
   // Streamed output is POST /computers/{id}/exec; `debug` answers once, buffered.
-  stream: z.literal(false, { error: "debug answers once with the buffered output; for streamed output use POST /computers/{id}/exec" }).optional(),
+  stream: z
+    .literal(false, {
+      error: "debug answers once with the buffered output; for streamed output use POST /computers/{id}/exec",
+    })
+    .optional(),
 };
 
 export const debugAction = z
@@ -32,7 +36,11 @@ export const debugAction = z
     const inner = a.debug ?? {};
     const command = inner.command ?? a.command;
     if (!command) {
-      ctx.addIssue({ code: "custom", message: "give the shell command to run (command, or debug.command)", path: ["command"] });
+      ctx.addIssue({
+        code: "custom",
+        message: "give the shell command to run (command, or debug.command)",
+        path: ["command"],
+      });
       return z.NEVER;
     }
     return {
@@ -49,7 +57,10 @@ export type DebugAction = z.output<typeof debugAction>;
 
 /** The SDK reads `result.debug_response` (its get_debug_response): stdout, then stderr, within max_output_length bytes. */
 export function debugResponse(stdout: string, stderr: string, maxBytes: number): { text: string; cut: boolean } {
-  const all = Buffer.from(stderr ? `${stdout}${stdout && !stdout.endsWith("\n") ? "\n" : ""}${stderr}` : stdout, "utf8");
+  const all = Buffer.from(
+    stderr ? `${stdout}${stdout && !stdout.endsWith("\n") ? "\n" : ""}${stderr}` : stdout,
+    "utf8",
+  );
   if (all.length <= maxBytes) return { text: all.toString("utf8"), cut: false };
   let end = maxBytes;
   while (end > 0 && (all[end] & 0xc0) === 0x80) end--; // never cut a UTF-8 character in two

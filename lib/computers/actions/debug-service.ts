@@ -10,7 +10,10 @@ import { getEnv } from "@/lib/env";
 
 export async function runDebug(handle: ComputerHandle, action: DebugAction): Promise<ActionOutcome> {
   // The action layer refuses debug on a session without exec first (assertKindAllows); this keeps the driver contract honest.
-  if (!handle.exec) throw new ActionError("wrong_kind", `debug runs a shell command; a ${handle.kind} session has no shell`, { param: "type" });
+  if (!handle.exec)
+    throw new ActionError("wrong_kind", `debug runs a shell command; a ${handle.kind} session has no shell`, {
+      param: "type",
+    });
   const maxBytes = Math.min(action.max_output_length, getEnv().DESKTOP_EXEC_MAX_OUTPUT_BYTES);
   const run = await handle.exec.run({
     command: action.command,

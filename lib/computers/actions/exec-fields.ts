@@ -11,13 +11,11 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export const execCommand = textWithoutNul(100_000, 1);
 export const execCwd = textWithoutNul(4096, 1);
 export const execEnv = z
-  .record(
-    z.string().regex(ENV_NAME),
-    textWithoutNul(100_000),
-    {
-      error: (issue) =>
-        issue.code === "invalid_key" ? "not a valid environment variable name (letters, digits and _, not starting with a digit)" : undefined,
-    },
-  )
+  .record(z.string().regex(ENV_NAME), textWithoutNul(100_000), {
+    error: (issue) =>
+      issue.code === "invalid_key"
+        ? "not a valid environment variable name (letters, digits and _, not starting with a digit)"
+        : undefined,
+  })
   .refine((env) => Object.keys(env).length <= 256, "at most 256 variables");
 export const execTimeoutSeconds = z.number().int().min(1).max(EXEC_MAX_TIMEOUT_SECONDS);

@@ -41,7 +41,12 @@ export function scrubSecrets(text: string): string {
   let out = text.replaceAll(raw, "[proxy]");
   try {
     const url = new URL(raw);
-    for (const secret of [url.password, decodeURIComponent(url.password), url.username, decodeURIComponent(url.username)]) {
+    for (const secret of [
+      url.password,
+      decodeURIComponent(url.password),
+      url.username,
+      decodeURIComponent(url.username),
+    ]) {
       if (secret && secret.length >= 3) out = out.replaceAll(secret, "[redacted]");
     }
   } catch {
@@ -98,7 +103,12 @@ export function asAppError(err: unknown, live?: EndingProbe, failedDetail = "act
  */
 export function asActionResult(err: unknown, call: { requestId: string }, live?: EndingProbe): ActionResult {
   if (!endedWhileRunning(live) && isActionError(err) && (err.reason === "failed" || err.reason === "tab_not_found")) {
-    return { status: "error", error_message: scrubSecrets(err.message), request_id: call.requestId, timestamp: new Date().toISOString() };
+    return {
+      status: "error",
+      error_message: scrubSecrets(err.message),
+      request_id: call.requestId,
+      timestamp: new Date().toISOString(),
+    };
   }
   throw asAppError(err, live);
 }

@@ -5,8 +5,17 @@ import type { BrowserContextOptions, Page } from "playwright-core";
 import { ActionError, isActionError } from "@/lib/computers/actions/action-error";
 import { ActionQueue } from "@/lib/computers/actions/action-queue";
 import type {
-  ActionOutcome, ComputerEvents, ComputerHandle, DriverAction, PageContext, SavedState, Screenshot, ScreenshotOptions, StartSpec,
-  Viewport, CdpCapability,
+  ActionOutcome,
+  ComputerEvents,
+  ComputerHandle,
+  DriverAction,
+  PageContext,
+  SavedState,
+  Screenshot,
+  ScreenshotOptions,
+  StartSpec,
+  Viewport,
+  CdpCapability,
 } from "@/lib/computers/driver";
 import { getEnv } from "@/lib/env";
 import { DEFAULT_VIEWPORT, type BrowserPool, type Lease } from "@/lib/computers/browser/pool";
@@ -20,7 +29,8 @@ import { poolCdpCapability } from "@/lib/computers/browser/cdp-target";
 // page_context reads the document once; a page busy for longer (a dialog, a long script) answers without it.
 const PAGE_READ_TIMEOUT_MS = 500;
 // Hides the most common automation tell; `stealth` is otherwise a stored flag for now.
-const STEALTH_SCRIPT = "Object.defineProperty(Navigator.prototype, 'webdriver', { get: () => false, configurable: true });";
+const STEALTH_SCRIPT =
+  "Object.defineProperty(Navigator.prototype, 'webdriver', { get: () => false, configurable: true });";
 
 export class BrowserComputer implements ComputerHandle {
   readonly kind = "browser" as const;
@@ -54,7 +64,13 @@ export class BrowserComputer implements ComputerHandle {
     const canUseStandby = !spec.proxy && !spec.restore && spec.viewport.scale === 1;
     const lease = await pool.acquire(options, canUseStandby, spec.organizationId);
     try {
-      const computer = new BrowserComputer(spec.id, pool, lease, spec.viewport, lease.fromStandby ? DEFAULT_VIEWPORT : size);
+      const computer = new BrowserComputer(
+        spec.id,
+        pool,
+        lease,
+        spec.viewport,
+        lease.fromStandby ? DEFAULT_VIEWPORT : size,
+      );
       await computer.init(spec, events);
       return computer;
     } catch (err) {
@@ -92,14 +108,18 @@ export class BrowserComputer implements ComputerHandle {
     this.tabs.remove(page);
     // The page closed itself (window.close()): keep the session usable with a blank tab.
     if (this.tabs.size === 0 && !this.stopping && !this.reopening) {
-      this.reopening = this.lease.context.newPage().catch(() => {}).finally(() => (this.reopening = null));
+      this.reopening = this.lease.context
+        .newPage()
+        .catch(() => {})
+        .finally(() => (this.reopening = null));
     }
   }
 
   private async mainPage(tabId?: string): Promise<{ id: string; page: Page }> {
     if (tabId) {
       const page = this.tabs.get(tabId);
-      if (!page) throw new ActionError("tab_not_found", `Tab '${tabId}' not found in this session`, { param: "tab_id" });
+      if (!page)
+        throw new ActionError("tab_not_found", `Tab '${tabId}' not found in this session`, { param: "tab_id" });
       return { id: tabId, page };
     }
     if (!this.tabs.size && this.reopening) await this.reopening;
@@ -118,7 +138,9 @@ export class BrowserComputer implements ComputerHandle {
       is_main_tab: id === this.tabs.mainId(),
       viewport_width: size.width,
       viewport_height: size.height,
-      ...(doc ? { page_width: doc.pageWidth, page_height: doc.pageHeight, scroll_x: doc.scrollX, scroll_y: doc.scrollY } : {}),
+      ...(doc
+        ? { page_width: doc.pageWidth, page_height: doc.pageHeight, scroll_x: doc.scrollX, scroll_y: doc.scrollY }
+        : {}),
       device_scale_factor: doc?.scale ?? this.viewport.scale,
       viewport_w: size.width,
       viewport_h: size.height,
@@ -150,15 +172,28 @@ export class BrowserComputer implements ComputerHandle {
         return this.newTab(action.url);
       case "switch_tab": {
         const page = this.tabs.activate(action.tab_id);
-        if (!page) throw new ActionError("tab_not_found", `Tab '${action.tab_id}' not found in this session`, { param: "tab_id" });
+        if (!page)
+          throw new ActionError("tab_not_found", `Tab '${action.tab_id}' not found in this session`, {
+            param: "tab_id",
+          });
         await page.bringToFront();
-        return { result: { active_tab: action.tab_id }, executedTabId: action.tab_id, pageContext: await this.pageContext(action.tab_id, page) };
+        return {
+          result: { active_tab: action.tab_id },
+          executedTabId: action.tab_id,
+          pageContext: await this.pageContext(action.tab_id, page),
+        };
       }
       case "close_tab": {
         const page = this.tabs.get(action.tab_id);
-        if (!page) throw new ActionError("tab_not_found", `Tab '${action.tab_id}' not found in this session`, { param: "tab_id" });
+        if (!page)
+          throw new ActionError("tab_not_found", `Tab '${action.tab_id}' not found in this session`, {
+            param: "tab_id",
+          });
         if (this.tabs.size <= 1) {
-          throw new ActionError("last_tab", `Tab '${action.tab_id}' is the last open tab of this session; open another tab before closing it, or end the session with DELETE /computers/${this.id}`);
+          throw new ActionError(
+            "last_tab",
+            `Tab '${action.tab_id}' is the last open tab of this session; open another tab before closing it, or end the session with DELETE /computers/${this.id}`,
+          );
         }
         await page.close();
         const active = this.tabs.remove(page);
@@ -177,9 +212,14 @@ export class BrowserComputer implements ComputerHandle {
   }
 
   private async listTabs() {
-    return Promise.all(this.tabs.list().map(async ({ id, page, isMain }) => ({
-      tab_id: id, url: page.url(), is_main: isMain, title: (await readDocument(page))?.title ?? "",
-    })));
+    return Promise.all(
+      this.tabs.list().map(async ({ id, page, isMain }) => ({
+        tab_id: id,
+        url: page.url(),
+        is_main: isMain,
+        title: (await readDocument(page))?.title ?? "",
+      })),
+    );
   }
 
   private async newTab(url?: string): Promise<ActionOutcome> {
@@ -202,23 +242,39 @@ export class BrowserComputer implements ComputerHandle {
   private async changeProxy(proxyUrl: string | null): Promise<ActionOutcome> {
     const egress = egressProxyOf(this.lease.context);
     if (!egress) {
-      throw new ActionError("not_supported", "This session goes through the operator's advanced proxy (use_advanced_proxy), which change-proxy does not replace", { param: "proxy_url" });
+      throw new ActionError(
+        "not_supported",
+        "This session goes through the operator's advanced proxy (use_advanced_proxy), which change-proxy does not replace",
+        { param: "proxy_url" },
+      );
     }
     const problem = await egress.setUpstream(proxyUrl);
-    if (problem?.kind === "refused") throw new ActionError("invalid", `proxy_url: ${problem.reason}`, { param: "proxy_url" });
-    if (problem) throw new ActionError("failed", `proxy_url: ${problem.error} (the proxy's host)`, { param: "proxy_url" });
+    if (problem?.kind === "refused")
+      throw new ActionError("invalid", `proxy_url: ${problem.reason}`, { param: "proxy_url" });
+    if (problem)
+      throw new ActionError("failed", `proxy_url: ${problem.error} (the proxy's host)`, { param: "proxy_url" });
     const main = await this.mainPage();
-    return { result: { proxy: egress.upstreamLabel }, executedTabId: main.id, pageContext: await this.pageContext(main.id, main.page) };
+    return {
+      result: { proxy: egress.upstreamLabel },
+      executedTabId: main.id,
+      pageContext: await this.pageContext(main.id, main.page),
+    };
   }
 
   private async setViewport(width: number, height: number, scale?: number): Promise<ActionOutcome> {
     if (scale !== undefined && scale !== this.viewport.scale) {
-      throw new ActionError("not_supported", "scale_factor of a browser session is fixed at creation (display.scale)", { param: "scale_factor" });
+      throw new ActionError("not_supported", "scale_factor of a browser session is fixed at creation (display.scale)", {
+        param: "scale_factor",
+      });
     }
     this.viewport = { ...this.viewport, width, height };
     await Promise.all(this.tabs.list().map(({ page }) => page.setViewportSize({ width, height })));
     const main = await this.mainPage();
-    return { result: { width, height, scale_factor: this.viewport.scale }, executedTabId: main.id, pageContext: await this.pageContext(main.id, main.page) };
+    return {
+      result: { width, height, scale_factor: this.viewport.scale },
+      executedTabId: main.id,
+      pageContext: await this.pageContext(main.id, main.page),
+    };
   }
 
   screenshot(options: ScreenshotOptions): Promise<Screenshot> {
@@ -291,5 +347,8 @@ async function readDocument(page: Page): Promise<DocumentReading | null> {
 function firstLine(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
   // Playwright appends call logs after the first line; they can be long and name internals.
-  return message.split("\n")[0].replace(/^[a-zA-Z.]+: /, "").slice(0, 500);
+  return message
+    .split("\n")[0]
+    .replace(/^[a-zA-Z.]+: /, "")
+    .slice(0, 500);
 }

@@ -44,7 +44,10 @@ export async function authorizeCdp(req: IncomingMessage, sessionId: string): Pro
   const handle = live ? await live.started.catch(() => null) : null;
   if (!live || !handle || manager.isEnding(live)) throw terminatedError({ id: sessionId, terminationReason: "ending" });
   if (!handle.cdp) {
-    throw new AppError("invalid_request", `Session '${sessionId}' is a ${handle.kind} session; CDP is offered for browser sessions only`);
+    throw new AppError(
+      "invalid_request",
+      `Session '${sessionId}' is a ${handle.kind} session; CDP is offered for browser sessions only`,
+    );
   }
   return { live, cdp: handle.cdp };
 }

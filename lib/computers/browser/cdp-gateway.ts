@@ -55,7 +55,11 @@ const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxP
 
 function openUpstream(url: string): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
-    const upstream = new WebSocket(url, { perMessageDeflate: false, maxPayload: 256 * 1024 * 1024, handshakeTimeout: UPSTREAM_CONNECT_TIMEOUT_MS });
+    const upstream = new WebSocket(url, {
+      perMessageDeflate: false,
+      maxPayload: 256 * 1024 * 1024,
+      handshakeTimeout: UPSTREAM_CONNECT_TIMEOUT_MS,
+    });
     upstream.once("open", () => resolve(upstream));
     upstream.once("error", reject);
   });
@@ -113,8 +117,11 @@ async function discovery(req: IncomingMessage, res: ServerResponse, sessionId: s
     const info = (await version.json()) as Record<string, unknown>;
     const origin = publicOrigin({ get: (name) => (req.headers[name] as string | undefined) ?? null });
     const body = JSON.stringify({
-      Browser: info.Browser, "Protocol-Version": info["Protocol-Version"], "User-Agent": info["User-Agent"],
-      "V8-Version": info["V8-Version"], "WebKit-Version": info["WebKit-Version"],
+      Browser: info.Browser,
+      "Protocol-Version": info["Protocol-Version"],
+      "User-Agent": info["User-Agent"],
+      "V8-Version": info["V8-Version"],
+      "WebKit-Version": info["WebKit-Version"],
       webSocketDebuggerUrl: cdpUrl(live, origin),
     });
     res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" }).end(body);

@@ -53,11 +53,16 @@ const TARGET_BY_ID = new Set(["Target.activateTarget", "Target.closeTarget", "Ta
 export function decide(command: CdpCommand, view: CdpView): Decision {
   const { method } = command;
   const params = command.params ?? {};
-  if (command.sessionId !== undefined && !view.ownsSession(command.sessionId) && !view.isBrowserSession(command.sessionId)) {
+  if (
+    command.sessionId !== undefined &&
+    !view.ownsSession(command.sessionId) &&
+    !view.isBrowserSession(command.sessionId)
+  ) {
     return { do: "refuse", message: `Session with given id not found.` };
   }
   // Browser-level: the connection itself or a browser-target session; otherwise a page/worker session of the client.
-  const sessionId = command.sessionId !== undefined && view.isBrowserSession(command.sessionId) ? undefined : command.sessionId;
+  const sessionId =
+    command.sessionId !== undefined && view.isBrowserSession(command.sessionId) ? undefined : command.sessionId;
   const given = params.browserContextId;
   if (given !== undefined && given !== view.contextId) {
     return { do: "refuse", message: `browserContextId '${String(given)}' is not this session's browser context` };
@@ -82,7 +87,8 @@ function decideTarget(method: string, params: Record<string, unknown>, view: Cdp
   switch (method) {
     case "Target.setAutoAttach":
       // The non-flat protocol would tunnel through Target.sendMessageToTarget, which is refused.
-      if (params.flatten !== true) return { do: "refuse", message: "Target.setAutoAttach needs flatten: true on this endpoint" };
+      if (params.flatten !== true)
+        return { do: "refuse", message: "Target.setAutoAttach needs flatten: true on this endpoint" };
       return { do: "forward" };
     case "Target.getTargets":
       return { do: "forward", result: "target_infos" };
@@ -97,8 +103,14 @@ function decideTarget(method: string, params: Record<string, unknown>, view: Cdp
     case "Target.createTarget":
       return { do: "forward", params: withContext(params, view.contextId) };
     case "Target.attachToTarget":
-      if (typeof params.targetId !== "string") return { do: "refuse", message: "Target.attachToTarget needs a targetId" };
-      return { do: "forward", params: { ...params, flatten: true }, requireTarget: params.targetId, result: "attached_session" };
+      if (typeof params.targetId !== "string")
+        return { do: "refuse", message: "Target.attachToTarget needs a targetId" };
+      return {
+        do: "forward",
+        params: { ...params, flatten: true },
+        requireTarget: params.targetId,
+        result: "attached_session",
+      };
     case "Target.detachFromTarget":
       if (typeof params.sessionId === "string") {
         const mine = view.ownsSession(params.sessionId) || view.isBrowserSession(params.sessionId);
@@ -115,7 +127,12 @@ function byTarget(params: Record<string, unknown>): Decision {
   return { do: "forward", requireTarget: params.targetId };
 }
 
-function decideBrowser(method: string, params: Record<string, unknown>, sessionId: string | undefined, view: CdpView): Decision {
+function decideBrowser(
+  method: string,
+  params: Record<string, unknown>,
+  sessionId: string | undefined,
+  view: CdpView,
+): Decision {
   switch (method) {
     case "Browser.getVersion":
       return { do: "forward" };
@@ -130,8 +147,11 @@ function decideBrowser(method: string, params: Record<string, unknown>, sessionI
     case "Browser.setPermission":
       return { do: "forward", params: withContext(params, view.contextId) };
     case "Browser.getWindowForTarget":
-      if (typeof params.targetId === "string") return { do: "forward", requireTarget: params.targetId, result: "window" };
-      return sessionId === undefined ? { do: "refuse", message: "Browser.getWindowForTarget needs a targetId" } : { do: "forward", result: "window" };
+      if (typeof params.targetId === "string")
+        return { do: "forward", requireTarget: params.targetId, result: "window" };
+      return sessionId === undefined
+        ? { do: "refuse", message: "Browser.getWindowForTarget needs a targetId" }
+        : { do: "forward", result: "window" };
     case "Browser.getWindowBounds":
     case "Browser.setWindowBounds":
     case "Browser.setContentsSize":

@@ -10,7 +10,13 @@
 // lookups (Target.getTargetInfo before a command naming a target) never collide
 // with the client's ids. Client commands are handled one at a time, in order.
 import type { WebSocket, RawData } from "ws";
-import { decide, inContext, type CdpCommand, type CdpView, type ResultFilter } from "@/lib/computers/browser/cdp-policy";
+import {
+  decide,
+  inContext,
+  type CdpCommand,
+  type CdpView,
+  type ResultFilter,
+} from "@/lib/computers/browser/cdp-policy";
 
 interface Pending {
   clientId?: number;
@@ -101,7 +107,10 @@ export class CdpRelay implements CdpView {
       return this.close(1007, "CDP messages are JSON");
     }
     if (typeof command.id !== "number" || typeof command.method !== "string") {
-      return this.toClient({ id: command.id ?? 0, error: { code: -32600, message: "A CDP command needs a numeric id and a method" } });
+      return this.toClient({
+        id: command.id ?? 0,
+        error: { code: -32600, message: "A CDP command needs a numeric id and a method" },
+      });
     }
     const decision = decide(command, this);
     const reply = (body: Record<string, unknown>) =>
@@ -117,7 +126,12 @@ export class CdpRelay implements CdpView {
     }
     const id = this.nextId++;
     this.pending.set(id, { clientId: command.id, sessionId: command.sessionId, filter: decision.result });
-    this.send({ id, method: command.method, params: decision.params ?? command.params ?? {}, ...(command.sessionId ? { sessionId: command.sessionId } : {}) });
+    this.send({
+      id,
+      method: command.method,
+      params: decision.params ?? command.params ?? {},
+      ...(command.sessionId ? { sessionId: command.sessionId } : {}),
+    });
   }
 
   /** Known targets of the context answer at once; others are looked up (never cached as foreign: ids are not reused). */
@@ -194,13 +208,15 @@ export class CdpRelay implements CdpView {
           this.browserSessions.add(child);
           break;
         }
-        if (!inContext(params.targetInfo, this.contextId)) return this.letGo(child, params.waitingForDebugger === true, sessionId);
+        if (!inContext(params.targetInfo, this.contextId))
+          return this.letGo(child, params.waitingForDebugger === true, sessionId);
         this.sessions.add(child);
         this.targets.add((params.targetInfo as { targetId: string }).targetId);
         break;
       }
       case "Target.detachedFromTarget":
-        if (!this.sessions.delete(String(params.sessionId)) && !this.browserSessions.delete(String(params.sessionId))) return;
+        if (!this.sessions.delete(String(params.sessionId)) && !this.browserSessions.delete(String(params.sessionId)))
+          return;
         break;
       case "Target.targetCreated":
       case "Target.targetInfoChanged":

@@ -34,12 +34,17 @@ export function devtoolsUrl(launchId: string): string {
     if (cmdline.some((arg) => arg.startsWith("--type="))) continue; // a renderer or helper, not the browser
     const dir = cmdline.find((arg) => arg.startsWith("--user-data-dir="))?.slice("--user-data-dir=".length);
     if (!dir) continue;
-    const [port, browserPath] = readFileSync(/* turbopackIgnore: true */ path.join(dir, "DevToolsActivePort"), "utf8").split("\n");
+    const [port, browserPath] = readFileSync(
+      /* turbopackIgnore: true */ path.join(dir, "DevToolsActivePort"),
+      "utf8",
+    ).split("\n");
     const url = `ws://127.0.0.1:${Number(port)}${browserPath}`;
     endpoints.set(launchId, url);
     return url;
   }
-  throw new Error(`The DevTools endpoint of Chromium launch ${launchId} was not found (was it launched with ${CDP_PORT_FLAGS[0]}?)`);
+  throw new Error(
+    `The DevTools endpoint of Chromium launch ${launchId} was not found (was it launched with ${CDP_PORT_FLAGS[0]}?)`,
+  );
 }
 
 /** The BrowserContext id, read once from any page of the context (Target.getTargetInfo of its own target). */
@@ -47,7 +52,9 @@ async function contextIdOf(context: BrowserContext): Promise<string> {
   const page = context.pages()[0] ?? (await context.newPage());
   const session = await context.newCDPSession(page);
   try {
-    const { targetInfo } = (await session.send("Target.getTargetInfo")) as { targetInfo: { browserContextId?: string } };
+    const { targetInfo } = (await session.send("Target.getTargetInfo")) as {
+      targetInfo: { browserContextId?: string };
+    };
     if (!targetInfo.browserContextId) throw new Error("The page's target has no browserContextId");
     return targetInfo.browserContextId;
   } finally {

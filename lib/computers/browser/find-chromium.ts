@@ -61,7 +61,8 @@ export function findChromium(): FoundChromium | null {
 
 export function chromiumHelp(): string {
   const configured = getEnv().CHROMIUM_PATH;
-  if (configured) return `CHROMIUM_PATH is set to '${configured}', which is not an executable file. Fix the path or unset it.`;
+  if (configured)
+    return `CHROMIUM_PATH is set to '${configured}', which is not an executable file. Fix the path or unset it.`;
   return [
     "No Chromium found. Browser sessions need one. Either:",
     "  - Debian/Ubuntu: apt-get install -y chromium-headless-shell   (as root; `npm start` does this itself when run as root on Debian)",

@@ -15,7 +15,10 @@ export async function clickHistoryButton(page: Page, x: number, y: number, butto
     const target = history.currentIndex + (button === "back" ? -1 : 1);
     const navigates = target >= 0 && target < history.entries.length;
     const loaded = navigates
-      ? page.waitForEvent("load", { timeout: HISTORY_LOAD_TIMEOUT_MS }).then(() => {}, () => {})
+      ? page.waitForEvent("load", { timeout: HISTORY_LOAD_TIMEOUT_MS }).then(
+          () => {},
+          () => {},
+        )
       : Promise.resolve();
     const buttons = button === "back" ? 8 : 16;
     await cdp.send("Input.dispatchMouseEvent", { type: "mouseMoved", x, y, button: "none", buttons: 0 });

@@ -60,7 +60,11 @@ function ensureUser(name: string): { uid: number; gid: number } {
     return ids();
   } catch {
     try {
-      execFileSync("useradd", ["--system", "--no-create-home", "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin", name], { stdio: "pipe" });
+      execFileSync(
+        "useradd",
+        ["--system", "--no-create-home", "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin", name],
+        { stdio: "pipe" },
+      );
     } catch (err) {
       // Another server on this host may have created it a moment ago; only a user still missing is an error.
       try {
@@ -84,15 +88,19 @@ function writeWrapper(chromiumPath: string, { uid, gid }: { uid: number; gid: nu
   const dir = path.join(dataDir(), "bin");
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const file = path.join(dir, "chromium-unprivileged");
-  writeFileSync(file, [
-    "#!/bin/sh",
-    "# Written by Cabin at start (lib/computers/browser/launch-user.ts): Chromium as an unprivileged user, sandbox on.",
-    "set -e",
-    'profile=""',
-    'for arg in "$@"; do case "$arg" in --user-data-dir=*) profile="${arg#--user-data-dir=}";; esac; done',
-    `if [ -n "$profile" ]; then chown -R ${uid}:${gid} "$profile"; export HOME="$profile"; fi`,
-    `exec ${SETPRIV} --reuid=${uid} --regid=${gid} --clear-groups --inh-caps=-all -- ${shellQuote(chromiumPath)} "$@"`,
-    "",
-  ].join("\n"), { mode: 0o700 });
+  writeFileSync(
+    file,
+    [
+      "#!/bin/sh",
+      "# Written by Cabin at start (lib/computers/browser/launch-user.ts): Chromium as an unprivileged user, sandbox on.",
+      "set -e",
+      'profile=""',
+      'for arg in "$@"; do case "$arg" in --user-data-dir=*) profile="${arg#--user-data-dir=}";; esac; done',
+      `if [ -n "$profile" ]; then chown -R ${uid}:${gid} "$profile"; export HOME="$profile"; fi`,
+      `exec ${SETPRIV} --reuid=${uid} --regid=${gid} --clear-groups --inh-caps=-all -- ${shellQuote(chromiumPath)} "$@"`,
+      "",
+    ].join("\n"),
+    { mode: 0o700 },
+  );
   return file;
 }

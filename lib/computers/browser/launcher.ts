@@ -45,7 +45,10 @@ export class ChromiumLauncher {
       const { browser, plan } = await this.launchSandboxedIfPossible(found.path, launchId);
       this.lastLaunchError = null;
       this.sandbox = plan.mode;
-      getLogger().info({ launchId, ms: Math.round(performance.now() - started), chromium: found.path, sandbox: plan.mode }, "Chromium launched");
+      getLogger().info(
+        { launchId, ms: Math.round(performance.now() - started), chromium: found.path, sandbox: plan.mode },
+        "Chromium launched",
+      );
       return { launchId, browser };
     } catch (err) {
       this.lastLaunchError = `Chromium failed to start (${found.path}): ${(err as Error).message.split("\n")[0]}`;
@@ -54,8 +57,12 @@ export class ChromiumLauncher {
   }
 
   /** Sandboxed when the host allows it; --no-sandbox (remembered and logged, `noteFallback`) only when that alone works. */
-  private async launchSandboxedIfPossible(chromiumPath: string, launchId: string): Promise<{ browser: Browser; plan: LaunchPlan }> {
-    const sandboxed = this.sandboxFallback === null ? sandboxedPlan(chromiumPath) : { unavailable: this.sandboxFallback };
+  private async launchSandboxedIfPossible(
+    chromiumPath: string,
+    launchId: string,
+  ): Promise<{ browser: Browser; plan: LaunchPlan }> {
+    const sandboxed =
+      this.sandboxFallback === null ? sandboxedPlan(chromiumPath) : { unavailable: this.sandboxFallback };
     let reason: string;
     if ("unavailable" in sandboxed) {
       reason = sandboxed.unavailable;

@@ -5,7 +5,12 @@ import { ActionError } from "@/lib/computers/actions/action-error";
 import type { ActionOf } from "@/lib/computers/actions/actions";
 import { clickHistoryButton } from "@/lib/computers/browser/history-buttons";
 import { toChord, toPlaywrightKey } from "@/lib/computers/browser/keys";
-import { FAILURE_HEADER, REFUSAL_HEADER, type EgressProblem, type EgressProxy } from "@/lib/computers/egress/browser-proxy";
+import {
+  FAILURE_HEADER,
+  REFUSAL_HEADER,
+  type EgressProblem,
+  type EgressProxy,
+} from "@/lib/computers/egress/browser-proxy";
 
 const NAVIGATION_TIMEOUT_MS = 30_000;
 // A failed navigation's error page commits within milliseconds; this bounds the wait where none comes (ERR_ABORTED).
@@ -17,12 +22,29 @@ type MouseButton = "left" | "right" | "middle";
 function mouseButton(button: string): MouseButton {
   if (button === "left" || button === "right" || button === "middle") return button;
   if (button === "wheel") return "middle";
-  throw new ActionError("not_supported", `Mouse button '${button}' can be clicked (click with button "${button}") but not held in browser sessions`, { param: "button" });
+  throw new ActionError(
+    "not_supported",
+    `Mouse button '${button}' can be clicked (click with button "${button}") but not held in browser sessions`,
+    { param: "button" },
+  );
 }
 
 export type PageAction = ActionOf<
-  | "click" | "double_click" | "right_click" | "move" | "point_and_type" | "drag" | "type" | "keypress" | "key_down" | "key_up"
-  | "mouse_down" | "mouse_up" | "scroll" | "go_to_url" | "get_html_content"
+  | "click"
+  | "double_click"
+  | "right_click"
+  | "move"
+  | "point_and_type"
+  | "drag"
+  | "type"
+  | "keypress"
+  | "key_down"
+  | "key_up"
+  | "mouse_down"
+  | "mouse_up"
+  | "scroll"
+  | "go_to_url"
+  | "get_html_content"
 >;
 
 /** Runs `fn` with OpenAI's held `keys` pressed (in order), releasing them (in reverse) whatever happens. */
@@ -46,7 +68,11 @@ async function holding(page: Page, keys: string[] | undefined, fn: () => Promise
  * document comes back as the proxy's page (REFUSAL_HEADER, FAILURE_HEADER); an https one
  * fails its tunnel, which Chromium reports only as ERR_TUNNEL_CONNECTION_FAILED.
  */
-export async function navigate(page: Page, url: string, egress?: EgressProxy): Promise<{ url: string; http_status: number | null }> {
+export async function navigate(
+  page: Page,
+  url: string,
+  egress?: EgressProxy,
+): Promise<{ url: string; http_status: number | null }> {
   const mark = egress?.mark() ?? 0;
   let response;
   try {
@@ -80,17 +106,25 @@ async function gotoSettled(page: Page, url: string) {
 }
 
 function navigationError(url: string, problem: EgressProblem, cause?: unknown): ActionError {
-  const message = problem.kind === "refused" ? `Navigation to ${url} refused: ${problem.reason}` : `${problem.error} at ${url}`;
+  const message =
+    problem.kind === "refused" ? `Navigation to ${url} refused: ${problem.reason}` : `${problem.error} at ${url}`;
   return new ActionError("failed", message, { param: "url", cause });
 }
 
 /** Runs one action; returns the `result` object of the ActionResult (may be empty). */
-export async function runPageAction(page: Page, action: PageAction, egress?: EgressProxy): Promise<Record<string, unknown>> {
+export async function runPageAction(
+  page: Page,
+  action: PageAction,
+  egress?: EgressProxy,
+): Promise<Record<string, unknown>> {
   switch (action.type) {
     case "click": {
       const { x, y, button } = action;
       await holding(page, action.held_keys, () =>
-        button === "back" || button === "forward" ? clickHistoryButton(page, x, y, button) : page.mouse.click(x, y, { button: mouseButton(button) }));
+        button === "back" || button === "forward"
+          ? clickHistoryButton(page, x, y, button)
+          : page.mouse.click(x, y, { button: mouseButton(button) }),
+      );
       return {};
     }
     case "double_click":

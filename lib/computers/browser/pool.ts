@@ -131,7 +131,8 @@ export class BrowserPool {
 
   private reapProfiles(): void {
     const profiles = reapOrphanProfiles();
-    if (profiles) getLogger().warn({ profiles }, "removed Chromium profiles left in the temp folder by a previous server process");
+    if (profiles)
+      getLogger().warn({ profiles }, "removed Chromium profiles left in the temp folder by a previous server process");
   }
 
   async shutdown(): Promise<void> {
@@ -187,7 +188,8 @@ export class BrowserPool {
       if (owner !== null && this.claimSpare(owner)) continue;
       if (this.stopped) throw new Error("The browser pool is shut down");
       // A spare on its way (then claimed) is sooner than a launch of our own, and leaves the organization no second browser.
-      let launch = (owner !== null && !this.launching.has(owner) && this.launching.get(null)) || this.launching.get(owner);
+      let launch =
+        (owner !== null && !this.launching.has(owner) && this.launching.get(null)) || this.launching.get(owner);
       if (!launch) {
         launch = this.launch(owner).finally(() => this.launching.delete(owner));
         this.launching.set(owner, launch);
@@ -210,7 +212,15 @@ export class BrowserPool {
   private async launch(owner: string | null): Promise<Slot> {
     const { launchId, browser } = await this.launcher.launch();
     const slot: Slot = {
-      launchId, browser, owner, handedOut: 0, sessions: new Map(), opening: 0, idleTimer: null, retired: false, closing: false,
+      launchId,
+      browser,
+      owner,
+      handedOut: 0,
+      sessions: new Map(),
+      opening: 0,
+      idleTimer: null,
+      retired: false,
+      closing: false,
     };
     browser.on("disconnected", () => this.onDisconnected(slot));
     this.slots.push(slot);
@@ -269,7 +279,8 @@ export class BrowserPool {
   }
 
   private forgetOwner(owner: string | null) {
-    if (owner !== null && !this.slots.some((s) => s.owner === owner) && !this.launching.has(owner)) this.standby.forget(owner);
+    if (owner !== null && !this.slots.some((s) => s.owner === owner) && !this.launching.has(owner))
+      this.standby.forget(owner);
   }
 
   private onDisconnected(slot: Slot) {

@@ -15,7 +15,10 @@ const MARKER_SWITCH = "--cabin-owner=";
 /** Identifies this installation (data dir + host id), so two servers on one machine never reap each other. */
 export function ownerMarker(): string {
   const env = getEnv();
-  const hash = createHash("sha256").update(`${dataDir(env)}\0${env.HOST_ID}`).digest("hex").slice(0, 16);
+  const hash = createHash("sha256")
+    .update(`${dataDir(env)}\0${env.HOST_ID}`)
+    .digest("hex")
+    .slice(0, 16);
   return `${MARKER_SWITCH}${hash}`;
 }
 
@@ -129,12 +132,18 @@ export function reapOrphanProfiles(now = Date.now()): number {
     return 0;
   }
   if (!names.length) return 0;
-  const inUse = readProcs().map((p) => p.cmdline).join(" ");
+  const inUse = readProcs()
+    .map((p) => p.cmdline)
+    .join(" ");
   let removed = 0;
   for (const name of names) {
     const dir = path.join(tmp, name);
     try {
-      if (inUse.includes(`--user-data-dir=${dir}`) || now - statSync(/* turbopackIgnore: true */ dir).mtimeMs < PROFILE_MIN_AGE_MS) continue;
+      if (
+        inUse.includes(`--user-data-dir=${dir}`) ||
+        now - statSync(/* turbopackIgnore: true */ dir).mtimeMs < PROFILE_MIN_AGE_MS
+      )
+        continue;
       rmSync(/* turbopackIgnore: true */ dir, { recursive: true, force: true });
       removed++;
     } catch {

@@ -48,7 +48,8 @@ export class ScreencastPacer {
     if (this.stopped) return;
     const now = Date.now();
     this.unacked.push(sessionId);
-    if (this.unacked.length > 1 || now - this.lastReceivedAt < BUSY_INTERVALS * this.intervalMs) this.mayHaveDropped = true;
+    if (this.unacked.length > 1 || now - this.lastReceivedAt < BUSY_INTERVALS * this.intervalMs)
+      this.mayHaveDropped = true;
     this.lastReceivedAt = now;
     this.clearSettle();
     this.pump();

@@ -101,9 +101,16 @@ class PageCapture {
   /** One Page.captureScreenshot of the current page, sent unless a screencast frame arrived meanwhile (it may be newer). */
   private async screenshot(cdp: CDPSession, size?: { width: number; height: number }) {
     const before = this.framesReceived;
-    const shot = (await cdp.send("Page.captureScreenshot", { format: "jpeg", quality: this.settings.quality }).catch(() => null)) as { data: string } | null;
+    const shot = (await cdp
+      .send("Page.captureScreenshot", { format: "jpeg", quality: this.settings.quality })
+      .catch(() => null)) as { data: string } | null;
     if (!shot || this.stopped || this.cdp !== cdp || !size || this.framesReceived !== before) return;
-    this.thin(() => ({ jpeg: Buffer.from(shot.data, "base64"), width: size.width, height: size.height, timestamp: Date.now() }));
+    this.thin(() => ({
+      jpeg: Buffer.from(shot.data, "base64"),
+      width: size.width,
+      height: size.height,
+      timestamp: Date.now(),
+    }));
   }
 
   /**
@@ -115,12 +122,15 @@ class PageCapture {
     const wait = this.lastSentAt + (1000 / this.settings.fps) * THIN_SLACK - Date.now();
     if (wait <= 0 && !this.holdTimer) return this.send(frame());
     this.held = frame;
-    this.holdTimer ??= setTimeout(() => {
-      this.holdTimer = null;
-      const held = this.held;
-      this.held = null;
-      if (held && !this.stopped) this.send(held());
-    }, Math.max(0, wait));
+    this.holdTimer ??= setTimeout(
+      () => {
+        this.holdTimer = null;
+        const held = this.held;
+        this.held = null;
+        if (held && !this.stopped) this.send(held());
+      },
+      Math.max(0, wait),
+    );
   }
 
   private send(frame: ScreencastFrame) {

@@ -15,7 +15,10 @@ export class StandbyDemand {
   /** Times of recent creates, oldest first. */
   private readonly times: number[] = [];
 
-  constructor(private readonly windowMs = 60_000, private readonly burstMs = BURST_MS) {}
+  constructor(
+    private readonly windowMs = 60_000,
+    private readonly burstMs = BURST_MS,
+  ) {}
 
   /** One create that could have used (or did use) a standby context. */
   record(now = Date.now()): void {
@@ -57,6 +60,7 @@ export interface TargetInput {
 export function standbyTarget(input: TargetInput): number {
   const min = Math.min(input.min, input.max);
   const wanted = Math.max(min, Math.min(input.max, input.largestBurst));
-  const affordable = input.current + Math.floor(Math.max(0, input.freeBytes - input.reserveBytes) / input.perContextBytes);
+  const affordable =
+    input.current + Math.floor(Math.max(0, input.freeBytes - input.reserveBytes) / input.perContextBytes);
   return Math.max(min, Math.min(wanted, affordable));
 }

@@ -133,7 +133,11 @@ export class StandbyContexts {
       this.making.add(run);
     }
     // Newest last: the oldest contexts go first when demand falls.
-    while (this.ready.length > target) void this.ready.shift()!.context.close().catch(() => {});
+    while (this.ready.length > target)
+      void this.ready
+        .shift()!
+        .context.close()
+        .catch(() => {});
   }
 
   private async makeOne(): Promise<void> {

@@ -31,7 +31,10 @@ export class TabSet<P> {
   /** Throws the 409 of a session at its tab limit (each tab is a renderer process). */
   assertRoom(): void {
     if (this.hasRoom()) return;
-    throw new ActionError("conflict", `This session has ${this.byId.size} tabs open, its limit (BROWSER_MAX_TABS_PER_SESSION is ${this.limit}); close one (close_tab) before opening another`);
+    throw new ActionError(
+      "conflict",
+      `This session has ${this.byId.size} tabs open, its limit (BROWSER_MAX_TABS_PER_SESSION is ${this.limit}); close one (close_tab) before opening another`,
+    );
   }
 
   /** Adds a page (idempotent) and, unless told otherwise, makes it main. Returns its id. */

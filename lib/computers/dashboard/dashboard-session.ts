@@ -94,7 +94,12 @@ export interface DashboardTabCall {
 }
 
 function actionCallOf(call: DashboardTabCall): ActionCall {
-  return { principal: { organizationId: call.member.organizationId }, id: call.id, requestId: call.requestId, baseUrl: call.origin };
+  return {
+    principal: { organizationId: call.member.organizationId },
+    id: call.id,
+    requestId: call.requestId,
+    baseUrl: call.origin,
+  };
 }
 
 export function listSessionTabsAs(call: DashboardTabCall) {

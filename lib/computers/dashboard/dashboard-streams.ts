@@ -19,6 +19,9 @@ export function execStreamAs(
 }
 
 /** GET /api/sessions/{id}/events: the session's event stream, for the member's team. */
-export function openSessionEventsAs(member: Member, input: { id: string; signal: AbortSignal; replayAfter?: number | null }) {
+export function openSessionEventsAs(
+  member: Member,
+  input: { id: string; signal: AbortSignal; replayAfter?: number | null },
+) {
   return openSessionEvents({ ...input, principal: memberScope(member) });
 }

@@ -95,7 +95,10 @@ export function toDashboardSession(r: DashboardSessionRow): DashboardSession {
   };
 }
 
-export async function listDashboardSessions(input: { organizationId: string; query: URLSearchParams }): Promise<DashboardSessionList> {
+export async function listDashboardSessions(input: {
+  organizationId: string;
+  query: URLSearchParams;
+}): Promise<DashboardSessionList> {
   const { filter, q, page, page_size } = parseWith(listQuery, Object.fromEntries(input.query));
   const where = {
     organizationId: input.organizationId,
@@ -137,7 +140,12 @@ export async function sessionCreateOptions(input: { organizationId: string }) {
     plan_max_lifetime_seconds: env.PLAN_MAX_LIFETIME_SECONDS,
     proxy_configured: Boolean(env.ADVANCED_PROXY_URL),
     kinds: (["browser", "desktop"] as const).filter((kind) => manager.driverFor(kind)),
-    environments: environments.map((e) => ({ id: e.id, kind: e.kind, context_id: e.contextId, created_at: e.createdAt.toISOString() })),
+    environments: environments.map((e) => ({
+      id: e.id,
+      kind: e.kind,
+      context_id: e.contextId,
+      created_at: e.createdAt.toISOString(),
+    })),
   };
 }
 

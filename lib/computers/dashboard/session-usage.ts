@@ -54,7 +54,12 @@ export function peakConcurrent(spans: { start: number; end: number }[]): number 
 }
 
 /** Aggregates spans already clipped to [from, to). */
-export function summarizeSpans(spans: SessionSpan[], starts: number[], bucket: Bucket, liveNow: Record<SessionKind, number>): SessionUsage {
+export function summarizeSpans(
+  spans: SessionSpan[],
+  starts: number[],
+  bucket: Bucket,
+  liveNow: Record<SessionKind, number>,
+): SessionUsage {
   const size = bucketSize(bucket);
   const by_bucket = starts.map(() => ({ browser: 0, desktop: 0 }));
   const by_key = new Map<string, number>();
@@ -62,7 +67,15 @@ export function summarizeSpans(spans: SessionSpan[], starts: number[], bucket: B
     SESSION_KINDS.map((kind) => {
       const mine = spans.filter((s) => s.kind === kind);
       const ms = mine.reduce((sum, s) => sum + Math.max(0, s.end - s.start), 0);
-      return [kind, { minutes: round2(ms / MINUTE_MS), sessions: mine.length, live_now: liveNow[kind], peak_concurrent: peakConcurrent(mine) }];
+      return [
+        kind,
+        {
+          minutes: round2(ms / MINUTE_MS),
+          sessions: mine.length,
+          live_now: liveNow[kind],
+          peak_concurrent: peakConcurrent(mine),
+        },
+      ];
     }),
   ) as Record<SessionKind, KindUsage>;
 
@@ -82,7 +95,12 @@ export function summarizeSpans(spans: SessionSpan[], starts: number[], bucket: B
 }
 
 /** Session spans of the organization overlapping [from, to), clipped to it. */
-export async function loadSessionSpans(input: { organizationId: string; from: Date; to: Date; now: Date }): Promise<SessionSpan[]> {
+export async function loadSessionSpans(input: {
+  organizationId: string;
+  from: Date;
+  to: Date;
+  now: Date;
+}): Promise<SessionSpan[]> {
   const rows = await getDb().computer.findMany({
     where: {
       organizationId: input.organizationId,
@@ -111,7 +129,14 @@ export async function countLiveSessions(organizationId: string): Promise<Record<
   return out;
 }
 
-export async function getSessionUsage(input: { organizationId: string; from: Date; to: Date; now: Date; starts: number[]; bucket: Bucket }) {
+export async function getSessionUsage(input: {
+  organizationId: string;
+  from: Date;
+  to: Date;
+  now: Date;
+  starts: number[];
+  bucket: Bucket;
+}) {
   const [spans, live] = await Promise.all([loadSessionSpans(input), countLiveSessions(input.organizationId)]);
   return summarizeSpans(spans, input.starts, input.bucket, live);
 }

@@ -13,7 +13,14 @@ import type { ActionOutcome, DriverAction, PageContext, ScreenContext } from "@/
 import { launchDesktopChromium } from "@/lib/computers/desktop/desktop-chromium";
 import { getLogger } from "@/lib/logger";
 
-const DESKTOP_BROWSER_ACTIONS = ["go_to_url", "get_html_content", "list_tabs", "new_tab", "switch_tab", "close_tab"] as const;
+const DESKTOP_BROWSER_ACTIONS = [
+  "go_to_url",
+  "get_html_content",
+  "list_tabs",
+  "new_tab",
+  "switch_tab",
+  "close_tab",
+] as const;
 export type DesktopBrowserAction = ActionOf<(typeof DESKTOP_BROWSER_ACTIONS)[number]>;
 
 export function isDesktopBrowserAction(action: DriverAction): action is DesktopBrowserAction {
@@ -67,14 +74,21 @@ export class DesktopBrowser {
         const page = running.tabs.activate(action.tab_id);
         if (!page) throw tabNotFound(action.tab_id);
         await page.bringToFront();
-        return { result: { active_tab: action.tab_id }, executedTabId: action.tab_id, pageContext: await this.pageContext(running, action.tab_id, page) };
+        return {
+          result: { active_tab: action.tab_id },
+          executedTabId: action.tab_id,
+          pageContext: await this.pageContext(running, action.tab_id, page),
+        };
       }
       case "close_tab": {
         const running = this.runningOrNoTab(action.tab_id);
         const page = running.tabs.get(action.tab_id);
         if (!page) throw tabNotFound(action.tab_id);
         if (running.tabs.size <= 1) {
-          throw new ActionError("last_tab", `Tab '${action.tab_id}' is the last open tab of this desktop's browser; open another tab before closing it`);
+          throw new ActionError(
+            "last_tab",
+            `Tab '${action.tab_id}' is the last open tab of this desktop's browser; open another tab before closing it`,
+          );
         }
         await page.close();
         const active = running.tabs.remove(page);
@@ -88,10 +102,15 @@ export class DesktopBrowser {
         return { result, executedTabId: id, pageContext: await this.pageContext(running, id, page) };
       }
       case "get_html_content": {
-        if (!this.running) throw new ActionError("failed", "No browser is open on this desktop: navigate (go_to_url) opens one");
+        if (!this.running)
+          throw new ActionError("failed", "No browser is open on this desktop: navigate (go_to_url) opens one");
         const running = this.running;
         const { id, page } = this.tab(running, action.tab_id);
-        return { result: { html_content: await page.content() }, executedTabId: id, pageContext: await this.pageContext(running, id, page) };
+        return {
+          result: { html_content: await page.content() },
+          executedTabId: id,
+          pageContext: await this.pageContext(running, id, page),
+        };
       }
     }
   }
@@ -121,7 +140,11 @@ export class DesktopBrowser {
 
   private async start(): Promise<Running> {
     const started = performance.now();
-    const context = await launchDesktopChromium({ pid1: this.pid1, sessionDir: this.sessionDir, timeoutMs: LAUNCH_TIMEOUT_MS });
+    const context = await launchDesktopChromium({
+      pid1: this.pid1,
+      sessionDir: this.sessionDir,
+      timeoutMs: LAUNCH_TIMEOUT_MS,
+    });
     const running: Running = { context, tabs: new TabSet<Page>() };
     const adopt = (page: Page) => {
       if (running.tabs.idFor(page)) return;
@@ -138,14 +161,22 @@ export class DesktopBrowser {
       throw new ActionError("failed", "The desktop is stopping");
     }
     this.running = running;
-    getLogger().info({ sessionDir: this.sessionDir, ms: Math.round(performance.now() - started) }, "desktop Chromium started");
+    getLogger().info(
+      { sessionDir: this.sessionDir, ms: Math.round(performance.now() - started) },
+      "desktop Chromium started",
+    );
     return running;
   }
 
   private async listTabs(running: Running) {
-    return Promise.all(running.tabs.list().map(async ({ id, page, isMain }) => ({
-      tab_id: id, url: page.url(), is_main: isMain, title: await titleOf(page),
-    })));
+    return Promise.all(
+      running.tabs.list().map(async ({ id, page, isMain }) => ({
+        tab_id: id,
+        url: page.url(),
+        is_main: isMain,
+        title: await titleOf(page),
+      })),
+    );
   }
 
   private async newTab(url?: string): Promise<ActionOutcome> {
@@ -171,8 +202,13 @@ export class DesktopBrowser {
   private async pageContext(running: Running, id: string, page: Page): Promise<PageContext> {
     const screen = this.screen();
     return {
-      url: page.url(), title: await titleOf(page), tab_id: id, is_main_tab: id === running.tabs.mainId(),
-      ...screen, viewport_w: screen.viewport_width, viewport_h: screen.viewport_height,
+      url: page.url(),
+      title: await titleOf(page),
+      tab_id: id,
+      is_main_tab: id === running.tabs.mainId(),
+      ...screen,
+      viewport_w: screen.viewport_width,
+      viewport_h: screen.viewport_height,
     };
   }
 
@@ -200,5 +236,8 @@ async function titleOf(page: Page): Promise<string> {
 function firstLine(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
   // Playwright appends call logs after the first line; they can be long and name internals.
-  return message.split("\n")[0].replace(/^[a-zA-Z.]+: /, "").slice(0, 500);
+  return message
+    .split("\n")[0]
+    .replace(/^[a-zA-Z.]+: /, "")
+    .slice(0, 500);
 }

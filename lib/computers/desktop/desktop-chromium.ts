@@ -32,7 +32,9 @@ const CHROMIUM_FLAGS = [
 ];
 
 function hostBinary(name: string): string {
-  const found = HOST_BIN_DIRS.map((dir) => path.join(/* turbopackIgnore: true */ dir, name)).find((file) => existsSync(/* turbopackIgnore: true */ file));
+  const found = HOST_BIN_DIRS.map((dir) => path.join(/* turbopackIgnore: true */ dir, name)).find((file) =>
+    existsSync(/* turbopackIgnore: true */ file),
+  );
   if (!found) throw new Error(`${name} is not installed on this host (needed to start a desktop's Chromium)`);
   return found;
 }

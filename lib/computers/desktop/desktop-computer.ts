@@ -6,8 +6,19 @@
 import { ActionError } from "@/lib/computers/actions/action-error";
 import { ActionQueue } from "@/lib/computers/actions/action-queue";
 import type {
-  ActionOutcome, ComputerHandle, DriverAction, ExecCapability, ExecRequest, ExecResult, ExecSink, ExecStreamEnd, LiveInputCapability, SavedState,
-  ScreenContext, Screenshot, ScreenshotOptions,
+  ActionOutcome,
+  ComputerHandle,
+  DriverAction,
+  ExecCapability,
+  ExecRequest,
+  ExecResult,
+  ExecSink,
+  ExecStreamEnd,
+  LiveInputCapability,
+  SavedState,
+  ScreenContext,
+  Screenshot,
+  ScreenshotOptions,
 } from "@/lib/computers/driver";
 import type { RunResult } from "@/lib/computers/desktop/enter";
 import type { DesktopRunner } from "@/lib/computers/desktop/desktop-runner";
@@ -69,10 +80,15 @@ export class DesktopComputer implements ComputerHandle {
     this.input = new DesktopLiveInput((args) => this.xdotool(args), this.hostDisplay);
     this.browser = new DesktopBrowser(runner.pid1, runner.dir, () => this.screenContext());
     const ffmpeg = ffmpegPath();
-    this.screencast = ffmpeg ? desktopScreencast({
-      ffmpeg, display: this.hostDisplay, marker: runner.dir, size: () => this.viewport,
-      supervise: (command, options) => this.runner.supervise(command, options),
-    }) : undefined;
+    this.screencast = ffmpeg
+      ? desktopScreencast({
+          ffmpeg,
+          display: this.hostDisplay,
+          marker: runner.dir,
+          size: () => this.viewport,
+          supervise: (command, options) => this.runner.supervise(command, options),
+        })
+      : undefined;
     const x11vnc = x11vncPath();
     this.vnc = x11vnc ? new DesktopVnc(x11vnc, this.hostDisplay, runner.dir) : undefined;
   }
@@ -84,7 +100,11 @@ export class DesktopComputer implements ComputerHandle {
   private async xdotool(args: string[]): Promise<void> {
     const res = await this.runner.run(["xdotool", ...args], { timeoutMs: INPUT_TIMEOUT_MS, maxOutputBytes: 64 * 1024 });
     if (res.timedOut) throw new ActionError("failed", `xdotool did not answer within ${INPUT_TIMEOUT_MS / 1000} s`);
-    if (res.code !== 0) throw new ActionError("failed", `xdotool failed: ${res.stderr.toString().trim().slice(0, 500) || `exit ${res.code}`}`);
+    if (res.code !== 0)
+      throw new ActionError(
+        "failed",
+        `xdotool failed: ${res.stderr.toString().trim().slice(0, 500) || `exit ${res.code}`}`,
+      );
   }
 
   /** The screen as page_context: a desktop has no page or scroll position, and X does not scale. */
@@ -115,9 +135,14 @@ export class DesktopComputer implements ComputerHandle {
     this.assertRunning();
     const jpeg = options.format === "jpeg";
     const args = jpeg ? ["-quality", String(options.quality ?? 80), "jpeg:-"] : ["png:-"];
-    const res = await this.runner.run(["import", "-silent", "-window", "root", ...args], { timeoutMs: SCREENSHOT_TIMEOUT_MS });
+    const res = await this.runner.run(["import", "-silent", "-window", "root", ...args], {
+      timeoutMs: SCREENSHOT_TIMEOUT_MS,
+    });
     if (res.code !== 0 || !res.stdout.length) {
-      throw new ActionError("failed", `Screenshot failed: ${res.timedOut ? "timed out" : res.stderr.toString().trim().slice(0, 500)}`);
+      throw new ActionError(
+        "failed",
+        `Screenshot failed: ${res.timedOut ? "timed out" : res.stderr.toString().trim().slice(0, 500)}`,
+      );
     }
     return { data: res.stdout, mime: jpeg ? "image/jpeg" : "image/png" };
   }
@@ -126,12 +151,17 @@ export class DesktopComputer implements ComputerHandle {
   private async runCommand(req: ExecRequest): Promise<ExecResult> {
     this.assertRunning();
     const res: RunResult = await this.runner.run(commandArgv(req), {
-      timeoutMs: req.timeoutSeconds * 1000, maxOutputBytes: req.maxOutputBytes, env: req.env,
+      timeoutMs: req.timeoutSeconds * 1000,
+      maxOutputBytes: req.maxOutputBytes,
+      env: req.env,
     });
     const note = res.timedOut ? `\n[cabin: timed out after ${req.timeoutSeconds} s; the command was killed]` : "";
     return {
-      stdout: res.stdout.toString("utf8"), stderr: res.stderr.toString("utf8") + note,
-      exit_code: res.timedOut ? 124 : res.code, timed_out: res.timedOut, truncated: res.truncated,
+      stdout: res.stdout.toString("utf8"),
+      stderr: res.stderr.toString("utf8") + note,
+      exit_code: res.timedOut ? 124 : res.code,
+      timed_out: res.timedOut,
+      truncated: res.truncated,
     };
   }
 
@@ -141,7 +171,9 @@ export class DesktopComputer implements ComputerHandle {
     let room = req.maxOutputBytes;
     let truncated = false;
     const exit = await this.runner.supervise(commandArgv(req), {
-      timeoutMs: req.timeoutSeconds * 1000, env: req.env, signal: sink.signal,
+      timeoutMs: req.timeoutSeconds * 1000,
+      env: req.env,
+      signal: sink.signal,
       onOutput: (stream, chunk) => {
         if (room <= 0) return void (truncated = true);
         const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
@@ -161,7 +193,10 @@ export class DesktopComputer implements ComputerHandle {
     const data = await archiveUpper(this.runner.upper);
     const state: SavedState = { kind: "desktop", baseVersion: this.baseVersion, data };
     if (fingerprint) this.lastSnapshot = { fingerprint, state };
-    getLogger().info({ id: this.id, bytes: data.length, ms: Math.round(performance.now() - started) }, "desktop snapshot taken");
+    getLogger().info(
+      { id: this.id, bytes: data.length, ms: Math.round(performance.now() - started) },
+      "desktop snapshot taken",
+    );
     return state;
   }
 
@@ -188,12 +223,21 @@ export class DesktopComputer implements ComputerHandle {
       await this.browser.close(0);
       await this.hostDisplay.close();
       await this.runner.kill().catch(() => {});
-      await this.runner.removeFiles().catch((err) => getLogger().warn({ err, id: this.id }, "could not remove desktop files"));
+      await this.runner
+        .removeFiles()
+        .catch((err) => getLogger().warn({ err, id: this.id }, "could not remove desktop files"));
       this.onStopped();
     }
   }
 
   resources(): Record<string, number> {
-    return { ...this.runner.resources(), browser_tabs: this.browser.openTabs, screencasts: this.screencast?.active ?? 0, vnc: this.vnc?.running ?? 0, width: this.viewport.width, height: this.viewport.height };
+    return {
+      ...this.runner.resources(),
+      browser_tabs: this.browser.openTabs,
+      screencasts: this.screencast?.active ?? 0,
+      vnc: this.vnc?.running ?? 0,
+      width: this.viewport.width,
+      height: this.viewport.height,
+    };
   }
 }

@@ -6,7 +6,14 @@ import { ActionError } from "@/lib/computers/actions/action-error";
 import type { ComputerDriver, ComputerEvents, ComputerHandle, StartSpec } from "@/lib/computers/driver";
 import { DesktopComputer } from "@/lib/computers/desktop/desktop-computer";
 import { DesktopRunner } from "@/lib/computers/desktop/desktop-runner";
-import { availability, type Availability, cleanOrphans, markedProcesses, sessionDirCount, sessionsRoot } from "@/lib/computers/desktop/host";
+import {
+  availability,
+  type Availability,
+  cleanOrphans,
+  markedProcesses,
+  sessionDirCount,
+  sessionsRoot,
+} from "@/lib/computers/desktop/host";
 import { imageBuildInProgress, imageVersion } from "@/lib/computers/desktop/image";
 import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
@@ -18,9 +25,14 @@ interface DriverState {
   lastStartError: string | null;
 }
 
-const state = singleton(singletonKey<DriverState>("desktopDriverState"), (): DriverState => ({
-  live: new Map(), starting: 0, lastStartError: null,
-}));
+const state = singleton(
+  singletonKey<DriverState>("desktopDriverState"),
+  (): DriverState => ({
+    live: new Map(),
+    starting: 0,
+    lastStartError: null,
+  }),
+);
 
 /**
  * A snapshot only fits the base image it was taken on (its upper layer is a diff
@@ -49,7 +61,9 @@ function unavailable(available: Extract<Availability, { ok: false }>): Error {
       headers: { "retry-after": String(available.retryAfterSeconds) },
     });
   }
-  return new ActionError("invalid", `desktop sessions are not available on this server: ${available.reason}`, { param: "kind" });
+  return new ActionError("invalid", `desktop sessions are not available on this server: ${available.reason}`, {
+    param: "kind",
+  });
 }
 
 export const desktopDriver: ComputerDriver = {
@@ -73,8 +87,12 @@ export const desktopDriver: ComputerDriver = {
     let stopped = false;
     try {
       const runner = await DesktopRunner.start({
-        id: spec.id, width: spec.viewport.width, height: spec.viewport.height, rootfs: image.rootfs,
-        sessionsRoot: sessionsRoot(), restore: spec.restore?.data,
+        id: spec.id,
+        width: spec.viewport.width,
+        height: spec.viewport.height,
+        rootfs: image.rootfs,
+        sessionsRoot: sessionsRoot(),
+        restore: spec.restore?.data,
         deadline: Date.now() + env.DESKTOP_START_TIMEOUT_SECONDS * 1000,
         onExit: (detail) => {
           if (!stopped) events.onExit(detail);
@@ -104,7 +122,8 @@ export const desktopDriver: ComputerDriver = {
     }
     try {
       const cleaned = await cleanOrphans();
-      if (cleaned.processes || cleaned.dirs || cleaned.mounts) getLogger().warn(cleaned, "cleaned desktops left by a previous server process");
+      if (cleaned.processes || cleaned.dirs || cleaned.mounts)
+        getLogger().warn(cleaned, "cleaned desktops left by a previous server process");
     } catch (err) {
       getLogger().error({ err }, "could not clean leftover desktops");
     }

@@ -7,7 +7,15 @@ import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { rm } from "node:fs/promises";
 import {
-  DISPLAY, killGroup, runInside, spawnInside, superviseInside, XAUTHORITY, type RunOptions, type RunResult, type SupervisedExit,
+  DISPLAY,
+  killGroup,
+  runInside,
+  spawnInside,
+  superviseInside,
+  XAUTHORITY,
+  type RunOptions,
+  type RunResult,
+  type SupervisedExit,
   type SuperviseOptions,
 } from "@/lib/computers/desktop/enter";
 import { killSandbox, launchSandbox, prepareDirs, type Sandbox } from "@/lib/computers/desktop/sandbox";
@@ -22,7 +30,8 @@ const XTERM = ["xterm", "-fa", "DejaVu Sans Mono", "-fs", "11", "-geometry", "11
 // starts only once the WM is up: started together, xterm sometimes waits 5 s or
 // never maps (measured here: most parallel starts stalled, 0 of 20 in sequence).
 const WM_PROBE = "until xprop -root _NET_SUPPORTING_WM_CHECK 2>/dev/null | grep -q 'window id'; do sleep 0.02; done";
-const XTERM_PROBE = "until xdotool search --onlyvisible --class xterm >/dev/null 2>&1; do sleep 0.02; done; xdotool getmouselocation >/dev/null";
+const XTERM_PROBE =
+  "until xdotool search --onlyvisible --class xterm >/dev/null 2>&1; do sleep 0.02; done; xdotool getmouselocation >/dev/null";
 
 export interface DesktopStart {
   id: string;
@@ -39,8 +48,13 @@ export interface DesktopStart {
 /** X11 authority file with one MIT-MAGIC-COOKIE-1 for any address of display :0. */
 function xauthority(cookie: Buffer): Buffer {
   const field = (b: Buffer) => Buffer.concat([Buffer.from([b.length >> 8, b.length & 255]), b]);
-  return Buffer.concat([Buffer.from([0xff, 0xff]), field(Buffer.alloc(0)), field(Buffer.from(DISPLAY.slice(1))),
-    field(Buffer.from("MIT-MAGIC-COOKIE-1")), field(cookie)]);
+  return Buffer.concat([
+    Buffer.from([0xff, 0xff]),
+    field(Buffer.alloc(0)),
+    field(Buffer.from(DISPLAY.slice(1))),
+    field(Buffer.from("MIT-MAGIC-COOKIE-1")),
+    field(cookie),
+  ]);
 }
 
 export class DesktopRunner {
@@ -70,7 +84,12 @@ export class DesktopRunner {
       const tRestore = performance.now();
       // The namespace (with its network: slirp4netns, the firewall) may take the start's whole budget on a loaded host.
       const sandboxTimeoutMs = Math.max(SANDBOX_TIMEOUT_MS, input.deadline - Date.now());
-      sandbox = await launchSandbox({ rootfs: input.rootfs, dir: dirs.dir, marker: dirs.dir, timeoutMs: sandboxTimeoutMs });
+      sandbox = await launchSandbox({
+        rootfs: input.rootfs,
+        dir: dirs.dir,
+        marker: dirs.dir,
+        timeoutMs: sandboxTimeoutMs,
+      });
       await rm(/* turbopackIgnore: true */ `${dirs.dir}/Xauthority`, { force: true });
       runner = new DesktopRunner(input.id, dirs.dir, dirs.upper, sandbox, input.onExit);
       const started = runner;
@@ -106,8 +125,21 @@ export class DesktopRunner {
 
   private startXvfb(width: number, height: number): Promise<void> {
     const xvfb = this.spawnApp([
-      "Xvfb", DISPLAY, "-screen", "0", `${width}x${height}x24`, "-nolisten", "tcp", "-nolisten", "local",
-      "-auth", XAUTHORITY, "-displayfd", "1", "-dpi", "96",
+      "Xvfb",
+      DISPLAY,
+      "-screen",
+      "0",
+      `${width}x${height}x24`,
+      "-nolisten",
+      "tcp",
+      "-nolisten",
+      "local",
+      "-auth",
+      XAUTHORITY,
+      "-displayfd",
+      "1",
+      "-dpi",
+      "96",
     ]);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => done(new Error(`Xvfb not ready after ${XVFB_TIMEOUT_MS} ms`)), XVFB_TIMEOUT_MS);
@@ -150,7 +182,9 @@ export class DesktopRunner {
   private async startClient(name: string, command: string[], probe: string, deadline: number) {
     for (const [attempt, patience] of CLIENT_ATTEMPT_MS.entries()) {
       const client = this.spawnApp(command);
-      const res = await this.run(["sh", "-c", probe], { timeoutMs: Math.max(500, Math.min(patience, deadline - Date.now())) });
+      const res = await this.run(["sh", "-c", probe], {
+        timeoutMs: Math.max(500, Math.min(patience, deadline - Date.now())),
+      });
       if (res.code === 0) {
         if (attempt) this.timings[`${name.replace(" ", "_")}_retries`] = attempt;
         return;

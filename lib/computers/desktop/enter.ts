@@ -30,14 +30,39 @@ export interface EnterOptions {
 export function enterArgv(pid1: number, command: string[], options: EnterOptions = {}): string[] {
   const home = options.asRoot ? "/root" : DESKTOP_HOME;
   const env = {
-    HOME: home, USER: options.asRoot ? "root" : DESKTOP_USER, LOGNAME: options.asRoot ? "root" : DESKTOP_USER,
-    PATH, LANG: "C.UTF-8", SHELL: "/bin/bash", DISPLAY, XAUTHORITY, ...options.env,
+    HOME: home,
+    USER: options.asRoot ? "root" : DESKTOP_USER,
+    LOGNAME: options.asRoot ? "root" : DESKTOP_USER,
+    PATH,
+    LANG: "C.UTF-8",
+    SHELL: "/bin/bash",
+    DISPLAY,
+    XAUTHORITY,
+    ...options.env,
   };
-  const user = options.asRoot ? [] : ["setpriv", `--reuid=${DESKTOP_UID}`, `--regid=${DESKTOP_UID}`, "--init-groups", "--"];
+  const user = options.asRoot
+    ? []
+    : ["setpriv", `--reuid=${DESKTOP_UID}`, `--regid=${DESKTOP_UID}`, "--init-groups", "--"];
   return [
     // nsenter's --wd=DIR resolves DIR on the host; `env -C` changes directory inside.
-    "nsenter", "-t", String(pid1), "-U", "-m", "-n", "-p", "-u", "-r", "-w", "--",
-    ...user, "env", "-i", "-C", options.cwd ?? home, ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...command,
+    "nsenter",
+    "-t",
+    String(pid1),
+    "-U",
+    "-m",
+    "-n",
+    "-p",
+    "-u",
+    "-r",
+    "-w",
+    "--",
+    ...user,
+    "env",
+    "-i",
+    "-C",
+    options.cwd ?? home,
+    ...Object.entries(env).map(([k, v]) => `${k}=${v}`),
+    ...command,
   ];
 }
 
@@ -64,7 +89,15 @@ export interface RunOptions extends EnterOptions {
 }
 
 const EXIT_GRACE_MS = 250;
-const SIGNALS: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15, SIGPIPE: 13, SIGABRT: 6, SIGSEGV: 11 };
+const SIGNALS: Record<string, number> = {
+  SIGHUP: 1,
+  SIGINT: 2,
+  SIGKILL: 9,
+  SIGTERM: 15,
+  SIGPIPE: 13,
+  SIGABRT: 6,
+  SIGSEGV: 11,
+};
 
 export type OutputStream = "stdout" | "stderr";
 
@@ -95,7 +128,9 @@ export function superviseInside(pid1: number, command: string[], options: Superv
     if (options.signal?.aborted) return resolve({ code: -1, timedOut: false, aborted: true });
     const [bin, ...args] = enterArgv(pid1, command, options);
     const child = spawn(bin, args, {
-      stdio: ["pipe", "pipe", "pipe"], detached: true, env: hostEnv(options.marker),
+      stdio: ["pipe", "pipe", "pipe"],
+      detached: true,
+      env: hostEnv(options.marker),
     });
     let timedOut = false;
     let aborted = false;
@@ -125,7 +160,7 @@ export function superviseInside(pid1: number, command: string[], options: Superv
       if (done) return;
       done = true;
       cleanup();
-      resolve({ code: code ?? 128 + (signal ? SIGNALS[signal] ?? 1 : 1), timedOut, aborted });
+      resolve({ code: code ?? 128 + (signal ? (SIGNALS[signal] ?? 1) : 1), timedOut, aborted });
     };
     child.on("close", finish);
     // A program that leaves a background child holding its stdout (`app &`) has still
@@ -156,8 +191,11 @@ export async function runInside(pid1: number, command: string[], options: RunOpt
   };
   const exit = await superviseInside(pid1, command, { ...options, onOutput: collect });
   return {
-    stdout: Buffer.concat(chunks.stdout), stderr: Buffer.concat(chunks.stderr),
-    code: exit.code, timedOut: exit.timedOut, truncated,
+    stdout: Buffer.concat(chunks.stdout),
+    stderr: Buffer.concat(chunks.stderr),
+    code: exit.code,
+    timedOut: exit.timedOut,
+    truncated,
   };
 }
 

@@ -11,7 +11,13 @@ import type { ExecCapability, ExecResult } from "@/lib/computers/driver";
 import { asAppError } from "@/lib/computers/actions/failures";
 import { getSessionManager } from "@/lib/computers/registry";
 import { getEnv } from "@/lib/env";
-import { EXEC_DEFAULT_TIMEOUT_SECONDS, execCommand, execCwd, execEnv, execTimeoutSeconds } from "@/lib/computers/actions/exec-fields";
+import {
+  EXEC_DEFAULT_TIMEOUT_SECONDS,
+  execCommand,
+  execCwd,
+  execEnv,
+  execTimeoutSeconds,
+} from "@/lib/computers/actions/exec-fields";
 
 /** The body of exec/sync and of the exec stream (POST /computers/{id}/exec). */
 export const execBody = z.strictObject({
@@ -25,14 +31,23 @@ export const execBody = z.strictObject({
 export function execOf(reached: Reached): ExecCapability {
   const exec = reached.handle.exec;
   if (!exec) {
-    throw new AppError("invalid_request", `exec is for desktop sessions; '${reached.row.id}' is a ${reached.row.kind} session`, {
-      detail: "desktop_only",
-    });
+    throw new AppError(
+      "invalid_request",
+      `exec is for desktop sessions; '${reached.row.id}' is a ${reached.row.kind} session`,
+      {
+        detail: "desktop_only",
+      },
+    );
   }
   return exec;
 }
 
-export async function execSync(input: { principal: ApiPrincipal; id: string; requestId: string; body: unknown }): Promise<ExecResult> {
+export async function execSync(input: {
+  principal: ApiPrincipal;
+  id: string;
+  requestId: string;
+  body: unknown;
+}): Promise<ExecResult> {
   const body = parseWith(execBody, input.body);
   const reached = await reachSession(input.principal, input.id);
   const exec = execOf(reached);
@@ -56,8 +71,18 @@ export async function execSync(input: { principal: ApiPrincipal; id: string; req
 function publishExecResult(sessionId: string, requestId: string, command: string, result: ExecResult) {
   // Published even with no subscriber: the session's EventHistory keeps it for later watchers.
   const events = getSessionManager().events;
-  for (const [text, isStderr] of [[result.stdout, false], [result.stderr, true]] as const) {
-    if (text) events.publish(sessionId, { event: "exec_output", data: { request_id: requestId, data: Buffer.from(text).toString("base64"), is_stderr: isStderr } });
+  for (const [text, isStderr] of [
+    [result.stdout, false],
+    [result.stderr, true],
+  ] as const) {
+    if (text)
+      events.publish(sessionId, {
+        event: "exec_output",
+        data: { request_id: requestId, data: Buffer.from(text).toString("base64"), is_stderr: isStderr },
+      });
   }
-  events.publish(sessionId, { event: "exec_exit", data: { request_id: requestId, exit_code: result.exit_code, command } });
+  events.publish(sessionId, {
+    event: "exec_exit",
+    data: { request_id: requestId, exit_code: result.exit_code, command },
+  });
 }

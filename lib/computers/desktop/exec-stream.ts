@@ -79,7 +79,9 @@ async function runStreamed(input: ExecStreamInput, send: (line: ExecStreamLine) 
   try {
     end = await exec.stream(
       {
-        command: body.command, cwd: body.cwd, env: body.env,
+        command: body.command,
+        cwd: body.cwd,
+        env: body.env,
         timeoutSeconds: body.timeout_seconds ?? EXEC_STREAM_DEFAULT_TIMEOUT_SECONDS,
         maxOutputBytes: getEnv().DESKTOP_EXEC_MAX_OUTPUT_BYTES,
       },
@@ -88,7 +90,8 @@ async function runStreamed(input: ExecStreamInput, send: (line: ExecStreamLine) 
         onOutput: (stream, data) => {
           forward(stream, decoders[stream].write(data));
           manager.events.publish(sessionId, {
-            event: "exec_output", data: { request_id: input.requestId, data: data.toString("base64"), is_stderr: stream === "stderr" },
+            event: "exec_output",
+            data: { request_id: input.requestId, data: data.toString("base64"), is_stderr: stream === "stderr" },
           });
           if (Date.now() - lastTouch >= TOUCH_EVERY_MS) {
             lastTouch = Date.now();
@@ -104,6 +107,9 @@ async function runStreamed(input: ExecStreamInput, send: (line: ExecStreamLine) 
   forward("stderr", decoders.stderr.end());
   // A command killed because its session is ending did not end normally either.
   const code = manager.isEnding(reached.live) ? -1 : end.exitCode;
-  manager.events.publish(sessionId, { event: "exec_exit", data: { request_id: input.requestId, exit_code: code, command: body.command } });
+  manager.events.publish(sessionId, {
+    event: "exec_exit",
+    data: { request_id: input.requestId, exit_code: code, command: body.command },
+  });
   send({ type: "exit", code });
 }

@@ -83,7 +83,13 @@ function authEntry(original: Buffer) {
 export function cookieForDisplay(original: Buffer, n: number): Buffer {
   const entry = authEntry(original);
   const put = (b: Buffer) => Buffer.concat([Buffer.from([b.length >> 8, b.length & 255]), b]);
-  return Buffer.concat([entry.family, put(entry.address), put(Buffer.from(String(n))), put(entry.name), put(entry.data)]);
+  return Buffer.concat([
+    entry.family,
+    put(entry.address),
+    put(Buffer.from(String(n))),
+    put(entry.name),
+    put(entry.data),
+  ]);
 }
 
 export class HostDisplay {
@@ -91,7 +97,10 @@ export class HostDisplay {
   private closed = false;
 
   /** `pid1`: the desktop's init on the host; `dir`: the session's private directory (mode 0700). */
-  constructor(private readonly pid1: number, private readonly dir: string) {}
+  constructor(
+    private readonly pid1: number,
+    private readonly dir: string,
+  ) {}
 
   address(): Promise<HostDisplayAddress> {
     if (this.closed) return Promise.reject(new Error("the desktop is stopping"));

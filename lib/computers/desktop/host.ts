@@ -20,37 +20,58 @@ export function sessionsRoot(): string {
 
 function missingTools(): string[] {
   toolsChecked ??= HOST_TOOLS.filter(
-    (tool) => !["/usr/bin", "/usr/sbin", "/bin", "/sbin"].some((dir) => existsSync(/* turbopackIgnore: true */ path.join(/* turbopackIgnore: true */ dir, tool))),
+    (tool) =>
+      !["/usr/bin", "/usr/sbin", "/bin", "/sbin"].some((dir) =>
+        existsSync(/* turbopackIgnore: true */ path.join(/* turbopackIgnore: true */ dir, tool)),
+      ),
   );
   return toolsChecked;
 }
 
 /** `retryAfterSeconds`: desktops will come without anyone doing anything (the image is being built). */
-export type Availability = { ok: true; image: DesktopImage } | { ok: false; reason: string; retryAfterSeconds?: number };
+export type Availability =
+  | { ok: true; image: DesktopImage }
+  | { ok: false; reason: string; retryAfterSeconds?: number };
 
 /** Whether desktops can start on this host now, and if not, a sentence saying why. */
 export function availability(): Availability {
-  if (!getEnv().DESKTOP_ENABLED) return { ok: false, reason: "Desktop sessions are turned off on this server (DESKTOP_ENABLED=0)" };
+  if (!getEnv().DESKTOP_ENABLED)
+    return { ok: false, reason: "Desktop sessions are turned off on this server (DESKTOP_ENABLED=0)" };
   if (process.platform !== "linux") {
-    return { ok: false, reason: `Desktop sessions need Linux (namespaces and overlayfs); this server runs on ${process.platform}` };
+    return {
+      ok: false,
+      reason: `Desktop sessions need Linux (namespaces and overlayfs); this server runs on ${process.platform}`,
+    };
   }
   if (process.getuid?.() !== 0) {
-    return { ok: false, reason: `Desktop sessions need the server to run as root (it creates namespaces and overlay mounts); it runs as uid ${process.getuid?.()}` };
+    return {
+      ok: false,
+      reason: `Desktop sessions need the server to run as root (it creates namespaces and overlay mounts); it runs as uid ${process.getuid?.()}`,
+    };
   }
-  if (!supportedArch()) return { ok: false, reason: `Desktop sessions support x64 and arm64 hosts; this one is ${process.arch}` };
+  if (!supportedArch())
+    return { ok: false, reason: `Desktop sessions support x64 and arm64 hosts; this one is ${process.arch}` };
   const missing = missingTools();
-  if (missing.length) return { ok: false, reason: `Desktop sessions need ${missing.join(", ")} on the host (apt-get install ${missing.map((tool) => (tool === "nft" ? "nftables" : tool)).join(" ")})` };
+  if (missing.length)
+    return {
+      ok: false,
+      reason: `Desktop sessions need ${missing.join(", ")} on the host (apt-get install ${missing.map((tool) => (tool === "nft" ? "nftables" : tool)).join(" ")})`,
+    };
   const image = findImage();
   if (!image) {
     const building = imageBuildInProgress();
     if (building) {
       const elapsed = Math.round((Date.now() - Date.parse(building.started_at)) / 1000);
       return {
-        ok: false, retryAfterSeconds: 30,
+        ok: false,
+        retryAfterSeconds: 30,
         reason: `The desktop base image ${building.version} is being built (${elapsed} s so far; now: ${building.step}); desktop sessions start when it is done, usually within a few minutes`,
       };
     }
-    return { ok: false, reason: `The desktop base image ${imageVersion()} is not built on this server; run \`npm run desktop:image\` (a few minutes, once)` };
+    return {
+      ok: false,
+      reason: `The desktop base image ${imageVersion()} is not built on this server; run \`npm run desktop:image\` (a few minutes, once)`,
+    };
   }
   return { ok: true, image };
 }
@@ -87,7 +108,9 @@ export function sessionDirCount(root = sessionsRoot()): number {
 }
 
 /** Boot: kill leftover desktops of a previous server process, unmount and delete their files. */
-export async function cleanOrphans(root = sessionsRoot()): Promise<{ processes: number; mounts: number; dirs: number }> {
+export async function cleanOrphans(
+  root = sessionsRoot(),
+): Promise<{ processes: number; mounts: number; dirs: number }> {
   const pids = markedProcesses(root);
   for (const pid of pids) {
     try {
@@ -101,7 +124,8 @@ export async function cleanOrphans(root = sessionsRoot()): Promise<{ processes: 
   for (const mount of mounts) spawnSync("umount", ["-l", mount]);
   const dirs = sessionDirCount(root);
   if (existsSync(/* turbopackIgnore: true */ root)) {
-    for (const name of readdirSync(/* turbopackIgnore: true */ root)) await rm(/* turbopackIgnore: true */ path.join(root, name), { recursive: true, force: true });
+    for (const name of readdirSync(/* turbopackIgnore: true */ root))
+      await rm(/* turbopackIgnore: true */ path.join(root, name), { recursive: true, force: true });
   }
   return { processes: pids.length, mounts: mounts.length, dirs };
 }

@@ -8,8 +8,22 @@ import { chmod, lchown, lstat, mkdir, readdir, rename, rm, writeFile } from "nod
 import path from "node:path";
 import { getEnv } from "@/lib/env";
 import {
-  DESKTOP_HOME, DESKTOP_HOSTNAME, DESKTOP_UID, DESKTOP_USER, DPKG_EXCLUDES, DPKG_INCLUDES, findImage, imageBuildInProgress,
-  IMAGE_PACKAGES, IMAGE_SUITE, imagesDir, imageVersion, PROGRESS_FILE, SUBID_BASE, type DesktopImage, type ImageManifest,
+  DESKTOP_HOME,
+  DESKTOP_HOSTNAME,
+  DESKTOP_UID,
+  DESKTOP_USER,
+  DPKG_EXCLUDES,
+  DPKG_INCLUDES,
+  findImage,
+  imageBuildInProgress,
+  IMAGE_PACKAGES,
+  IMAGE_SUITE,
+  imagesDir,
+  imageVersion,
+  PROGRESS_FILE,
+  SUBID_BASE,
+  type DesktopImage,
+  type ImageManifest,
 } from "@/lib/computers/desktop/image";
 
 type Log = (line: string) => void;
@@ -35,11 +49,18 @@ function run(command: string, args: string[], log: Log, started: number): Promis
 }
 
 const hasCommand = (name: string) =>
-  ["/usr/bin", "/usr/sbin", "/bin", "/sbin", "/usr/local/bin"].some((dir) => existsSync(/* turbopackIgnore: true */ path.join(dir, name)));
+  ["/usr/bin", "/usr/sbin", "/bin", "/sbin", "/usr/local/bin"].some((dir) =>
+    existsSync(/* turbopackIgnore: true */ path.join(dir, name)),
+  );
 
 /** The host needs mmdebstrap to build and zstd to snapshot; install them from Debian when missing. */
 async function ensureHostTools(log: Log, started: number) {
-  const missing = [["mmdebstrap", "mmdebstrap"], ["zstd", "zstd"]].filter(([bin]) => !hasCommand(bin)).map(([, pkg]) => pkg);
+  const missing = [
+    ["mmdebstrap", "mmdebstrap"],
+    ["zstd", "zstd"],
+  ]
+    .filter(([bin]) => !hasCommand(bin))
+    .map(([, pkg]) => pkg);
   if (!missing.length) return;
   if (!hasCommand("apt-get")) throw new Error(`Install ${missing.join(", ")} first (no apt-get on this host)`);
   log(`installing ${missing.join(", ")} on the host with apt-get`);
@@ -54,10 +75,15 @@ async function shiftOwnership(dir: string): Promise<number> {
     const st = await lstat(/* turbopackIgnore: true */ p);
     bytes += st.size;
     if (st.uid < SUBID_BASE || st.gid < SUBID_BASE) {
-      await lchown(/* turbopackIgnore: true */ p, st.uid % SUBID_BASE + SUBID_BASE, st.gid % SUBID_BASE + SUBID_BASE);
+      await lchown(
+        /* turbopackIgnore: true */ p,
+        (st.uid % SUBID_BASE) + SUBID_BASE,
+        (st.gid % SUBID_BASE) + SUBID_BASE,
+      );
       if (!st.isSymbolicLink() && st.mode & 0o6000) await chmod(/* turbopackIgnore: true */ p, st.mode & 0o7777);
     }
-    if (st.isDirectory()) for (const name of await readdir(/* turbopackIgnore: true */ p)) await visit(path.join(p, name));
+    if (st.isDirectory())
+      for (const name of await readdir(/* turbopackIgnore: true */ p)) await visit(path.join(p, name));
   };
   await visit(dir);
   return bytes;
@@ -65,17 +91,43 @@ async function shiftOwnership(dir: string): Promise<number> {
 
 /** Settings inside the image: the desktop user with passwordless sudo (root inside is not root outside). */
 async function customize(rootfs: string, log: Log, started: number) {
-  const w = (rel: string, text: string, mode = 0o644) => writeFile(/* turbopackIgnore: true */ path.join(rootfs, rel), text, { mode });
-  await run("chroot", [rootfs, "useradd", "-m", "-d", DESKTOP_HOME, "-u", String(DESKTOP_UID), "-U", "-s", "/bin/bash", "-G", "sudo", DESKTOP_USER], log, started);
+  const w = (rel: string, text: string, mode = 0o644) =>
+    writeFile(/* turbopackIgnore: true */ path.join(rootfs, rel), text, { mode });
+  await run(
+    "chroot",
+    [
+      rootfs,
+      "useradd",
+      "-m",
+      "-d",
+      DESKTOP_HOME,
+      "-u",
+      String(DESKTOP_UID),
+      "-U",
+      "-s",
+      "/bin/bash",
+      "-G",
+      "sudo",
+      DESKTOP_USER,
+    ],
+    log,
+    started,
+  );
   await w(`etc/sudoers.d/cabin-${DESKTOP_USER}`, `${DESKTOP_USER} ALL=(ALL) NOPASSWD:ALL\n`, 0o440);
   await w("etc/hostname", `${DESKTOP_HOSTNAME}\n`);
-  await w("etc/hosts", `127.0.0.1 localhost\n127.0.1.1 ${DESKTOP_HOSTNAME}\n::1 localhost ip6-localhost ip6-loopback\n`);
+  await w(
+    "etc/hosts",
+    `127.0.0.1 localhost\n127.0.1.1 ${DESKTOP_HOSTNAME}\n::1 localhost ip6-localhost ip6-loopback\n`,
+  );
   // The host's resolver is bind-mounted here at start; the file must exist to be a mount point.
   await rm(/* turbopackIgnore: true */ path.join(rootfs, "etc/resolv.conf"), { force: true });
   await w("etc/resolv.conf", "");
   await w("etc/apt/apt.conf.d/90cabin", 'Binary::apt::APT::Keep-Downloaded-Packages "false";\n');
   await mkdir(/* turbopackIgnore: true */ path.join(rootfs, "etc/chromium.d"), { recursive: true });
-  await w("etc/chromium.d/cabin", 'export CHROMIUM_FLAGS="$CHROMIUM_FLAGS --no-first-run --no-default-browser-check --disable-gpu"\n');
+  await w(
+    "etc/chromium.d/cabin",
+    'export CHROMIUM_FLAGS="$CHROMIUM_FLAGS --no-first-run --no-default-browser-check --disable-gpu"\n',
+  );
   // Sessions get their own /dev (a tmpfs with the few nodes they need); device nodes
   // left by the bootstrap would only be a way around it.
   for (const name of await readdir(/* turbopackIgnore: true */ path.join(rootfs, "dev"))) {
@@ -95,7 +147,9 @@ async function removeAbandonedBuilds(root: string) {
   }
 }
 
-export async function buildImage(options: { log?: Log; force?: boolean } = {}): Promise<DesktopImage & { built: boolean }> {
+export async function buildImage(
+  options: { log?: Log; force?: boolean } = {},
+): Promise<DesktopImage & { built: boolean }> {
   const print = options.log ?? ((line) => console.log(line));
   if (process.platform !== "linux") throw new Error("Desktop images are built on Linux only");
   if (process.getuid?.() !== 0) throw new Error("Building the desktop image needs root (mmdebstrap, chroot, chown)");
@@ -138,27 +192,43 @@ export async function buildImage(options: { log?: Log; force?: boolean } = {}): 
     const mirror = getEnv().DESKTOP_IMAGE_MIRROR.replace(/\/$/, "");
     const security = mirror.replace(/\/debian$/, "/debian-security");
     log(`building desktop image ${version} from ${mirror} (${IMAGE_PACKAGES.length} packages and their dependencies)`);
-    await run("nice", [
-      "-n", "10", "mmdebstrap", "--variant=apt", "--aptopt=APT::Install-Recommends \"false\"",
-      ...DPKG_EXCLUDES.map((p) => `--dpkgopt=path-exclude=${p}`),
-      ...DPKG_INCLUDES.map((p) => `--dpkgopt=path-include=${p}`),
-      `--include=${IMAGE_PACKAGES.join(",")}`,
-      IMAGE_SUITE, rootfs,
-      `deb ${mirror} ${IMAGE_SUITE} main`,
-      `deb ${mirror} ${IMAGE_SUITE}-updates main`,
-      `deb ${security} ${IMAGE_SUITE}-security main`,
-    ], log, started);
+    await run(
+      "nice",
+      [
+        "-n",
+        "10",
+        "mmdebstrap",
+        "--variant=apt",
+        '--aptopt=APT::Install-Recommends "false"',
+        ...DPKG_EXCLUDES.map((p) => `--dpkgopt=path-exclude=${p}`),
+        ...DPKG_INCLUDES.map((p) => `--dpkgopt=path-include=${p}`),
+        `--include=${IMAGE_PACKAGES.join(",")}`,
+        IMAGE_SUITE,
+        rootfs,
+        `deb ${mirror} ${IMAGE_SUITE} main`,
+        `deb ${mirror} ${IMAGE_SUITE}-updates main`,
+        `deb ${security} ${IMAGE_SUITE}-security main`,
+      ],
+      log,
+      started,
+    );
     log("configuring the desktop user");
     await customize(rootfs, log, started);
     log(`shifting file owners by ${SUBID_BASE} (root inside a desktop is unprivileged outside)`);
     const size = await shiftOwnership(rootfs);
     await lchown(/* turbopackIgnore: true */ work, 0, 0);
     const manifest: ImageManifest = {
-      version, suite: IMAGE_SUITE, packages: [...IMAGE_PACKAGES], built_at: new Date().toISOString(),
-      build_seconds: Math.round((Date.now() - started) / 100) / 10, size_bytes: size, subid_base: SUBID_BASE,
+      version,
+      suite: IMAGE_SUITE,
+      packages: [...IMAGE_PACKAGES],
+      built_at: new Date().toISOString(),
+      build_seconds: Math.round((Date.now() - started) / 100) / 10,
+      size_bytes: size,
+      subid_base: SUBID_BASE,
     };
     await writeFile(/* turbopackIgnore: true */ path.join(work, "manifest.json"), JSON.stringify(manifest, null, 2));
-    if (existsSync(/* turbopackIgnore: true */ finalDir)) await rm(/* turbopackIgnore: true */ finalDir, { recursive: true, force: true });
+    if (existsSync(/* turbopackIgnore: true */ finalDir))
+      await rm(/* turbopackIgnore: true */ finalDir, { recursive: true, force: true });
     await rename(/* turbopackIgnore: true */ work, finalDir);
     log(`desktop image ${version}: ${(size / 1048576).toFixed(0)} MiB in ${manifest.build_seconds} s → ${finalDir}`);
     return { version, rootfs: path.join(finalDir, "rootfs"), manifest, built: true };

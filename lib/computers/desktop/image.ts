@@ -27,24 +27,43 @@ export const DESKTOP_HOSTNAME = "cabin-desktop";
 
 export const IMAGE_PACKAGES = [
   // display, window manager, terminal, browser
-  "xvfb", "xauth", "openbox", "xterm", "chromium",
-  "fonts-dejavu-core", "fonts-liberation", "xfonts-base",
+  "xvfb",
+  "xauth",
+  "openbox",
+  "xterm",
+  "chromium",
+  "fonts-dejavu-core",
+  "fonts-liberation",
+  "xfonts-base",
   // driving the desktop: input, window list, readiness probes, screenshots
-  "xdotool", "wmctrl", "x11-utils", "imagemagick",
+  "xdotool",
+  "wmctrl",
+  "x11-utils",
+  "imagemagick",
   // the session's system: pid 1, mounts, sudo for the user, everyday tools
-  "tini", "mount", "sudo", "ca-certificates", "procps", "less", "vim-tiny", "curl",
+  "tini",
+  "mount",
+  "sudo",
+  "ca-certificates",
+  "procps",
+  "less",
+  "vim-tiny",
+  "curl",
 ] as const;
 
 /** Paths dpkg skips: docs and translations are most of the weight and nobody reads them here. */
-export const DPKG_EXCLUDES = [
-  "/usr/share/man/*", "/usr/share/info/*", "/usr/share/doc/*", "/usr/share/locale/*",
-];
+export const DPKG_EXCLUDES = ["/usr/share/man/*", "/usr/share/info/*", "/usr/share/doc/*", "/usr/share/locale/*"];
 export const DPKG_INCLUDES = ["/usr/share/doc/*/copyright", "/usr/share/locale/locale.alias"];
 
 export function imageVersion(): string {
   const recipe = JSON.stringify({
-    recipe: IMAGE_RECIPE_VERSION, suite: IMAGE_SUITE, packages: IMAGE_PACKAGES,
-    excludes: DPKG_EXCLUDES, includes: DPKG_INCLUDES, subid: SUBID_BASE, uid: DESKTOP_UID,
+    recipe: IMAGE_RECIPE_VERSION,
+    suite: IMAGE_SUITE,
+    packages: IMAGE_PACKAGES,
+    excludes: DPKG_EXCLUDES,
+    includes: DPKG_INCLUDES,
+    subid: SUBID_BASE,
+    uid: DESKTOP_UID,
   });
   return `${IMAGE_SUITE}-${createHash("sha256").update(recipe).digest("hex").slice(0, 12)}`;
 }
@@ -116,7 +135,9 @@ export function imageBuildInProgress(version = imageVersion()): ImageBuildProgre
     const pid = new RegExp(`^\\.build-${version}-(\\d+)$`).exec(name)?.[1];
     if (!pid || !existsSync(/* turbopackIgnore: true */ `/proc/${pid}`)) continue;
     try {
-      return JSON.parse(readFileSync(/* turbopackIgnore: true */ path.join(root, name, PROGRESS_FILE), "utf8")) as ImageBuildProgress;
+      return JSON.parse(
+        readFileSync(/* turbopackIgnore: true */ path.join(root, name, PROGRESS_FILE), "utf8"),
+      ) as ImageBuildProgress;
     } catch {
       return { version, pid: Number(pid), started_at: new Date().toISOString(), step: "starting" };
     }

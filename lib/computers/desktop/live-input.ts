@@ -19,9 +19,25 @@ const BUTTONS = { left: 1, middle: 2, right: 3 } as const;
 const MAX_NOTCHES = 50;
 // X keysyms of the canonical key names (X11/keysymdef.h).
 const KEYSYMS: Record<CanonicalKey, number> = {
-  Control: 0xffe3, Shift: 0xffe1, Alt: 0xffe9, Meta: 0xffeb, Enter: 0xff0d, Escape: 0xff1b, Tab: 0xff09,
-  Backspace: 0xff08, Delete: 0xffff, Insert: 0xff63, Home: 0xff50, End: 0xff57, PageUp: 0xff55, PageDown: 0xff56,
-  ArrowUp: 0xff52, ArrowDown: 0xff54, ArrowLeft: 0xff51, ArrowRight: 0xff53, CapsLock: 0xffe5,
+  Control: 0xffe3,
+  Shift: 0xffe1,
+  Alt: 0xffe9,
+  Meta: 0xffeb,
+  Enter: 0xff0d,
+  Escape: 0xff1b,
+  Tab: 0xff09,
+  Backspace: 0xff08,
+  Delete: 0xffff,
+  Insert: 0xff63,
+  Home: 0xff50,
+  End: 0xff57,
+  PageUp: 0xff55,
+  PageDown: 0xff56,
+  ArrowUp: 0xff52,
+  ArrowDown: 0xff54,
+  ArrowLeft: 0xff51,
+  ArrowRight: 0xff53,
+  CapsLock: 0xffe5,
 };
 const SHIFT_KEYSYM = KEYSYMS.Shift;
 const F1_KEYSYM = 0xffbe;
@@ -69,7 +85,11 @@ export function keysymOf(name: string): number | null {
 export function pointerEvents(input: Extract<LiveInput, { type: "pointer" | "wheel" }>): FakeEvent[] {
   const events: FakeEvent[] = [{ type: FAKE.motion, detail: 0, x: input.x, y: input.y }];
   if (input.type === "pointer") {
-    if (input.action !== "move") events.push({ type: input.action === "down" ? FAKE.buttonDown : FAKE.buttonUp, detail: BUTTONS[input.button ?? "left"] });
+    if (input.action !== "move")
+      events.push({
+        type: input.action === "down" ? FAKE.buttonDown : FAKE.buttonUp,
+        detail: BUTTONS[input.button ?? "left"],
+      });
     return events;
   }
   const clicks = (delta: number, positive: number, negative: number) => {
@@ -84,7 +104,12 @@ export function pointerEvents(input: Extract<LiveInput, { type: "pointer" | "whe
 }
 
 /** The XTest events of a key message at `place`; a key on the map's Shift column is pressed with Shift unless Shift is held (pure). */
-export function keyEvents(action: "down" | "up", place: KeyPlace, shift: KeyPlace | undefined, shiftHeld: boolean): FakeEvent[] {
+export function keyEvents(
+  action: "down" | "up",
+  place: KeyPlace,
+  shift: KeyPlace | undefined,
+  shiftHeld: boolean,
+): FakeEvent[] {
   if (action === "up") return [{ type: FAKE.keyUp, detail: place.keycode }];
   const down: FakeEvent = { type: FAKE.keyDown, detail: place.keycode };
   if (!place.shift || shiftHeld || !shift) return [down];
@@ -96,7 +121,10 @@ export class DesktopLiveInput implements LiveInputCapability {
   /** Keycodes this connection holds down (key down without its key up yet). */
   private readonly held = new Set<number>();
 
-  constructor(private readonly xdotool: (args: string[]) => Promise<void>, private readonly display: HostDisplay) {}
+  constructor(
+    private readonly xdotool: (args: string[]) => Promise<void>,
+    private readonly display: HostDisplay,
+  ) {}
 
   async send(input: LiveInput): Promise<void> {
     const connection = input.type === "text" ? null : await this.connection();
@@ -128,10 +156,13 @@ export class DesktopLiveInput implements LiveInputCapability {
     const current = await this.connecting;
     if (current && !current.closed) return current;
     if (this.connecting && !current) return null; // it failed to open: xdotool from now on
-    this.connecting = this.display.address().then((address) => XTestConnection.open(address.socket, address.auth)).catch((err) => {
-      getLogger().warn({ err }, "live input: no XTest connection to the desktop's display; using xdotool");
-      return null;
-    });
+    this.connecting = this.display
+      .address()
+      .then((address) => XTestConnection.open(address.socket, address.auth))
+      .catch((err) => {
+        getLogger().warn({ err }, "live input: no XTest connection to the desktop's display; using xdotool");
+        return null;
+      });
     this.held.clear();
     return this.connecting;
   }

@@ -8,7 +8,11 @@ import path from "node:path";
 const DIRS = ["/usr/bin", "/usr/local/bin"];
 
 function find(name: string): string | null {
-  return DIRS.map((dir) => path.join(/* turbopackIgnore: true */ dir, name)).find((p) => existsSync(/* turbopackIgnore: true */ p)) ?? null;
+  return (
+    DIRS.map((dir) => path.join(/* turbopackIgnore: true */ dir, name)).find((p) =>
+      existsSync(/* turbopackIgnore: true */ p),
+    ) ?? null
+  );
 }
 
 /** The host's ffmpeg, or null: without it desktops have no screencast or /ws. */

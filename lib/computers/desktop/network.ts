@@ -36,9 +36,14 @@ function contains(network: string, prefix: number, ip: string): boolean {
 
 /** The IPv4 ranges, as the desktop sees them, that a rule's target stands for. */
 function desktopRanges(target: EgressRule["target"], resolved: Map<string, string[]>): string[] {
-  const cidrs = target.kind === "cidr"
-    ? [{ network: target.network, prefix: target.prefix, family: target.family }]
-    : (resolved.get(target.host) ?? []).map((ip) => ({ network: ip, prefix: isIP(ip) === 6 ? 128 : 32, family: isIP(ip) === 6 ? "ipv6" : "ipv4" }));
+  const cidrs =
+    target.kind === "cidr"
+      ? [{ network: target.network, prefix: target.prefix, family: target.family }]
+      : (resolved.get(target.host) ?? []).map((ip) => ({
+          network: ip,
+          prefix: isIP(ip) === 6 ? 128 : 32,
+          family: isIP(ip) === 6 ? "ipv6" : "ipv4",
+        }));
   return cidrs.flatMap(({ network, prefix, family }) => {
     if (family !== "ipv4") return []; // no IPv6 route: every IPv6 destination is refused below
     const out: string[] = [];
@@ -66,13 +71,16 @@ export function desktopFirewall(rules: EgressRule[], resolved: Map<string, strin
     }
   }
   const ruleset = [
-    `table inet ${TABLE} {`, "  chain output {",
+    `table inet ${TABLE} {`,
+    "  chain output {",
     "    type filter hook output priority 0; policy accept;",
     '    oifname "lo" accept',
     `    ip daddr ${DNS_FORWARDER} meta l4proto { tcp, udp } th dport 53 accept`,
     "    meta nfproto ipv6 reject with icmpx admin-prohibited",
     ...lines,
-    "  }", "}", "",
+    "  }",
+    "}",
+    "",
   ].join("\n");
   return { ruleset, hostLoopback };
 }
@@ -80,10 +88,12 @@ export function desktopFirewall(rules: EgressRule[], resolved: Map<string, strin
 /** The addresses each name in the rules has now (a name that does not resolve allows nothing). */
 async function resolveNames(rules: EgressRule[]): Promise<Map<string, string[]>> {
   const names = [...new Set(rules.flatMap((r) => (r.target.kind === "host" ? [r.target.host] : [])))];
-  const entries = await Promise.all(names.map(async (name) => {
-    const found = await lookup(name, { all: true }).catch(() => []);
-    return [name, found.map((a) => a.address)] as const;
-  }));
+  const entries = await Promise.all(
+    names.map(async (name) => {
+      const found = await lookup(name, { all: true }).catch(() => []);
+      return [name, found.map((a) => a.address)] as const;
+    }),
+  );
   return new Map(entries);
 }
 
@@ -93,7 +103,9 @@ function run(command: string, args: string[], input: string, timeoutMs: number):
     let stderr = "";
     child.stderr!.on("data", (d) => (stderr += d));
     child.on("error", reject);
-    child.on("exit", (code, signal) => (code === 0 ? resolve() : reject(new Error(`${command} failed (${code ?? signal}): ${stderr.trim().slice(-300)}`))));
+    child.on("exit", (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`${command} failed (${code ?? signal}): ${stderr.trim().slice(-300)}`)),
+    );
     child.stdin!.end(input);
   });
 }
@@ -113,12 +125,27 @@ export async function startDesktopNetwork(pid: number, sessionDir: string, timeo
   const rules = egressPolicy().rules();
   const firewall = desktopFirewall(rules, await resolveNames(rules));
   await run("nsenter", [`--net=/proc/${pid}/ns/net`, "--", "nft", "-f", "-"], firewall.ruleset, timeoutMs);
-  const slirp = spawn("setpriv", [
-    "--pdeathsig", "KILL", "--", "slirp4netns", "--configure", "--mtu=65520", "--ready-fd=3", "--enable-sandbox", "--enable-seccomp",
-    // By path: given a pid, slirp4netns would join the desktop's user namespace first,
-    // which has no rights over this (host-owned) network namespace.
-    ...(firewall.hostLoopback ? [] : ["--disable-host-loopback"]), "--netns-type=path", `/proc/${pid}/ns/net`, "tap0",
-  ], { stdio: ["ignore", "ignore", "pipe", "pipe"], env: hostEnv(sessionDir) });
+  const slirp = spawn(
+    "setpriv",
+    [
+      "--pdeathsig",
+      "KILL",
+      "--",
+      "slirp4netns",
+      "--configure",
+      "--mtu=65520",
+      "--ready-fd=3",
+      "--enable-sandbox",
+      "--enable-seccomp",
+      // By path: given a pid, slirp4netns would join the desktop's user namespace first,
+      // which has no rights over this (host-owned) network namespace.
+      ...(firewall.hostLoopback ? [] : ["--disable-host-loopback"]),
+      "--netns-type=path",
+      `/proc/${pid}/ns/net`,
+      "tap0",
+    ],
+    { stdio: ["ignore", "ignore", "pipe", "pipe"], env: hostEnv(sessionDir) },
+  );
   const exited = new Promise<void>((r) => slirp.once("exit", () => r()));
   let output = "";
   slirp.stderr!.on("data", (d) => (output = (output + d).slice(-2000)));
@@ -131,7 +158,10 @@ export async function startDesktopNetwork(pid: number, sessionDir: string, timeo
       if (slirp.exitCode === null) slirp.kill("SIGKILL");
       reject(new Error(`${message}${output.trim() ? `: ${output.trim().slice(-300)}` : ""}`));
     };
-    const timer = setTimeout(() => fail(`the desktop's network (slirp4netns) was not ready within ${timeoutMs} ms`), timeoutMs);
+    const timer = setTimeout(
+      () => fail(`the desktop's network (slirp4netns) was not ready within ${timeoutMs} ms`),
+      timeoutMs,
+    );
     (slirp.stdio[3] as NodeJS.ReadableStream).once("data", () => {
       if (settled) return;
       settled = true;

@@ -102,7 +102,11 @@ export async function prepareDirs(sessionsRoot: string, id: string, xauthority: 
   await mkdir(/* turbopackIgnore: true */ sessionsRoot, { recursive: true, mode: 0o700 });
   await rm(/* turbopackIgnore: true */ dirs.dir, { recursive: true, force: true });
   await mkdir(/* turbopackIgnore: true */ dirs.dir, { mode: 0o700 });
-  await Promise.all([mkdir(/* turbopackIgnore: true */ dirs.upper, { mode: 0o755 }), mkdir(/* turbopackIgnore: true */ dirs.work, { mode: 0o700 }), mkdir(/* turbopackIgnore: true */ dirs.root, { mode: 0o755 })]);
+  await Promise.all([
+    mkdir(/* turbopackIgnore: true */ dirs.upper, { mode: 0o755 }),
+    mkdir(/* turbopackIgnore: true */ dirs.work, { mode: 0o700 }),
+    mkdir(/* turbopackIgnore: true */ dirs.root, { mode: 0o755 }),
+  ]);
   await chown(/* turbopackIgnore: true */ dirs.upper, SUBID_BASE, SUBID_BASE);
   await chmod(/* turbopackIgnore: true */ dirs.upper, 0o755);
   await writeFile(/* turbopackIgnore: true */ path.join(dirs.dir, "Xauthority"), xauthority, { mode: 0o600 });
@@ -122,7 +126,9 @@ export interface Sandbox {
 
 function childPid(parent: number): number | null {
   try {
-    const first = readFileSync(/* turbopackIgnore: true */ `/proc/${parent}/task/${parent}/children`, "utf8").trim().split(/\s+/)[0];
+    const first = readFileSync(/* turbopackIgnore: true */ `/proc/${parent}/task/${parent}/children`, "utf8")
+      .trim()
+      .split(/\s+/)[0];
     return first ? Number(first) : null;
   } catch {
     return null;
@@ -130,17 +136,46 @@ function childPid(parent: number): number | null {
 }
 
 /** Launches the namespaces; resolves once tini runs as PID 1 in the user namespace and the network is up. */
-export function launchSandbox(input: { rootfs: string; dir: string; marker: string; timeoutMs: number }): Promise<Sandbox> {
+export function launchSandbox(input: {
+  rootfs: string;
+  dir: string;
+  marker: string;
+  timeoutMs: number;
+}): Promise<Sandbox> {
   return new Promise((resolve, reject) => {
     // A desktop never outlives the server, even a kill -9 of it. setpriv's
     // pdeathsig kills unshare when the server dies; unshare's --kill-child (renewed by PIVOT
     // after its credential change) kills the namespace's init, and the kernel then every
     // process in the namespace. warm() at the next start still reaps mounts and directories.
-    const launcher = spawn("setpriv", [
-      "--pdeathsig", "KILL", "--", "unshare", "--mount", "--pid", "--uts", "--net", "--fork", "--kill-child", "--propagation", "private",
-      "--", "/bin/sh", "-c", STAGE1, "cabin-desktop", input.rootfs, input.dir,
-      String(SUBID_BASE), String(SUBID_COUNT), DESKTOP_HOSTNAME, ...SYSCALLS[process.arch].map(String),
-    ], { stdio: ["ignore", "pipe", "pipe"], env: hostEnv(input.marker, { PIVOT }) });
+    const launcher = spawn(
+      "setpriv",
+      [
+        "--pdeathsig",
+        "KILL",
+        "--",
+        "unshare",
+        "--mount",
+        "--pid",
+        "--uts",
+        "--net",
+        "--fork",
+        "--kill-child",
+        "--propagation",
+        "private",
+        "--",
+        "/bin/sh",
+        "-c",
+        STAGE1,
+        "cabin-desktop",
+        input.rootfs,
+        input.dir,
+        String(SUBID_BASE),
+        String(SUBID_COUNT),
+        DESKTOP_HOSTNAME,
+        ...SYSCALLS[process.arch].map(String),
+      ],
+      { stdio: ["ignore", "pipe", "pipe"], env: hostEnv(input.marker, { PIVOT }) },
+    );
     const exited = new Promise<void>((r) => launcher.once("exit", () => r()));
     let output = "";
     let settled = false;
@@ -153,7 +188,10 @@ export function launchSandbox(input: { rootfs: string; dir: string; marker: stri
       if (launcher.exitCode === null) launcher.kill("SIGKILL");
       reject(new Error(`${message}${output.trim() ? `: ${output.trim().slice(-500)}` : ""}`));
     };
-    const timer = setTimeout(() => fail(`the desktop namespace did not start within ${input.timeoutMs} ms`), input.timeoutMs);
+    const timer = setTimeout(
+      () => fail(`the desktop namespace did not start within ${input.timeoutMs} ms`),
+      input.timeoutMs,
+    );
     launcher.stderr!.on("data", (d) => (output += d));
     launcher.stdout!.on("data", (d) => {
       output += d;
@@ -162,12 +200,15 @@ export function launchSandbox(input: { rootfs: string; dir: string; marker: stri
       if (!pid1) return fail("the desktop namespace has no init process");
       if (networking) return;
       networking = true;
-      startDesktopNetwork(pid1, input.dir, Math.max(1000, deadline - Date.now())).then((network) => {
-        if (settled) return void network.slirp.kill("SIGKILL");
-        settled = true;
-        clearTimeout(timer);
-        resolve({ pid1, launcher, exited, network });
-      }, (e: Error) => fail(`the desktop's network did not start (${e.message})`));
+      startDesktopNetwork(pid1, input.dir, Math.max(1000, deadline - Date.now())).then(
+        (network) => {
+          if (settled) return void network.slirp.kill("SIGKILL");
+          settled = true;
+          clearTimeout(timer);
+          resolve({ pid1, launcher, exited, network });
+        },
+        (e: Error) => fail(`the desktop's network did not start (${e.message})`),
+      );
     });
     launcher.on("error", (e) => fail(`could not launch the desktop namespace (${e.message})`));
     launcher.on("exit", (code) => fail(`the desktop namespace exited during set-up (exit ${code})`));

@@ -20,7 +20,7 @@ import { getLogger } from "@/lib/logger";
 const FIRST_FRAME_TIMEOUT_MS = 10_000;
 const RESTART_AFTER_MS = 1_000;
 const IDLE_REPEAT_MS = 1_000;
-const CURSOR_LOOP = 'exec 3<> <(:); while :; do xdotool getmouselocation 2>/dev/null; read -t 0.1 -u 3; done';
+const CURSOR_LOOP = "exec 3<> <(:); while :; do xdotool getmouselocation 2>/dev/null; read -t 0.1 -u 3; done";
 
 /** ?quality= 1–100 as ffmpeg's MJPEG -q:v, 2 (best) to 31. */
 export function mjpegQscale(quality: number): number {
@@ -47,7 +47,11 @@ class FfmpegCapture {
   readonly firstFrame: Promise<void>;
   private resolveFirst!: () => void;
 
-  constructor(private readonly parts: DesktopScreencastParts, private readonly settings: ScreencastSettings, private readonly sink: ScreencastSink) {
+  constructor(
+    private readonly parts: DesktopScreencastParts,
+    private readonly settings: ScreencastSettings,
+    private readonly sink: ScreencastSink,
+  ) {
     this.firstFrame = new Promise((resolve) => (this.resolveFirst = resolve));
     void this.runFfmpeg();
     void this.runCursorLoop();
@@ -69,14 +73,42 @@ class FfmpegCapture {
   private async ffmpegOnce(): Promise<number | null> {
     const { display, xauthority } = await this.parts.display.address();
     if (this.stopped) return null;
-    const child = spawn(this.parts.ffmpeg, [
-      "-hide_banner", "-loglevel", "error", "-nostdin", "-f", "x11grab", "-draw_mouse", "0",
-      "-framerate", String(this.settings.fps), "-i", display,
-      // -threads 1: ffmpeg's MJPEG encoder is frame-threaded, and each extra thread holds a frame back
-      // (measured here: a screen change reached our pipe in 72 ms p50 at 30 fps, 44 ms with one thread;
-      // 121 and 71 ms at 15 fps). -flush_packets 1: each JPEG leaves ffmpeg whole as soon as it is encoded.
-      "-threads", "1", "-f", "mjpeg", "-pix_fmt", "yuvj420p", "-q:v", String(mjpegQscale(this.settings.quality)), "-flush_packets", "1", "pipe:1",
-    ], { stdio: ["ignore", "pipe", "pipe"], detached: true, env: hostEnv(this.parts.marker, { DISPLAY: display, XAUTHORITY: xauthority }) });
+    const child = spawn(
+      this.parts.ffmpeg,
+      [
+        "-hide_banner",
+        "-loglevel",
+        "error",
+        "-nostdin",
+        "-f",
+        "x11grab",
+        "-draw_mouse",
+        "0",
+        "-framerate",
+        String(this.settings.fps),
+        "-i",
+        display,
+        // -threads 1: ffmpeg's MJPEG encoder is frame-threaded, and each extra thread holds a frame back
+        // (measured here: a screen change reached our pipe in 72 ms p50 at 30 fps, 44 ms with one thread;
+        // 121 and 71 ms at 15 fps). -flush_packets 1: each JPEG leaves ffmpeg whole as soon as it is encoded.
+        "-threads",
+        "1",
+        "-f",
+        "mjpeg",
+        "-pix_fmt",
+        "yuvj420p",
+        "-q:v",
+        String(mjpegQscale(this.settings.quality)),
+        "-flush_packets",
+        "1",
+        "pipe:1",
+      ],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+        detached: true,
+        env: hostEnv(this.parts.marker, { DISPLAY: display, XAUTHORITY: xauthority }),
+      },
+    );
     this.child = child;
     const splitter = new MjpegSplitter();
     let stderr = "";
@@ -88,7 +120,8 @@ class FfmpegCapture {
       child.once("error", () => resolve(-1));
       child.once("close", (code) => {
         if (this.child === child) this.child = null;
-        if (!this.stopped && stderr.trim()) getLogger().warn({ stderr: stderr.trim() }, "desktop screencast: ffmpeg said");
+        if (!this.stopped && stderr.trim())
+          getLogger().warn({ stderr: stderr.trim() }, "desktop screencast: ffmpeg said");
         resolve(code);
       });
     });
@@ -108,16 +141,19 @@ class FfmpegCapture {
     const signal = this.cursorAbort.signal;
     let line = "";
     while (!this.stopped) {
-      await this.parts.supervise(["bash", "-c", CURSOR_LOOP], {
-        timeoutMs: 24 * 3600_000, signal,
-        onOutput: (stream, chunk) => {
-          if (stream !== "stdout") return;
-          line += chunk.toString("latin1");
-          const lines = line.split("\n");
-          line = lines.pop() ?? "";
-          for (const l of lines) this.cursor(l);
-        },
-      }).catch(() => null);
+      await this.parts
+        .supervise(["bash", "-c", CURSOR_LOOP], {
+          timeoutMs: 24 * 3600_000,
+          signal,
+          onOutput: (stream, chunk) => {
+            if (stream !== "stdout") return;
+            line += chunk.toString("latin1");
+            const lines = line.split("\n");
+            line = lines.pop() ?? "";
+            for (const l of lines) this.cursor(l);
+          },
+        })
+        .catch(() => null);
       if (this.stopped) return;
       await new Promise((r) => setTimeout(r, RESTART_AFTER_MS));
     }

@@ -7,7 +7,12 @@ import { lstat, readdir } from "node:fs/promises";
 import path from "node:path";
 
 // trusted.overlay.* marks opaque directories and redirects; security.capability keeps setcap'd files.
-const XATTRS = ["--xattrs", "--xattrs-include=trusted.*", "--xattrs-include=security.capability", "--xattrs-include=user.*"];
+const XATTRS = [
+  "--xattrs",
+  "--xattrs-include=trusted.*",
+  "--xattrs-include=security.capability",
+  "--xattrs-include=user.*",
+];
 
 /** Runs tar; `okCodes`: GNU tar exits 1 when a file changed while it was read (a live snapshot). */
 function tar(args: string[], input?: Buffer, okCodes = [0]): Promise<Buffer> {
@@ -18,7 +23,11 @@ function tar(args: string[], input?: Buffer, okCodes = [0]): Promise<Buffer> {
     child.stdout!.on("data", (d: Buffer) => out.push(d));
     child.stderr!.on("data", (d) => (err = (err + d).slice(-2000)));
     child.on("error", reject);
-    child.on("close", (code) => (code !== null && okCodes.includes(code) ? resolve(Buffer.concat(out)) : reject(new Error(`tar exited ${code}: ${err.trim()}`))));
+    child.on("close", (code) =>
+      code !== null && okCodes.includes(code)
+        ? resolve(Buffer.concat(out))
+        : reject(new Error(`tar exited ${code}: ${err.trim()}`)),
+    );
     if (input) {
       child.stdin!.on("error", () => {});
       child.stdin!.end(input);
@@ -28,16 +37,40 @@ function tar(args: string[], input?: Buffer, okCodes = [0]): Promise<Buffer> {
 
 // Caches apt rebuilds with `apt-get update` (tens of MB after one update); installed
 // packages, their files and dpkg's database are kept.
-const EXCLUDES = ["--exclude=./var/lib/apt/lists/*", "--exclude=./var/cache/apt/*.bin", "--exclude=./var/cache/apt/archives/*.deb"];
+const EXCLUDES = [
+  "--exclude=./var/lib/apt/lists/*",
+  "--exclude=./var/cache/apt/*.bin",
+  "--exclude=./var/cache/apt/archives/*.deb",
+];
 
 /** tar.zst of the upper layer; it may be taken while the desktop runs (periodic saves). */
 export function archiveUpper(upper: string): Promise<Buffer> {
-  return tar(["--create", "--numeric-owner", "--sparse", ...XATTRS, ...EXCLUDES, "-I", "zstd -3 -T0 -q", "-C", upper, "-f", "-", "."], undefined, [0, 1]);
+  return tar(
+    [
+      "--create",
+      "--numeric-owner",
+      "--sparse",
+      ...XATTRS,
+      ...EXCLUDES,
+      "-I",
+      "zstd -3 -T0 -q",
+      "-C",
+      upper,
+      "-f",
+      "-",
+      ".",
+    ],
+    undefined,
+    [0, 1],
+  );
 }
 
 /** Unpacks a snapshot into an empty upper layer, keeping owners, modes, devices (whiteouts) and xattrs. */
 export async function extractUpper(upper: string, archive: Buffer): Promise<void> {
-  await tar(["--extract", "--numeric-owner", "--same-permissions", ...XATTRS, "-I", "zstd -d -q", "-C", upper, "-f", "-"], archive);
+  await tar(
+    ["--extract", "--numeric-owner", "--same-permissions", ...XATTRS, "-I", "zstd -d -q", "-C", upper, "-f", "-"],
+    archive,
+  );
 }
 
 /**

@@ -37,7 +37,11 @@ export class DesktopVnc implements VncCapability {
   /** Bumped by every kill: a start begun before it must not leave an x11vnc behind. */
   private generation = 0;
 
-  constructor(private readonly x11vnc: string, private readonly display: HostDisplay, private readonly marker: string) {}
+  constructor(
+    private readonly x11vnc: string,
+    private readonly display: HostDisplay,
+    private readonly marker: string,
+  ) {}
 
   /** x11vnc processes running now (0 or 1), for resources() and the leak checks. */
   get running(): number {
@@ -82,10 +86,27 @@ export class DesktopVnc implements VncCapability {
     const { display, xauthority } = await this.display.address();
     const port = await freePort();
     if (this.stopped || generation !== this.generation) throw new Error("no VNC client is waiting any more");
-    const child = spawn(this.x11vnc, [
-      "-display", display, "-auth", xauthority, "-localhost", "-rfbport", String(port), "-shared", "-forever", "-nopw",
-      "-noshm", "-repeat", "-noipv6", "-nossl", "-quiet",
-    ], { stdio: ["ignore", "pipe", "pipe"], detached: true, env: hostEnv(this.marker, { HOME: "/nonexistent" }) });
+    const child = spawn(
+      this.x11vnc,
+      [
+        "-display",
+        display,
+        "-auth",
+        xauthority,
+        "-localhost",
+        "-rfbport",
+        String(port),
+        "-shared",
+        "-forever",
+        "-nopw",
+        "-noshm",
+        "-repeat",
+        "-noipv6",
+        "-nossl",
+        "-quiet",
+      ],
+      { stdio: ["ignore", "pipe", "pipe"], detached: true, env: hostEnv(this.marker, { HOME: "/nonexistent" }) },
+    );
     this.child = child;
     let stderr = "";
     child.stderr!.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-1000)));
@@ -99,7 +120,9 @@ export class DesktopVnc implements VncCapability {
       const fail = (why: string) => {
         clearTimeout(timer);
         killGroup(child);
-        reject(new Error(`x11vnc ${why}${stderr.trim() ? `: ${stderr.trim().split("\n").slice(-3).join(" / ")}` : ""}`));
+        reject(
+          new Error(`x11vnc ${why}${stderr.trim() ? `: ${stderr.trim().split("\n").slice(-3).join(" / ")}` : ""}`),
+        );
       };
       const timer = setTimeout(() => fail("did not listen in time"), START_TIMEOUT_MS);
       child.once("exit", (code) => fail(`exited (${code})`));

@@ -7,18 +7,61 @@ import { canonicalKey, type CanonicalKey } from "@/lib/computers/sessions/keys";
 
 // Canonical key names (`canonicalKey`) → X keysyms.
 const KEYSYMS: Record<CanonicalKey, string> = {
-  Control: "ctrl", Shift: "shift", Alt: "alt", Meta: "super", Enter: "Return", Escape: "Escape", Tab: "Tab",
-  Backspace: "BackSpace", Delete: "Delete", Insert: "Insert", Home: "Home", End: "End", PageUp: "Prior",
-  PageDown: "Next", ArrowUp: "Up", ArrowDown: "Down", ArrowLeft: "Left", ArrowRight: "Right", CapsLock: "Caps_Lock",
+  Control: "ctrl",
+  Shift: "shift",
+  Alt: "alt",
+  Meta: "super",
+  Enter: "Return",
+  Escape: "Escape",
+  Tab: "Tab",
+  Backspace: "BackSpace",
+  Delete: "Delete",
+  Insert: "Insert",
+  Home: "Home",
+  End: "End",
+  PageUp: "Prior",
+  PageDown: "Next",
+  ArrowUp: "Up",
+  ArrowDown: "Down",
+  ArrowLeft: "Left",
+  ArrowRight: "Right",
+  CapsLock: "Caps_Lock",
 };
 // Printable characters whose keysym name differs from the character.
 const CHAR_KEYSYMS: Record<string, string> = {
-  " ": "space", "+": "plus", "-": "minus", "=": "equal", "/": "slash", "\\": "backslash", ".": "period", ",": "comma",
-  ";": "semicolon", ":": "colon", "'": "apostrophe", '"': "quotedbl", "`": "grave", "~": "asciitilde",
-  "!": "exclam", "@": "at", "#": "numbersign", $: "dollar", "%": "percent", "^": "asciicircum",
-  "&": "ampersand", "*": "asterisk", "(": "parenleft", ")": "parenright", "[": "bracketleft",
-  "]": "bracketright", "{": "braceleft", "}": "braceright", "<": "less", ">": "greater", "?": "question",
-  _: "underscore", "|": "bar",
+  " ": "space",
+  "+": "plus",
+  "-": "minus",
+  "=": "equal",
+  "/": "slash",
+  "\\": "backslash",
+  ".": "period",
+  ",": "comma",
+  ";": "semicolon",
+  ":": "colon",
+  "'": "apostrophe",
+  '"': "quotedbl",
+  "`": "grave",
+  "~": "asciitilde",
+  "!": "exclam",
+  "@": "at",
+  "#": "numbersign",
+  $: "dollar",
+  "%": "percent",
+  "^": "asciicircum",
+  "&": "ampersand",
+  "*": "asterisk",
+  "(": "parenleft",
+  ")": "parenright",
+  "[": "bracketleft",
+  "]": "bracketright",
+  "{": "braceleft",
+  "}": "braceright",
+  "<": "less",
+  ">": "greater",
+  "?": "question",
+  _: "underscore",
+  "|": "bar",
 };
 
 export function toKeysym(name: string, param = "keys"): string {
@@ -43,7 +86,10 @@ function notches(delta: number): number {
 
 function scroll(a: ActionOf<"scroll">): string[] {
   const args = a.x !== undefined && a.y !== undefined ? move(a.x, a.y) : [];
-  const steps: [number, number][] = [[notches(a.dy), a.dy > 0 ? 5 : 4], [notches(a.dx), a.dx > 0 ? 7 : 6]];
+  const steps: [number, number][] = [
+    [notches(a.dy), a.dy > 0 ? 5 : 4],
+    [notches(a.dx), a.dx > 0 ? 7 : 6],
+  ];
   for (const [count, button] of steps) {
     if (count) args.push("click", "--repeat", String(count), "--delay", "0", String(button));
   }
@@ -67,7 +113,13 @@ function holding(keys: string[] | undefined, args: string[]): string[] {
 export function xdotoolArgs(action: Action): string[] | null {
   switch (action.type) {
     case "click":
-      return holding(action.held_keys, [...move(action.x, action.y), "click", "--delay", "0", String(BUTTONS[action.button])]);
+      return holding(action.held_keys, [
+        ...move(action.x, action.y),
+        "click",
+        "--delay",
+        "0",
+        String(BUTTONS[action.button]),
+      ]);
     case "double_click":
       return holding(action.held_keys, [...move(action.x, action.y), "click", "--repeat", "2", "--delay", "0", "1"]);
     case "right_click":
@@ -75,7 +127,14 @@ export function xdotoolArgs(action: Action): string[] | null {
     case "move":
       return holding(action.held_keys, move(action.x, action.y));
     case "point_and_type":
-      return [...move(action.x, action.y), "click", "--delay", "0", "1", ...(action.text ? ["type", "--delay", "0", "--", action.text] : [])];
+      return [
+        ...move(action.x, action.y),
+        "click",
+        "--delay",
+        "0",
+        "1",
+        ...(action.text ? ["type", "--delay", "0", "--", action.text] : []),
+      ];
     case "mouse_down":
     case "mouse_up": {
       const at = action.x !== undefined && action.y !== undefined ? move(action.x, action.y) : [];
@@ -86,7 +145,16 @@ export function xdotoolArgs(action: Action): string[] | null {
       // A pause after the press and between points: the window manager takes the press first
       // (click-to-focus) and replays it, and a motion sent before that reaches nobody.
       const points = rest.flatMap((p) => [...move(p.x, p.y), "sleep", DRAG_PAUSE]);
-      return holding(action.held_keys, [...move(first.x, first.y), "mousedown", "1", "sleep", DRAG_PAUSE, ...points, "mouseup", "1"]);
+      return holding(action.held_keys, [
+        ...move(first.x, first.y),
+        "mousedown",
+        "1",
+        "sleep",
+        DRAG_PAUSE,
+        ...points,
+        "mouseup",
+        "1",
+      ]);
     }
     case "type":
       return action.text ? ["type", "--delay", "0", "--", action.text] : [];
@@ -102,10 +170,17 @@ export function xdotoolArgs(action: Action): string[] | null {
     case "screenshot":
       return null;
     default:
-      if (TABS.has(action.type)) throw new ActionError("wrong_kind", "Tabs are for browser sessions; this is a desktop session");
+      if (TABS.has(action.type))
+        throw new ActionError("wrong_kind", "Tabs are for browser sessions; this is a desktop session");
       if (BROWSER_ONLY.has(action.type)) {
-        throw new ActionError("not_supported", `'${action.type}' is for browser sessions; desktop sessions do not support it`);
+        throw new ActionError(
+          "not_supported",
+          `'${action.type}' is for browser sessions; desktop sessions do not support it`,
+        );
       }
-      throw new ActionError("not_supported", `'${(action as { type: string }).type}' is not supported on desktop sessions`);
+      throw new ActionError(
+        "not_supported",
+        `'${(action as { type: string }).type}' is not supported on desktop sessions`,
+      );
   }
 }

@@ -101,12 +101,17 @@ export class XTestConnection {
         const reply = this.received.subarray(0, total);
         this.received = this.received.subarray(total);
         this.socket.off("data", onData).off("close", onClose);
-        if (reply[0] !== 1) return reject(new Error(`the X server refused the connection: ${reply.subarray(8, 8 + reply[1]!).toString("latin1")}`));
+        if (reply[0] !== 1)
+          return reject(
+            new Error(`the X server refused the connection: ${reply.subarray(8, 8 + reply[1]!).toString("latin1")}`),
+          );
         this.minKeycode = reply[34]!;
         this.maxKeycode = reply[35]!;
         const screens = 40 + reply.readUInt16LE(24) + pad4(reply.readUInt16LE(24)) + 8 * reply[29]!;
         this.root = reply.readUInt32LE(screens);
-        this.socket.on("data", (more) => this.onData(more)).on("close", () => this.fail(new Error("the X connection closed")));
+        this.socket
+          .on("data", (more) => this.onData(more))
+          .on("close", () => this.fail(new Error("the X connection closed")));
         resolve();
       };
       const onClose = () => reject(new Error("the X server closed the connection during set-up"));
@@ -162,7 +167,10 @@ export class XTestConnection {
     this.socket.write(Buffer.concat([header, body]));
     return new Promise((resolve, reject) => {
       // A display that stops answering (a frozen desktop) must not hold the viewer's input queue.
-      const timer = setTimeout(() => this.close(new Error(`the X server did not answer within ${REPLY_TIMEOUT_MS / 1000} s`)), REPLY_TIMEOUT_MS);
+      const timer = setTimeout(
+        () => this.close(new Error(`the X server did not answer within ${REPLY_TIMEOUT_MS / 1000} s`)),
+        REPLY_TIMEOUT_MS,
+      );
       const settle = () => clearTimeout(timer);
       this.pending.set(sequence, {
         resolve: (reply) => (settle(), resolve(reply)),

@@ -37,7 +37,10 @@ export class EgressProxy {
   private lastProblem: EgressProblem | null = null;
   private upstream: Upstream | null = null;
 
-  private constructor(private readonly server: http.Server, private readonly policy: EgressPolicy) {}
+  private constructor(
+    private readonly server: http.Server,
+    private readonly policy: EgressPolicy,
+  ) {}
 
   static async start(policy: EgressPolicy): Promise<EgressProxy> {
     const server = http.createServer();
@@ -140,7 +143,8 @@ export class EgressProxy {
     if (!target) return void client.end("HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n");
     const port = Number(target[2]);
     const route = await this.route(target[1], port);
-    if ("problem" in route) return void client.end(`HTTP/1.1 ${statusLine(route.problem)}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
+    if ("problem" in route)
+      return void client.end(`HTTP/1.1 ${statusLine(route.problem)}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
     let upstream: net.Socket;
     // Bytes the upstream proxy sent after its 200 belong to the client.
     let early: Buffer = Buffer.alloc(0);
@@ -185,10 +189,17 @@ export class EgressProxy {
     // Through a proxy the request keeps its absolute form and carries the proxy's credentials.
     const via = "via" in route ? route.via : null;
     if (via?.authorization) headers["proxy-authorization"] = via.authorization;
-    const next = "via" in route
-      ? { host: route.via.ip, port: route.via.port, path: req.url }
-      : { host: route.ip, port, path: `${url.pathname}${url.search}` };
-    const upstream = http.request({ ...next, method: req.method, headers, setHost: false, timeout: REQUEST_TIMEOUT_MS });
+    const next =
+      "via" in route
+        ? { host: route.via.ip, port: route.via.port, path: req.url }
+        : { host: route.ip, port, path: `${url.pathname}${url.search}` };
+    const upstream = http.request({
+      ...next,
+      method: req.method,
+      headers,
+      setHost: false,
+      timeout: REQUEST_TIMEOUT_MS,
+    });
     upstream.once("response", (answer) => {
       upstream.setTimeout(0);
       res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
@@ -206,17 +217,22 @@ export class EgressProxy {
 }
 
 function statusLine(problem: EgressProblem): string {
-  return problem.kind === "refused" ? `403 Forbidden\r\n${REFUSAL_HEADER}: ${problem.reason}` : `502 Bad Gateway\r\n${FAILURE_HEADER}: ${problem.error}`;
+  return problem.kind === "refused"
+    ? `403 Forbidden\r\n${REFUSAL_HEADER}: ${problem.reason}`
+    : `502 Bad Gateway\r\n${FAILURE_HEADER}: ${problem.error}`;
 }
 
 /** The proxy's own page for a plain-http request it could not send on. */
 function answerProblem(res: http.ServerResponse, problem: EgressProblem) {
   const refused = problem.kind === "refused";
   const text = refused ? `Cabin refused this request: ${problem.reason}.` : `The connection failed (${problem.error}).`;
-  res.writeHead(refused ? 403 : 502, {
-    "content-type": "text/html; charset=utf-8", connection: "close",
-    ...(refused ? { [REFUSAL_HEADER]: problem.reason } : { [FAILURE_HEADER]: problem.error }),
-  }).end(`<!doctype html><title>${refused ? "Blocked" : "Connection failed"}</title><p>${escapeHtml(text)}</p>`);
+  res
+    .writeHead(refused ? 403 : 502, {
+      "content-type": "text/html; charset=utf-8",
+      connection: "close",
+      ...(refused ? { [REFUSAL_HEADER]: problem.reason } : { [FAILURE_HEADER]: problem.error }),
+    })
+    .end(`<!doctype html><title>${refused ? "Blocked" : "Connection failed"}</title><p>${escapeHtml(text)}</p>`);
 }
 
 function escapeHtml(text: string): string {

@@ -53,7 +53,10 @@ function family(ip: string): IpFamily {
 }
 
 function rangeLists(ranges: Array<[string, number, string]>): Array<[AddressRanges, string]> {
-  return ranges.map(([network, prefix, why]) => [new AddressRanges([{ network, prefix, family: family(network) }]), why]);
+  return ranges.map(([network, prefix, why]) => [
+    new AddressRanges([{ network, prefix, family: family(network) }]),
+    why,
+  ]);
 }
 
 /**
@@ -101,10 +104,17 @@ export class EgressPolicy {
       allowed: false,
       reason: `blocked by the session egress policy: ${host === ip ? ip : `${host} (${ip})`}:${target.port} is ${what}`,
     });
-    const isSelf = target.port === this.options.self.port && (this.selfAddresses.has(ip) || this.isNever(ip) === "the host's loopback");
+    const isSelf =
+      target.port === this.options.self.port &&
+      (this.selfAddresses.has(ip) || this.isNever(ip) === "the host's loopback");
     if (isSelf) {
-      const named = this.allowed.some(({ entry }) => entry.kind === "host" && entry.port === target.port && (entry.host === host || entry.host === ip));
-      return named ? { allowed: true } : refuse("Cabin itself (only an exact host:port in SESSION_EGRESS_ALLOW allows it)");
+      const named = this.allowed.some(
+        ({ entry }) =>
+          entry.kind === "host" && entry.port === target.port && (entry.host === host || entry.host === ip),
+      );
+      return named
+        ? { allowed: true }
+        : refuse("Cabin itself (only an exact host:port in SESSION_EGRESS_ALLOW allows it)");
     }
     if (this.isAllowListed(host, ip, target.port)) return { allowed: true };
     if (this.hostAddresses.has(ip)) return refuse("an address of the host (SESSION_EGRESS_ALLOW can allow it)");
@@ -112,7 +122,10 @@ export class EgressPolicy {
     if (never) return refuse(`${never} (SESSION_EGRESS_ALLOW can allow it)`);
     if (this.options.mode === "public-only") {
       const privateRange = this.private.find(([list]) => list.has(ip));
-      if (privateRange) return refuse(`${privateRange[1]}, refused with SESSION_EGRESS=public-only (SESSION_EGRESS_ALLOW can allow it)`);
+      if (privateRange)
+        return refuse(
+          `${privateRange[1]}, refused with SESSION_EGRESS=public-only (SESSION_EGRESS_ALLOW can allow it)`,
+        );
     }
     return { allowed: true };
   }
@@ -122,25 +135,51 @@ export class EgressPolicy {
     const { self, allow, mode } = this.options;
     const cidr = (ip: string, prefix?: number) => {
       const network = normalizeIp(ip);
-      return { kind: "cidr" as const, network, prefix: prefix ?? (isIP(network) === 6 ? 128 : 32), family: family(network) };
+      return {
+        kind: "cidr" as const,
+        network,
+        prefix: prefix ?? (isIP(network) === 6 ? 128 : 32),
+        family: family(network),
+      };
     };
     const ranges = (list: Array<[string, number, string]>) =>
-      list.map(([network, prefix, why]): EgressRule => ({ verdict: "refuse", target: cidr(network, prefix), port: null, why }));
-    const hostTarget = (entry: AllowEntry & { kind: "host" }) => (isIP(entry.host) ? cidr(entry.host) : { kind: "host" as const, host: entry.host });
+      list.map(
+        ([network, prefix, why]): EgressRule => ({ verdict: "refuse", target: cidr(network, prefix), port: null, why }),
+      );
+    const hostTarget = (entry: AllowEntry & { kind: "host" }) =>
+      isIP(entry.host) ? cidr(entry.host) : { kind: "host" as const, host: entry.host };
     return [
       // Cabin itself, unless named exactly (host:port with its port).
-      ...allow.filter((e) => e.kind === "host" && e.port === self.port).map((e): EgressRule => ({
-        verdict: "allow", target: hostTarget(e as AllowEntry & { kind: "host" }), port: self.port, why: `SESSION_EGRESS_ALLOW names ${e.text}`,
-      })),
+      ...allow
+        .filter((e) => e.kind === "host" && e.port === self.port)
+        .map(
+          (e): EgressRule => ({
+            verdict: "allow",
+            target: hostTarget(e as AllowEntry & { kind: "host" }),
+            port: self.port,
+            why: `SESSION_EGRESS_ALLOW names ${e.text}`,
+          }),
+        ),
       ...[...this.selfAddresses, "127.0.0.0/8", "::1"].map((address): EgressRule => {
         const [ip, prefix] = address.split("/");
-        return { verdict: "refuse", target: cidr(ip, prefix ? Number(prefix) : undefined), port: self.port, why: "Cabin itself" };
+        return {
+          verdict: "refuse",
+          target: cidr(ip, prefix ? Number(prefix) : undefined),
+          port: self.port,
+          why: "Cabin itself",
+        };
       }),
-      ...allow.map((e): EgressRule => ({
-        verdict: "allow", target: e.kind === "cidr" ? cidr(e.network, e.prefix) : hostTarget(e), port: e.kind === "cidr" ? null : e.port,
-        why: `SESSION_EGRESS_ALLOW allows ${e.text}`,
-      })),
-      ...[...this.hostAddresses].map((ip): EgressRule => ({ verdict: "refuse", target: cidr(ip), port: null, why: "an address of the host" })),
+      ...allow.map(
+        (e): EgressRule => ({
+          verdict: "allow",
+          target: e.kind === "cidr" ? cidr(e.network, e.prefix) : hostTarget(e),
+          port: e.kind === "cidr" ? null : e.port,
+          why: `SESSION_EGRESS_ALLOW allows ${e.text}`,
+        }),
+      ),
+      ...[...this.hostAddresses].map(
+        (ip): EgressRule => ({ verdict: "refuse", target: cidr(ip), port: null, why: "an address of the host" }),
+      ),
       ...ranges(NEVER),
       ...(mode === "public-only" ? ranges(PRIVATE) : []),
     ];

@@ -7,7 +7,9 @@ import { EgressPolicy, normalizeIp, parseEgressAllow } from "@/lib/computers/egr
 
 /** Every address of this host's interfaces (loopback included). */
 export function hostInterfaceAddresses(): string[] {
-  return Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((i) => normalizeIp(i.address.split("%")[0])));
+  return Object.values(os.networkInterfaces()).flatMap((list) =>
+    (list ?? []).map((i) => normalizeIp(i.address.split("%")[0])),
+  );
 }
 
 const policyKey = singletonKey<EgressPolicy>("egressPolicy");

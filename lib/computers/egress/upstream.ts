@@ -52,7 +52,11 @@ export function connectTo(ip: string, port: number): Promise<net.Socket> {
 }
 
 /** A tunnel to `host:port` through `upstream` (CONNECT), with what the proxy sent after its answer. */
-export async function tunnelVia(upstream: Upstream, host: string, port: number): Promise<{ socket: net.Socket; rest: Buffer }> {
+export async function tunnelVia(
+  upstream: Upstream,
+  host: string,
+  port: number,
+): Promise<{ socket: net.Socket; rest: Buffer }> {
   let socket: net.Socket;
   try {
     socket = await connectTo(upstream.ip, upstream.port);
@@ -69,13 +73,18 @@ export async function tunnelVia(upstream: Upstream, host: string, port: number):
     const onData = (chunk: Buffer) => {
       head = Buffer.concat([head, chunk]);
       const end = head.indexOf("\r\n\r\n");
-      if (end < 0) return void (head.length > MAX_PROXY_HEAD_BYTES && fail(withCode("the proxy's answer is too long", "TUNNEL_REFUSED")));
+      if (end < 0)
+        return void (
+          head.length > MAX_PROXY_HEAD_BYTES && fail(withCode("the proxy's answer is too long", "TUNNEL_REFUSED"))
+        );
       socket.removeListener("data", onData);
       socket.removeListener("error", fail);
       socket.removeListener("close", onClose);
       const status = Number(head.toString("latin1", 0, end).split(" ")[1]);
       if (status === 200) return resolve({ socket, rest: head.subarray(end + 4) });
-      fail(withCode(`the proxy ${upstream.label} answered ${status}`, status === 407 ? "PROXY_AUTH" : "TUNNEL_REFUSED"));
+      fail(
+        withCode(`the proxy ${upstream.label} answered ${status}`, status === 407 ? "PROXY_AUTH" : "TUNNEL_REFUSED"),
+      );
     };
     socket.on("data", onData);
     socket.once("error", fail);
@@ -87,6 +96,13 @@ export async function tunnelVia(upstream: Upstream, host: string, port: number):
 export function parseUpstreamUrl(raw: string): { host: string; port: number; authorization?: string; label: string } {
   const url = new URL(raw);
   const user = decodeURIComponent(url.username);
-  const authorization = user ? `Basic ${Buffer.from(`${user}:${decodeURIComponent(url.password)}`).toString("base64")}` : undefined;
-  return { host: url.hostname.replace(/^\[|\]$/g, ""), port: Number(url.port || 80), authorization, label: `${url.protocol}//${url.host}` };
+  const authorization = user
+    ? `Basic ${Buffer.from(`${user}:${decodeURIComponent(url.password)}`).toString("base64")}`
+    : undefined;
+  return {
+    host: url.hostname.replace(/^\[|\]$/g, ""),
+    port: Number(url.port || 80),
+    authorization,
+    label: `${url.protocol}//${url.host}`,
+  };
 }

@@ -57,6 +57,7 @@ export class EventHistory<E> {
 export function replayStart(lastEventId: string | null, since: string | null): number | null {
   const [name, value] = lastEventId !== null ? ["Last-Event-ID", lastEventId] : ["since", since];
   if (value === null) return null;
-  if (!/^\d{1,15}$/.test(value.trim())) throw new AppError("invalid_request", `${name} must be an event number (a whole number ≥ 0), got '${value}'`);
+  if (!/^\d{1,15}$/.test(value.trim()))
+    throw new AppError("invalid_request", `${name} must be an event number (a whole number ≥ 0), got '${value}'`);
   return Number(value.trim());
 }

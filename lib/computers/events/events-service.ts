@@ -31,7 +31,10 @@ export async function openSessionEvents(input: {
     try {
       assertServedHere(row);
     } catch (err) {
-      channel.send("error", { code: isAppError(err) ? err.code : "internal", message: err instanceof Error ? err.message : String(err) });
+      channel.send("error", {
+        code: isAppError(err) ? err.code : "internal",
+        message: err instanceof Error ? err.message : String(err),
+      });
       return channel.close();
     }
     const live = manager.get(row.id);
@@ -58,16 +61,25 @@ export async function withActionEvents<T>(
   run: () => Promise<T>,
 ): Promise<T> {
   const { sessionId, requestId } = call;
-  events.publish(sessionId, { event: "action_request", data: { request_id: requestId, action: call.action, timestamp: new Date().toISOString() } });
+  events.publish(sessionId, {
+    event: "action_request",
+    data: { request_id: requestId, action: call.action, timestamp: new Date().toISOString() },
+  });
   const respond = (status: string, errorMessage?: string) =>
     events.publish(sessionId, {
       event: "action_response",
-      data: { request_id: requestId, status, ...(errorMessage ? { error_message: errorMessage } : {}), timestamp: new Date().toISOString() },
+      data: {
+        request_id: requestId,
+        status,
+        ...(errorMessage ? { error_message: errorMessage } : {}),
+        timestamp: new Date().toISOString(),
+      },
     });
   try {
     const result = await run();
     const outcome = result as { status?: unknown; error_message?: unknown };
-    if (outcome?.status === "error") respond("error", typeof outcome.error_message === "string" ? outcome.error_message : undefined);
+    if (outcome?.status === "error")
+      respond("error", typeof outcome.error_message === "string" ? outcome.error_message : undefined);
     else respond("success");
     return result;
   } catch (err) {

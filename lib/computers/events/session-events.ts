@@ -8,7 +8,10 @@ import { EventHistory } from "@/lib/computers/events/event-history";
 
 export type SessionEvent =
   | { event: "action_request"; data: { request_id: string; action: unknown; timestamp: string } }
-  | { event: "action_response"; data: { request_id: string; status: string; error_message?: string; timestamp: string } }
+  | {
+      event: "action_response";
+      data: { request_id: string; status: string; error_message?: string; timestamp: string };
+    }
   | { event: "exec_output"; data: { request_id: string; data: string; is_stderr: boolean } }
   | { event: "exec_exit"; data: { request_id: string; exit_code: number; command?: string } }
   | { event: "ended"; data: { reason: string } };

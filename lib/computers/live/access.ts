@@ -69,5 +69,7 @@ export function touchForInput(live: LiveSession): void {
   const now = Date.now();
   if (now - (lastTouch.get(live) ?? 0) < INPUT_TOUCH_EVERY_MS) return;
   lastTouch.set(live, now);
-  void getSessionManager().touch(live).catch(() => {});
+  void getSessionManager()
+    .touch(live)
+    .catch(() => {});
 }

@@ -32,7 +32,14 @@ export interface LiveViewStats {
 
 const STATS = singletonKey<LiveViewStats>("liveViewStats");
 export function liveViewStats(): LiveViewStats {
-  return singleton(STATS, () => ({ capturing: 0, viewers: 0, frames: 0, browser_screencast_frames: 0, desktop_input_xtest: 0, desktop_input_xdotool: 0 }));
+  return singleton(STATS, () => ({
+    capturing: 0,
+    viewers: 0,
+    frames: 0,
+    browser_screencast_frames: 0,
+    desktop_input_xtest: 0,
+    desktop_input_xdotool: 0,
+  }));
 }
 
 // A frame may arrive a little early against a viewer's interval (capture jitter);
@@ -115,9 +122,11 @@ export class ScreencastHub {
   }
 
   private reconcile() {
-    this.changing = this.changing.then(() => this.apply()).catch((err) => {
-      getLogger().warn({ err }, "screencast capture could not start or stop");
-    });
+    this.changing = this.changing
+      .then(() => this.apply())
+      .catch((err) => {
+        getLogger().warn({ err }, "screencast capture could not start or stop");
+      });
   }
 
   private async apply() {

@@ -27,31 +27,37 @@ export function parseLiveViewQuery(query: URLSearchParams): ScreencastSettings {
   return { fps, quality };
 }
 
-export async function openScreencastStream(input: LiveViewCredentials & { query: URLSearchParams; signal?: AbortSignal }) {
+export async function openScreencastStream(
+  input: LiveViewCredentials & { query: URLSearchParams; signal?: AbortSignal },
+) {
   const settings = parseLiveViewQuery(input.query);
   const { live, hub } = await reachLiveView(input);
-  return sseStream((channel) => {
-    let detach: () => void;
-    try {
-      detach = hub.attach({
-        ...settings,
-        frame(frame) {
-          if (channel.backlogged()) return;
-          const metadata = { timestamp: frame.timestamp, viewport: { width: frame.width, height: frame.height } };
-          channel.send(null, { image_data: frame.jpeg.toString("base64"), metadata });
-        },
-        cursor(x, y) {
-          channel.send("cursor_position", { x, y });
-        },
-        ended(reason) {
-          channel.send("ended", { reason });
-          channel.close();
-        },
-      });
-    } catch {
-      throw terminatedError({ id: live.id, terminationReason: "ending" });
-    }
-    channel.comment("connected");
-    return detach;
-  }, input.signal, { highWaterMark: MAX_QUEUED_EVENTS });
+  return sseStream(
+    (channel) => {
+      let detach: () => void;
+      try {
+        detach = hub.attach({
+          ...settings,
+          frame(frame) {
+            if (channel.backlogged()) return;
+            const metadata = { timestamp: frame.timestamp, viewport: { width: frame.width, height: frame.height } };
+            channel.send(null, { image_data: frame.jpeg.toString("base64"), metadata });
+          },
+          cursor(x, y) {
+            channel.send("cursor_position", { x, y });
+          },
+          ended(reason) {
+            channel.send("ended", { reason });
+            channel.close();
+          },
+        });
+      } catch {
+        throw terminatedError({ id: live.id, terminationReason: "ending" });
+      }
+      channel.comment("connected");
+      return detach;
+    },
+    input.signal,
+    { highWaterMark: MAX_QUEUED_EVENTS },
+  );
 }

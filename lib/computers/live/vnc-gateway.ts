@@ -17,7 +17,15 @@ import { refuseUpgrade, incomingRequestId } from "@/lib/api/edge";
 import { upgradeCredentials } from "@/lib/computers/live/upgrade";
 
 const PATH = /^\/computers\/([^/]+)\/vnc$/;
-const DROPPED_HEADERS = new Set(["authorization", "origin", "host", "cookie", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto"]);
+const DROPPED_HEADERS = new Set([
+  "authorization",
+  "origin",
+  "host",
+  "cookie",
+  "x-forwarded-for",
+  "x-forwarded-host",
+  "x-forwarded-proto",
+]);
 
 export function vncUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
   const url = new URL(req.url ?? "/", "http://localhost");
@@ -32,9 +40,13 @@ async function proxy(req: IncomingMessage, socket: Duplex, head: Buffer, id: str
   try {
     const { handle } = await reachLiveView({ id, ...upgradeCredentials(req, url) });
     if (!handle.vnc) {
-      throw new AppError("not_found", `Session '${id}' has no VNC endpoint (desktop sessions only, on servers with x11vnc)`, {
-        detail: "no_vnc_endpoint",
-      });
+      throw new AppError(
+        "not_found",
+        `Session '${id}' has no VNC endpoint (desktop sessions only, on servers with x11vnc)`,
+        {
+          detail: "no_vnc_endpoint",
+        },
+      );
     }
     lease = await handle.vnc.open();
   } catch (err) {
@@ -46,7 +58,8 @@ async function proxy(req: IncomingMessage, socket: Duplex, head: Buffer, id: str
   const local = `127.0.0.1:${lease.port}`;
   const lines = ["GET / HTTP/1.1", `Host: ${local}`, `Origin: http://${local}`];
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
-    if (!DROPPED_HEADERS.has(req.rawHeaders[i].toLowerCase())) lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
+    if (!DROPPED_HEADERS.has(req.rawHeaders[i].toLowerCase()))
+      lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
   }
   upstream.once("connect", () => {
     upstream.write(`${lines.join("\r\n")}\r\n\r\n`);

@@ -19,7 +19,10 @@ const SCREENSHOT_TOKEN_HELP = {
   howToUse: "fetch the screenshot_url exactly as returned",
 };
 
-const capability = (ref: ScreenshotRef): Capability => ({ purpose: "cabin.screenshot-url.v1", subject: [ref.computerId, ref.name] });
+const capability = (ref: ScreenshotRef): Capability => ({
+  purpose: "cabin.screenshot-url.v1",
+  subject: [ref.computerId, ref.name],
+});
 
 /** A token valid for exactly this file until the expiry (see signCapability). */
 export function screenshotToken(ref: ScreenshotRef, expiresAtMs: number, secret?: string): string {
@@ -40,7 +43,12 @@ export function screenshotUrl(baseUrl: string, ref: ScreenshotRef, now = Date.no
  * GET /computers/{id}/screenshots/{name} (a read; not activity): a valid token
  * alone is enough; otherwise the API key of the session's organization.
  */
-export async function getScreenshotFile(input: { id: string; name: string; token: string | null; authorization: string | null }) {
+export async function getScreenshotFile(input: {
+  id: string;
+  name: string;
+  token: string | null;
+  authorization: string | null;
+}) {
   const ref = { computerId: input.id, name: input.name };
   const tokenValid = input.token !== null && verifyScreenshotToken(ref, input.token);
   if (!tokenValid) {
@@ -48,6 +56,7 @@ export async function getScreenshotFile(input: { id: string; name: string; token
     await findOwnedComputer(await authenticateApiKey(input.authorization), input.id);
   }
   const file = await readScreenshot(input.id, input.name);
-  if (!file) throw new AppError("not_found", `Screenshot '${input.name}' not found (screenshots are kept for 15 minutes)`);
+  if (!file)
+    throw new AppError("not_found", `Screenshot '${input.name}' not found (screenshots are kept for 15 minutes)`);
   return file;
 }

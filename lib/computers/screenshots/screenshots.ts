@@ -52,12 +52,14 @@ export async function sweepScreenshots(now = Date.now()): Promise<void> {
     for (const file of files) {
       const taken = Number(file.split("_")[1]);
       const shot = path.join(full, file);
-      if (Number.isFinite(taken) && now - taken > SCREENSHOT_TTL_MS) await rm(/* turbopackIgnore: true */ shot, { force: true });
+      if (Number.isFinite(taken) && now - taken > SCREENSHOT_TTL_MS)
+        await rm(/* turbopackIgnore: true */ shot, { force: true });
       else kept++;
     }
     if (kept === 0) {
       const info = await stat(/* turbopackIgnore: true */ full).catch(() => null);
-      if (info && now - info.mtimeMs > SCREENSHOT_TTL_MS) await rm(/* turbopackIgnore: true */ full, { recursive: true, force: true });
+      if (info && now - info.mtimeMs > SCREENSHOT_TTL_MS)
+        await rm(/* turbopackIgnore: true */ full, { recursive: true, force: true });
     }
   }
 }

@@ -10,7 +10,10 @@ import type { LiveSession } from "@/lib/computers/sessions/manager";
 import { getSessionManager } from "@/lib/computers/registry";
 import * as store from "@/lib/computers/sessions/store";
 
-export async function findOwnedComputer(principal: Pick<ApiPrincipal, "organizationId">, id: string): Promise<store.ComputerRow> {
+export async function findOwnedComputer(
+  principal: Pick<ApiPrincipal, "organizationId">,
+  id: string,
+): Promise<store.ComputerRow> {
   const row = await store.findComputer({ id, organizationId: principal.organizationId });
   if (!row) throw new AppError("not_found", `Session '${id}' not found`, { detail: "session_not_found" });
   return row;

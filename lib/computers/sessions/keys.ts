@@ -7,22 +7,67 @@ import { ActionError } from "@/lib/computers/actions/action-error";
 
 /** Canonical names of the named keys both drivers map. */
 export const CANONICAL_KEYS = [
-  "Control", "Shift", "Alt", "Meta", "Enter", "Escape", "Tab", "Backspace", "Delete", "Insert",
-  "Home", "End", "PageUp", "PageDown", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "CapsLock",
+  "Control",
+  "Shift",
+  "Alt",
+  "Meta",
+  "Enter",
+  "Escape",
+  "Tab",
+  "Backspace",
+  "Delete",
+  "Insert",
+  "Home",
+  "End",
+  "PageUp",
+  "PageDown",
+  "ArrowUp",
+  "ArrowDown",
+  "ArrowLeft",
+  "ArrowRight",
+  "CapsLock",
 ] as const;
 export type CanonicalKey = (typeof CANONICAL_KEYS)[number];
 
 // Lower-cased spellings → canonical name. Canonical names map to themselves (added below).
 const ALIASES: Record<string, CanonicalKey | string> = {
-  ctrl: "Control", ctl: "Control", control_l: "Control", control_r: "Control",
-  shift_l: "Shift", shift_r: "Shift",
-  option: "Alt", opt: "Alt", alt_l: "Alt", alt_r: "Alt",
-  cmd: "Meta", command: "Meta", super: "Meta", win: "Meta", windows: "Meta", super_l: "Meta", super_r: "Meta",
-  return: "Enter", esc: "Escape", bksp: "Backspace", del: "Delete", ins: "Insert",
-  page_up: "PageUp", pgup: "PageUp", prior: "PageUp",
-  page_down: "PageDown", pgdn: "PageDown", next: "PageDown",
-  up: "ArrowUp", down: "ArrowDown", left: "ArrowLeft", right: "ArrowRight", caps_lock: "CapsLock",
-  space: " ", spacebar: " ", plus: "+", minus: "-",
+  ctrl: "Control",
+  ctl: "Control",
+  control_l: "Control",
+  control_r: "Control",
+  shift_l: "Shift",
+  shift_r: "Shift",
+  option: "Alt",
+  opt: "Alt",
+  alt_l: "Alt",
+  alt_r: "Alt",
+  cmd: "Meta",
+  command: "Meta",
+  super: "Meta",
+  win: "Meta",
+  windows: "Meta",
+  super_l: "Meta",
+  super_r: "Meta",
+  return: "Enter",
+  esc: "Escape",
+  bksp: "Backspace",
+  del: "Delete",
+  ins: "Insert",
+  page_up: "PageUp",
+  pgup: "PageUp",
+  prior: "PageUp",
+  page_down: "PageDown",
+  pgdn: "PageDown",
+  next: "PageDown",
+  up: "ArrowUp",
+  down: "ArrowDown",
+  left: "ArrowLeft",
+  right: "ArrowRight",
+  caps_lock: "CapsLock",
+  space: " ",
+  spacebar: " ",
+  plus: "+",
+  minus: "-",
 };
 for (const name of CANONICAL_KEYS) ALIASES[name.toLowerCase()] = name;
 
@@ -42,5 +87,9 @@ export function canonicalKey(name: string, param = "keys"): string {
   if (Object.hasOwn(ALIASES, lower)) return ALIASES[lower];
   if (FUNCTION_KEY.test(lower)) return lower.toUpperCase();
   if (OTHER_NAME.test(name)) return name;
-  throw new ActionError("invalid", `Unknown key '${name}': give one key per entry (a character, or a name like "Enter", "ctrl", "ArrowLeft", "F5")`, { param });
+  throw new ActionError(
+    "invalid",
+    `Unknown key '${name}': give one key per entry (a character, or a name like "Enter", "ctrl", "ArrowLeft", "F5")`,
+    { param },
+  );
 }

@@ -25,9 +25,14 @@ export function encodeCursor(position: PagePosition): string {
 
 export function decodeCursor(cursor: string): PagePosition {
   const bad = () =>
-    new AppError("invalid_request", "cursor: not a cursor this server issued; pass the x-next-cursor of the previous page as it was", {
-      param: "cursor", detail: "invalid_cursor",
-    });
+    new AppError(
+      "invalid_request",
+      "cursor: not a cursor this server issued; pass the x-next-cursor of the previous page as it was",
+      {
+        param: "cursor",
+        detail: "invalid_cursor",
+      },
+    );
   if (!/^[A-Za-z0-9_-]{1,200}$/.test(cursor)) throw bad();
   let value: unknown;
   try {
@@ -37,7 +42,13 @@ export function decodeCursor(cursor: string): PagePosition {
   }
   if (!Array.isArray(value) || value.length !== 2) throw bad();
   const [createdAtMs, id] = value as unknown[];
-  if (!Number.isSafeInteger(createdAtMs) || (createdAtMs as number) < 0 || typeof id !== "string" || !/^comp_[0-9a-f]{24}$/.test(id)) throw bad();
+  if (
+    !Number.isSafeInteger(createdAtMs) ||
+    (createdAtMs as number) < 0 ||
+    typeof id !== "string" ||
+    !/^comp_[0-9a-f]{24}$/.test(id)
+  )
+    throw bad();
   return { createdAtMs: createdAtMs as number, id };
 }
 
@@ -50,9 +61,14 @@ export function parsePageQuery(query: URLSearchParams): { limit: number; after: 
   if (limitText !== null) {
     limit = Number(limitText);
     if (!/^\d+$/.test(limitText) || !Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_LIMIT) {
-      throw new AppError("invalid_request", `limit: must be an integer from 1 to ${MAX_PAGE_LIMIT} (got '${limitText.slice(0, 40)}')`, {
-        param: "limit", detail: "invalid_limit",
-      });
+      throw new AppError(
+        "invalid_request",
+        `limit: must be an integer from 1 to ${MAX_PAGE_LIMIT} (got '${limitText.slice(0, 40)}')`,
+        {
+          param: "limit",
+          detail: "invalid_limit",
+        },
+      );
     }
   }
   return { limit, after: cursor === null ? null : decodeCursor(cursor) };
@@ -65,10 +81,20 @@ function filterWhere(filter: ListFilter) {
 }
 
 /** One page, newest first; `next` is the position to continue after, or null on the last page. */
-export async function listComputerPage(input: { organizationId: string; filter: ListFilter; limit: number; after: PagePosition | null }) {
+export async function listComputerPage(input: {
+  organizationId: string;
+  filter: ListFilter;
+  limit: number;
+  after: PagePosition | null;
+}) {
   const { after } = input;
   const afterWhere = after
-    ? { OR: [{ createdAt: { lt: new Date(after.createdAtMs) } }, { createdAt: new Date(after.createdAtMs), id: { lt: after.id } }] }
+    ? {
+        OR: [
+          { createdAt: { lt: new Date(after.createdAtMs) } },
+          { createdAt: new Date(after.createdAtMs), id: { lt: after.id } },
+        ],
+      }
     : {};
   const rows = await getDb().computer.findMany({
     where: { organizationId: input.organizationId, ...filterWhere(input.filter), ...afterWhere },
@@ -83,7 +109,11 @@ export async function listComputerPage(input: { organizationId: string; filter: 
 }
 
 /** The headers naming the next page: the request's own query with the new cursor. */
-export function nextPageHeaders(input: { origin: string; query: URLSearchParams; next: PagePosition | null }): Record<string, string> {
+export function nextPageHeaders(input: {
+  origin: string;
+  query: URLSearchParams;
+  next: PagePosition | null;
+}): Record<string, string> {
   if (!input.next) return {};
   const cursor = encodeCursor(input.next);
   const query = new URLSearchParams(input.query);

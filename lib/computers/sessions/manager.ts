@@ -17,7 +17,12 @@ import { countSessionEnded } from "@/lib/metrics/registry";
 import { HEARTBEAT_EVERY_MS, HostHeartbeat } from "@/lib/computers/sessions/host-heartbeat";
 import type { ComputerDriver, ComputerHandle, ComputerKind, SavedState } from "@/lib/computers/driver";
 import { firstLine, scrubSecrets } from "@/lib/computers/actions/failures";
-import { dueReason, initialDeadlines, idleDeadlineAfter, type TerminationReason } from "@/lib/computers/sessions/lifecycle";
+import {
+  dueReason,
+  initialDeadlines,
+  idleDeadlineAfter,
+  type TerminationReason,
+} from "@/lib/computers/sessions/lifecycle";
 import { QuotaGate } from "@/lib/computers/sessions/quotas";
 import { organizationQuotas } from "@/lib/computers/sessions/quotas-store";
 import { sweepScreenshots } from "@/lib/computers/screenshots/screenshots";
@@ -97,15 +102,24 @@ export class SessionManager {
     if (!driver) throw new AppError("unavailable", `No driver for ${options.kind} sessions`);
     // No await from here until startWith registers the session: the quota check and the
     // registration are one step, so two creates at quota − 1 cannot both pass.
-    this.quotaGate.admit({ sessions: this.sessions.values(), organizationId: input.organizationId, kind: options.kind, quotas });
+    this.quotaGate.admit({
+      sessions: this.sessions.values(),
+      organizationId: input.organizationId,
+      kind: options.kind,
+      quotas,
+    });
     try {
       return await this.startWith(driver, input);
     } catch (err) {
       if (isActionError(err) && err.reason !== "failed") throw err;
       getLogger().error({ err: scrubSecrets(String(err)) }, "session provisioning failed");
-      throw new AppError("unavailable", `Could not start the ${options.kind} session: ${scrubSecrets(firstLine(err))}`, {
-        detail: "provision_failed",
-      });
+      throw new AppError(
+        "unavailable",
+        `Could not start the ${options.kind} session: ${scrubSecrets(firstLine(err))}`,
+        {
+          detail: "provision_failed",
+        },
+      );
     }
   }
 
@@ -116,20 +130,38 @@ export class SessionManager {
     const deadlines = initialDeadlines({ createdAt, ...options });
     let resolveStarted!: (h: ComputerHandle) => void;
     let rejectStarted!: (e: unknown) => void;
-    const started = new Promise<ComputerHandle>((resolve, reject) => ((resolveStarted = resolve), (rejectStarted = reject)));
+    const started = new Promise<ComputerHandle>(
+      (resolve, reject) => ((resolveStarted = resolve), (rejectStarted = reject)),
+    );
     started.catch(() => {}); // observed by end() only when a termination races the start
     const live: LiveSession = {
-      id, organizationId: input.organizationId, kind: options.kind, persistent: options.persistent,
-      autoKill: options.autoKill, inactivityTimeoutSeconds: options.inactivityTimeoutSeconds,
-      expiresAt: deadlines.expiresAt, idleExpiresAt: deadlines.idleExpiresAt,
-      handle: null, started, ending: null, rowEnded: null,
-      nextSaveAt: Date.now() + getEnv().STATE_SAVE_INTERVAL_SECONDS * 1000, saving: null, savedDigest: null,
+      id,
+      organizationId: input.organizationId,
+      kind: options.kind,
+      persistent: options.persistent,
+      autoKill: options.autoKill,
+      inactivityTimeoutSeconds: options.inactivityTimeoutSeconds,
+      expiresAt: deadlines.expiresAt,
+      idleExpiresAt: deadlines.idleExpiresAt,
+      handle: null,
+      started,
+      ending: null,
+      rowEnded: null,
+      nextSaveAt: Date.now() + getEnv().STATE_SAVE_INTERVAL_SECONDS * 1000,
+      saving: null,
+      savedDigest: null,
     };
     this.sessions.set(id, live);
     let row: store.ComputerRow;
     try {
       row = await store.insertComputer({
-        id, organizationId: input.organizationId, apiKeyId: input.apiKeyId, hostId: this.hostId, options, createdAt, deadlines,
+        id,
+        organizationId: input.organizationId,
+        apiKeyId: input.apiKeyId,
+        hostId: this.hostId,
+        options,
+        createdAt,
+        deadlines,
       });
     } catch (err) {
       this.sessions.delete(id);
@@ -138,7 +170,14 @@ export class SessionManager {
     }
     try {
       const handle = await driver.start(
-        { id, organizationId: input.organizationId, viewport: options.display, stealth: options.stealth, proxy: input.proxy, restore: input.restore },
+        {
+          id,
+          organizationId: input.organizationId,
+          viewport: options.display,
+          stealth: options.stealth,
+          proxy: input.proxy,
+          restore: input.restore,
+        },
         { onExit: (detail) => this.onExit(id, detail) },
       );
       live.handle = handle;
@@ -146,7 +185,9 @@ export class SessionManager {
     } catch (err) {
       rejectStarted(err);
       this.sessions.delete(id);
-      await store.markTerminated(id, "provision_failed").catch((e) => getLogger().error({ err: e, id }, "could not mark a failed session"));
+      await store
+        .markTerminated(id, "provision_failed")
+        .catch((e) => getLogger().error({ err: e, id }, "could not mark a failed session"));
       throw err;
     }
     return row;
@@ -186,7 +227,9 @@ export class SessionManager {
 
   /** Resolves when the organization's persistent sessions that are ending have saved their state. */
   async statesSaved(organizationId: string): Promise<void> {
-    const ending = [...this.sessions.values()].filter((l) => l.organizationId === organizationId && l.persistent && l.ending);
+    const ending = [...this.sessions.values()].filter(
+      (l) => l.organizationId === organizationId && l.persistent && l.ending,
+    );
     await Promise.all(ending.map((l) => l.ending!.catch(() => {})));
   }
 
@@ -196,11 +239,16 @@ export class SessionManager {
 
   private onExit(id: string, detail: string) {
     getLogger().error({ id, detail }, "session computer died");
-    void this.terminate(id, "crashed").catch((err) => getLogger().error({ err, id }, "could not end a crashed session"));
+    void this.terminate(id, "crashed").catch((err) =>
+      getLogger().error({ err, id }, "could not end a crashed session"),
+    );
   }
 
   private async end(
-    live: LiveSession, reason: TerminationReason, started: Promise<ComputerHandle | null>, rowEnded: Promise<void>,
+    live: LiveSession,
+    reason: TerminationReason,
+    started: Promise<ComputerHandle | null>,
+    rowEnded: Promise<void>,
   ): Promise<void> {
     const log = getLogger();
     await this.ends.publish(
@@ -248,7 +296,9 @@ export class SessionManager {
       if (live.ending || !live.handle) continue;
       const reason = dueReason(live, now);
       if (reason) {
-        void this.terminate(live.id, reason).catch((err) => getLogger().error({ err, id: live.id }, "reaper could not end a session"));
+        void this.terminate(live.id, reason).catch((err) =>
+          getLogger().error({ err, id: live.id }, "reaper could not end a session"),
+        );
       } else if (live.persistent && !live.saving && now.getTime() >= live.nextSaveAt) {
         live.nextSaveAt = now.getTime() + getEnv().STATE_SAVE_INTERVAL_SECONDS * 1000;
         live.saving = this.save(live)
@@ -267,7 +317,9 @@ export class SessionManager {
     try {
       await sweepScreenshots();
       const count = await store.terminateLeftovers({
-        hostId: this.hostId, exceptIds: [...this.sessions.keys()], createdBefore: new Date(now.getTime() - SWEEP_EVERY_MS),
+        hostId: this.hostId,
+        exceptIds: [...this.sessions.keys()],
+        createdBefore: new Date(now.getTime() - SWEEP_EVERY_MS),
       });
       if (count) getLogger().warn({ count }, "marked live rows without a running computer as crashed");
     } catch (err) {
@@ -280,7 +332,9 @@ export class SessionManager {
     const bootedAt = new Date();
     const lastAlive = this.heartbeat.lastAlive();
     const count = await store.terminateLeftovers({
-      hostId: this.hostId, createdBefore: bootedAt, diedBy: lastAlive ? { lastAlive, beatMs: HEARTBEAT_EVERY_MS } : undefined,
+      hostId: this.hostId,
+      createdBefore: bootedAt,
+      diedBy: lastAlive ? { lastAlive, beatMs: HEARTBEAT_EVERY_MS } : undefined,
     });
     if (count) getLogger().warn({ count, hostId: this.hostId }, "sessions of a previous server process marked crashed");
     for (const driver of this.drivers.values()) await driver.warm();

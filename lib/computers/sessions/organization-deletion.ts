@@ -20,15 +20,21 @@ export async function stopLiveSessions(organizationId: string): Promise<number> 
   });
   const elsewhere = live.filter((row) => row.hostId !== manager.hostId);
   if (elsewhere.length) {
-    throw new AppError("conflict", `${elsewhere.length} live session(s) run on another host (${elsewhere[0]!.hostId}); stop them there first`, {
-      detail: "sessions_on_other_host",
-    });
+    throw new AppError(
+      "conflict",
+      `${elsewhere.length} live session(s) run on another host (${elsewhere[0]!.hostId}); stop them there first`,
+      {
+        detail: "sessions_on_other_host",
+      },
+    );
   }
   await Promise.all(
     live.map(async (row) => {
       const session = manager.get(row.id);
       await deleteComputer({ principal: { organizationId, apiKeyId: null }, id: row.id });
-      await session?.ending?.catch((err) => getLogger().warn({ err, id: row.id }, "session tear-down failed while deleting its organization"));
+      await session?.ending?.catch((err) =>
+        getLogger().warn({ err, id: row.id }, "session tear-down failed while deleting its organization"),
+      );
     }),
   );
   return live.length;

@@ -3,7 +3,12 @@
 // team cannot raise their own quota; the Settings page shows them read-only.
 import { AppError } from "@/lib/api/errors";
 import type { ComputerKind } from "@/lib/computers/driver";
-import { defaultQuotas, effectiveQuotas, type OrganizationQuotas, type QuotaOverrides } from "@/lib/computers/sessions/quotas";
+import {
+  defaultQuotas,
+  effectiveQuotas,
+  type OrganizationQuotas,
+  type QuotaOverrides,
+} from "@/lib/computers/sessions/quotas";
 import { getDb } from "@/lib/db";
 import { getEnv } from "@/lib/env";
 
@@ -22,16 +27,31 @@ export interface QuotaView {
   creates_per_minute: { limit: number; overridden: boolean };
 }
 
-export function quotaView(quotas: OrganizationQuotas, overrides: QuotaOverrides | null, usage: Record<ComputerKind, number>): QuotaView {
+export function quotaView(
+  quotas: OrganizationQuotas,
+  overrides: QuotaOverrides | null,
+  usage: Record<ComputerKind, number>,
+): QuotaView {
   return {
-    browser_sessions: { limit: quotas.browserSessions, in_use: usage.browser, overridden: overrides?.maxBrowserSessions != null },
-    desktop_sessions: { limit: quotas.desktopSessions, in_use: usage.desktop, overridden: overrides?.maxDesktopSessions != null },
+    browser_sessions: {
+      limit: quotas.browserSessions,
+      in_use: usage.browser,
+      overridden: overrides?.maxBrowserSessions != null,
+    },
+    desktop_sessions: {
+      limit: quotas.desktopSessions,
+      in_use: usage.desktop,
+      overridden: overrides?.maxDesktopSessions != null,
+    },
     creates_per_minute: { limit: quotas.createsPerMinute, overridden: overrides?.sessionCreatesPerMinute != null },
   };
 }
 
 /** The organization's quotas and what it uses on this host now (Settings page). */
-export async function organizationQuotaView(organizationId: string, usage: Record<ComputerKind, number>): Promise<QuotaView> {
+export async function organizationQuotaView(
+  organizationId: string,
+  usage: Record<ComputerKind, number>,
+): Promise<QuotaView> {
   const overrides = await getDb().organization.findUnique({ where: { id: organizationId }, select: OVERRIDE_COLUMNS });
   return quotaView(effectiveQuotas(defaultQuotas(getEnv()), overrides), overrides, usage);
 }

@@ -30,7 +30,12 @@ export const QUOTA_SETTING = {
 } as const;
 
 /** The server's defaults: desktops default to a quarter of the host's slots, so two or three organizations never take them all. */
-export function defaultQuotas(env: Pick<Env, "ORG_MAX_BROWSER_SESSIONS" | "ORG_MAX_DESKTOP_SESSIONS" | "ORG_SESSION_CREATES_PER_MINUTE" | "DESKTOP_MAX_SESSIONS">): OrganizationQuotas {
+export function defaultQuotas(
+  env: Pick<
+    Env,
+    "ORG_MAX_BROWSER_SESSIONS" | "ORG_MAX_DESKTOP_SESSIONS" | "ORG_SESSION_CREATES_PER_MINUTE" | "DESKTOP_MAX_SESSIONS"
+  >,
+): OrganizationQuotas {
   return {
     browserSessions: env.ORG_MAX_BROWSER_SESSIONS,
     desktopSessions: env.ORG_MAX_DESKTOP_SESSIONS ?? Math.max(1, Math.floor(env.DESKTOP_MAX_SESSIONS / 4)),
@@ -76,7 +81,13 @@ export class QuotaGate {
    * Throws a 429 naming the quota when the organization may not start another session of
    * `kind` now; otherwise counts the creation. Synchronous on purpose (see the file comment).
    */
-  admit(input: { sessions: Iterable<QuotaSession>; organizationId: string; kind: ComputerKind; quotas: OrganizationQuotas; now?: number }): void {
+  admit(input: {
+    sessions: Iterable<QuotaSession>;
+    organizationId: string;
+    kind: ComputerKind;
+    quotas: OrganizationQuotas;
+    now?: number;
+  }): void {
     const { organizationId, kind, quotas } = input;
     const now = input.now ?? Date.now();
     const mine = [...input.sessions].filter((s) => s.organizationId === organizationId && s.kind === kind && !s.ending);
@@ -98,7 +109,10 @@ export class QuotaGate {
         throw new AppError(
           "rate_limited",
           `Creation rate reached: your organization may create ${quotas.createsPerMinute} sessions per minute on this server (quota ${QUOTA_SETTING.createsPerMinute})`,
-          { detail: "session_create_rate_exceeded", headers: { "retry-after": clampSeconds(recent[0] + WINDOW_MS - now) } },
+          {
+            detail: "session_create_rate_exceeded",
+            headers: { "retry-after": clampSeconds(recent[0] + WINDOW_MS - now) },
+          },
         );
       }
       recent.push(now);
@@ -110,6 +124,7 @@ export class QuotaGate {
   /** Organizations with no creation in the last minute are dropped, so the map stays as small as the active set. */
   private forgetIdle(now: number) {
     if (this.recentCreates.size < 1000) return;
-    for (const [org, times] of this.recentCreates) if (!times.length || times.at(-1)! <= now - WINDOW_MS) this.recentCreates.delete(org);
+    for (const [org, times] of this.recentCreates)
+      if (!times.length || times.at(-1)! <= now - WINDOW_MS) this.recentCreates.delete(org);
   }
 }

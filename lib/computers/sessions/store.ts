@@ -101,7 +101,10 @@ export async function markTerminated(id: string, reason: TerminationReason, at =
  * before it at the heartbeat, rows made after it within one more beat.
  */
 export async function terminateLeftovers(input: {
-  hostId: string; exceptIds?: string[]; createdBefore?: Date; diedBy?: { lastAlive: Date; beatMs: number };
+  hostId: string;
+  exceptIds?: string[];
+  createdBefore?: Date;
+  diedBy?: { lastAlive: Date; beatMs: number };
 }) {
   const now = new Date();
   const where = {
@@ -118,6 +121,9 @@ export async function terminateLeftovers(input: {
   if (!input.diedBy || input.diedBy.lastAlive >= before) return (await end({ lt: before }, now)).count;
   const { lastAlive, beatMs } = input.diedBy;
   const latest = new Date(Math.min(lastAlive.getTime() + beatMs, now.getTime()));
-  const [older, newer] = await Promise.all([end({ lt: lastAlive }, lastAlive), end({ gte: lastAlive, lt: before }, latest)]);
+  const [older, newer] = await Promise.all([
+    end({ lt: lastAlive }, lastAlive),
+    end({ gte: lastAlive, lt: before }, latest),
+  ]);
   return older.count + newer.count;
 }

@@ -51,7 +51,9 @@ export function openState(sealed: Buffer, associatedData: string, key: Buffer = 
   try {
     body = Buffer.concat([decipher.update(sealed.subarray(HEADER_BYTES)), decipher.final()]);
   } catch {
-    throw new Error("Saved state cannot be decrypted (wrong STATE_ENCRYPTION_KEY / app secret, or the data was altered)");
+    throw new Error(
+      "Saved state cannot be decrypted (wrong STATE_ENCRYPTION_KEY / app secret, or the data was altered)",
+    );
   }
   return flags & FLAG_GZIP ? gunzipSync(body) : body;
 }

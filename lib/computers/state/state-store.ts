@@ -19,7 +19,11 @@ function absolute(relativePath: string): string {
   return file;
 }
 
-export async function saveState(input: { computerId: string; organizationId: string; state: SavedState }): Promise<number> {
+export async function saveState(input: {
+  computerId: string;
+  organizationId: string;
+  state: SavedState;
+}): Promise<number> {
   const { computerId, organizationId, state } = input;
   const sealed = sealState(state.data, computerId);
   const inline = sealed.length <= getEnv().STATE_INLINE_MAX_BYTES;
@@ -78,7 +82,10 @@ export async function hasState(input: { computerId: string; organizationId: stri
 
 /** The state files of an organization's sessions, read before the organization is deleted (the rows cascade, files do not). */
 export async function stateFilesOf(organizationId: string): Promise<string[]> {
-  const rows = await getDb().computerState.findMany({ where: { organizationId, filePath: { not: null } }, select: { filePath: true } });
+  const rows = await getDb().computerState.findMany({
+    where: { organizationId, filePath: { not: null } },
+    select: { filePath: true },
+  });
   return rows.map((r) => absolute(r.filePath!));
 }
 

@@ -80,7 +80,9 @@ export const tooLarge = (): AppError => tooLargeError(MAX_BODY_BYTES);
  * return it, without running the schema (`acceptSimpleChatBody`); undefined leaves it to the schema.
  */
 export async function readModelBody<T extends z.ZodType>(
-  req: ModelHttpRequest, schema: T, accept?: (body: unknown) => z.infer<T> | undefined,
+  req: ModelHttpRequest,
+  schema: T,
+  accept?: (body: unknown) => z.infer<T> | undefined,
 ): Promise<z.infer<T>> {
   const body = parseJsonText(await req.text());
   return accept?.(body) ?? parseWith(schema, body);
@@ -98,7 +100,9 @@ function budgetHeaders(principal: ApiPrincipal): Record<string, string> {
  */
 function admitRequest(principal: ApiPrincipal): void | Promise<void> {
   const pendingKey = getKeyRateLimiter().reserve(principal.apiKeyId);
-  return pendingKey instanceof Promise ? pendingKey.then((refusal) => admitOrganization(principal, refusal)) : admitOrganization(principal, pendingKey);
+  return pendingKey instanceof Promise
+    ? pendingKey.then((refusal) => admitOrganization(principal, refusal))
+    : admitOrganization(principal, pendingKey);
 }
 
 /** The organization's limit, once the key's answered `keyRefusal`; a refusal there gives the key's unit back. */
@@ -123,7 +127,10 @@ function errorReply(error: unknown, requestId: string, extraHeaders: Record<stri
  * `inference` requests count against the limit (429 when over it); `read`
  * requests (model listing) only report it.
  */
-export function withModelApi(kind: "inference" | "read", handler: (ctx: ModelContext) => Promise<ModelReply> | ModelReply): ModelHandler {
+export function withModelApi(
+  kind: "inference" | "read",
+  handler: (ctx: ModelContext) => Promise<ModelReply> | ModelReply,
+): ModelHandler {
   return async (req, params) => {
     let org: string | undefined;
     let principal: ApiPrincipal | undefined;
@@ -140,10 +147,16 @@ export function withModelApi(kind: "inference" | "read", handler: (ctx: ModelCon
         if (admitted) await admitted;
       }
       const reply = await handler({ req, params, principal });
-      Object.assign(reply.headers, getRateLimiter().headers(org), budgetHeaders(principal), { "x-request-id": req.requestId });
+      Object.assign(reply.headers, getRateLimiter().headers(org), budgetHeaders(principal), {
+        "x-request-id": req.requestId,
+      });
       return reply;
     } catch (error) {
-      return errorReply(error, req.requestId, org && principal ? { ...getRateLimiter().headers(org), ...budgetHeaders(principal) } : {});
+      return errorReply(
+        error,
+        req.requestId,
+        org && principal ? { ...getRateLimiter().headers(org), ...budgetHeaders(principal) } : {},
+      );
     }
   };
 }

@@ -4,7 +4,13 @@
 // header and the unknown-path 404 are derived from the table, not written per path.
 import { methodNotAllowed, unknownPath, type ModelHandler } from "@/lib/models/gateway/http";
 import { cancelResponseRoute, createResponseRoute, getResponseRoute } from "@/lib/models/responses/routes";
-import { chatCompletionsRoute, completionsRoute, embeddingsRoute, getModelRoute, listModelsRoute } from "@/lib/models/gateway/routes";
+import {
+  chatCompletionsRoute,
+  completionsRoute,
+  embeddingsRoute,
+  getModelRoute,
+  listModelsRoute,
+} from "@/lib/models/gateway/routes";
 
 /** The methods the table answers; others (HEAD, OPTIONS) are left to Next's defaults on the catch-all route. */
 export const MODEL_API_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
@@ -40,7 +46,8 @@ export interface ResolvedModelRoute {
 // One 405 handler per route, built once: the allow header lists the methods the route has.
 const NOT_ALLOWED = new Map(ROUTES.map((route) => [route, methodNotAllowed(Object.keys(route.methods).join(", "))]));
 
-const isModelApiMethod = (method: string): method is ModelApiMethod => (MODEL_API_METHODS as readonly string[]).includes(method);
+const isModelApiMethod = (method: string): method is ModelApiMethod =>
+  (MODEL_API_METHODS as readonly string[]).includes(method);
 
 /** A percent-encoded path part; malformed encodings are taken as they are (and then not found). */
 function decodePathPart(raw: string): string {
@@ -54,7 +61,12 @@ function decodePathPart(raw: string): string {
 function match(route: ModelRoute, pathname: string): Record<string, string> | null {
   if (!route.param) return pathname === route.path ? {} : null;
   const suffix = route.suffix ?? "";
-  if (!pathname.startsWith(route.path) || !pathname.endsWith(suffix) || pathname.length <= route.path.length + suffix.length) return null;
+  if (
+    !pathname.startsWith(route.path) ||
+    !pathname.endsWith(suffix) ||
+    pathname.length <= route.path.length + suffix.length
+  )
+    return null;
   return { [route.param]: decodePathPart(pathname.slice(route.path.length, pathname.length - suffix.length)) };
 }
 

@@ -14,30 +14,35 @@ type Check = (value: unknown) => boolean;
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
-const isNumberIn = (min: number, max: number): Check => (v) => typeof v === "number" && Number.isFinite(v) && v >= min && v <= max;
+const isNumberIn =
+  (min: number, max: number): Check =>
+  (v) =>
+    typeof v === "number" && Number.isFinite(v) && v >= min && v <= max;
 const isPositiveInt: Check = (v) => Number.isSafeInteger(v) && (v as number) >= 1;
 const isString: Check = (v) => typeof v === "string";
 const isBoolean: Check = (v) => typeof v === "boolean";
 
 // Each key's check is the schema's rule for a non-null value (lib/models/gateway/schemas.ts).
 // A Map, so keys such as "__proto__" or "toString" find nothing.
-const PARAMETERS = new Map<string, Check>(Object.entries({
-  model: (v) => typeof v === "string" && v.length > 0,
-  messages: (v) => Array.isArray(v) && v.length > 0 && v.every(isTextMessage),
-  temperature: isNumberIn(0, 2),
-  top_p: (v) => typeof v === "number" && Number.isFinite(v) && v > 0 && v <= 1,
-  max_tokens: isPositiveInt,
-  max_completion_tokens: isPositiveInt,
-  stream: isBoolean,
-  // The schema's stream_options drops unknown keys, so only the known one is taken as is.
-  stream_options: (v) => isPlainObject(v) && Object.keys(v).every((k) => k === "include_usage" && isBoolean(v[k])),
-  seed: (v) => Number.isSafeInteger(v),
-  n: (v) => v === 1,
-  stop: (v) => isString(v) || (Array.isArray(v) && v.length <= 4 && v.every(isString)),
-  user: isString,
-  presence_penalty: isNumberIn(-2, 2),
-  frequency_penalty: isNumberIn(-2, 2),
-}));
+const PARAMETERS = new Map<string, Check>(
+  Object.entries({
+    model: (v) => typeof v === "string" && v.length > 0,
+    messages: (v) => Array.isArray(v) && v.length > 0 && v.every(isTextMessage),
+    temperature: isNumberIn(0, 2),
+    top_p: (v) => typeof v === "number" && Number.isFinite(v) && v > 0 && v <= 1,
+    max_tokens: isPositiveInt,
+    max_completion_tokens: isPositiveInt,
+    stream: isBoolean,
+    // The schema's stream_options drops unknown keys, so only the known one is taken as is.
+    stream_options: (v) => isPlainObject(v) && Object.keys(v).every((k) => k === "include_usage" && isBoolean(v[k])),
+    seed: (v) => Number.isSafeInteger(v),
+    n: (v) => v === 1,
+    stop: (v) => isString(v) || (Array.isArray(v) && v.length <= 4 && v.every(isString)),
+    user: isString,
+    presence_penalty: isNumberIn(-2, 2),
+    frequency_penalty: isNumberIn(-2, 2),
+  }),
+);
 
 const TEXT_ROLES = new Set(["system", "developer", "user", "assistant"]);
 // Message objects are loose in the schema: `name` passes through as sent.

@@ -27,7 +27,9 @@ export function readBoundedText(body: Readable | null, declaredLength: string | 
         reject(tooLarge());
       } else chunks.push(chunk);
     });
-    body.once("end", () => resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8")));
+    body.once("end", () =>
+      resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8")),
+    );
     body.once("error", reject);
   });
 }

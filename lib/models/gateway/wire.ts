@@ -42,7 +42,12 @@ export function completionBody(
     const message = toolCalls.length
       ? { role: "assistant", content: text || null, refusal: null, tool_calls: toolCalls }
       : { role: "assistant", content: text, refusal: null };
-    return { ...meta, object: "chat.completion", choices: [{ index: 0, message, logprobs: null, finish_reason: finishReason }], usage };
+    return {
+      ...meta,
+      object: "chat.completion",
+      choices: [{ index: 0, message, logprobs: null, finish_reason: finishReason }],
+      usage,
+    };
   }
   return {
     ...meta,
@@ -83,7 +88,9 @@ export class ChunkEncoder {
 
   /** The opening chunk: chat announces the role; legacy completions have nothing to open with. */
   opening(): Uint8Array | null {
-    return this.endpoint === "chat.completions" ? this.chunk({ delta: { role: "assistant", content: "" }, finish_reason: null }) : null;
+    return this.endpoint === "chat.completions"
+      ? this.chunk({ delta: { role: "assistant", content: "" }, finish_reason: null })
+      : null;
   }
 
   delta(text: string): Uint8Array {
@@ -131,7 +138,8 @@ export function embeddingsBody(model: string, vectors: number[][], format: "floa
     data: vectors.map((vector, index) => ({
       object: "embedding",
       index,
-      embedding: format === "base64" ? Buffer.from(new Float32Array(vector).buffer).toString("base64") : vector.map(Math.fround),
+      embedding:
+        format === "base64" ? Buffer.from(new Float32Array(vector).buffer).toString("base64") : vector.map(Math.fround),
     })),
     model,
     usage: { prompt_tokens: promptTokens, total_tokens: promptTokens },

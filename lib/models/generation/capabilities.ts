@@ -37,14 +37,20 @@ export const DEFAULT_CAPABILITIES: Record<"local" | "openai-compatible", Capabil
 };
 
 /** A model's capabilities: its first backend's defaults, the configured ones, and what follows for images. */
-export function resolveCapabilities(backend: "local" | "openai-compatible", configured: z.infer<typeof capabilitiesConfigSchema> = {}): Capabilities {
+export function resolveCapabilities(
+  backend: "local" | "openai-compatible",
+  configured: z.infer<typeof capabilitiesConfigSchema> = {},
+): Capabilities {
   const merged = { ...DEFAULT_CAPABILITIES[backend], ...configured };
   const image_inputs = merged.vision ? "seen" : backend === "local" ? "ignored" : "refused";
   return { ...merged, image_inputs };
 }
 
 function refuse(modelId: string, what: string, param: string): AppError {
-  return new AppError("invalid_request", `The model '${modelId}' does not support ${what}.`, { param, detail: "unsupported_capability" });
+  return new AppError("invalid_request", `The model '${modelId}' does not support ${what}.`, {
+    param,
+    detail: "unsupported_capability",
+  });
 }
 
 /** Throws a 400 naming the first part of the request the model cannot take. */

@@ -51,7 +51,6 @@ export class PushGeneration implements Generation {
     this.notify();
   }
 
-
   cancel() {
     if (this.cancelled || this.isDone) return;
     this.cancelled = true;

@@ -4,7 +4,13 @@
 import { isAppError } from "@/lib/api/errors";
 import { errorBody, toAppError } from "@/lib/api/render";
 import { getLogger } from "@/lib/logger";
-import { getKeyRateLimiter, getRateLimiter, jsonReply, type ModelReply, type ModelRequest } from "@/lib/models/gateway/http";
+import {
+  getKeyRateLimiter,
+  getRateLimiter,
+  jsonReply,
+  type ModelReply,
+  type ModelRequest,
+} from "@/lib/models/gateway/http";
 import { checkChatCapabilities, checkEmbeddingCapabilities } from "@/lib/models/generation/capabilities";
 import { AttemptLog, withFallback } from "@/lib/models/generation/fallback";
 import { getModel } from "@/lib/models/registry";
@@ -16,7 +22,14 @@ import {
   type EmbeddingRequest,
 } from "@/lib/models/gateway/schemas";
 import { assembleToolCalls, chatOptionsOf, type ToolCallDelta } from "@/lib/models/generation/tools";
-import type { FinishReason, Generation, GenerationDelta, GenerationInput, ResolvedModel, SamplingParams } from "@/lib/models/types";
+import type {
+  FinishReason,
+  Generation,
+  GenerationDelta,
+  GenerationInput,
+  ResolvedModel,
+  SamplingParams,
+} from "@/lib/models/types";
 import { recordUsage, type UsageEndpoint } from "@/lib/models/usage/usage";
 import {
   ChunkEncoder,
@@ -81,7 +94,10 @@ export function withCost(reply: ModelReply, cost: number): ModelReply {
  * answered 499 (`reply`); otherwise its finish reason, and the caller answers.
  */
 export async function drain(
-  generation: Generation, settle: ReturnType<typeof meter>, signal: RequestSignal, take: (delta: GenerationDelta) => void,
+  generation: Generation,
+  settle: ReturnType<typeof meter>,
+  signal: RequestSignal,
+  take: (delta: GenerationDelta) => void,
 ): Promise<{ reply: ModelReply } | { finishReason: FinishReason }> {
   try {
     const settled = generation.settledDeltas();
@@ -96,7 +112,8 @@ export async function drain(
   return { reply: { status: CLIENT_CLOSED, headers: {}, body: null } };
 }
 
-export const statusOf = (err: unknown, signal: RequestSignal) => (signal.aborted ? CLIENT_CLOSED : isAppError(err) ? err.status : 500);
+export const statusOf = (err: unknown, signal: RequestSignal) =>
+  signal.aborted ? CLIENT_CLOSED : isAppError(err) ? err.status : 500;
 
 async function runText(
   ctx: ModelRequest,
@@ -109,7 +126,9 @@ async function runText(
   const settle = meter(ctx, model, endpoint, params.stream);
   let generation: Generation;
   try {
-    generation = await withFallback(model, settle.attempts, ctx.signal, (entry) => entry.backend.generate(input, params, ctx.signal));
+    generation = await withFallback(model, settle.attempts, ctx.signal, (entry) =>
+      entry.backend.generate(input, params, ctx.signal),
+    );
   } catch (err) {
     // Refusals before any work (queue full, bad input, upstream said no) cost nothing but are on record when the backend failed.
     if (statusOf(err, ctx.signal) >= 500) settle(statusOf(err, ctx.signal), 0, 0);
@@ -127,7 +146,12 @@ async function runText(
     if ("reply" in drained) return drained.reply;
     const cost = settle(200, generation.promptTokens, generation.completionTokens);
     const usage = usageOf(generation.promptTokens, generation.completionTokens);
-    return withCost(jsonReply(completionBody(endpoint, meta, parts.join(""), drained.finishReason, usage, assembleToolCalls(toolCallDeltas))), cost);
+    return withCost(
+      jsonReply(
+        completionBody(endpoint, meta, parts.join(""), drained.finishReason, usage, assembleToolCalls(toolCallDeltas)),
+      ),
+      cost,
+    );
   }
 
   const encoder = new ChunkEncoder(endpoint, meta, includeUsage);
@@ -142,14 +166,17 @@ async function runText(
         const next = await deltas.next();
         if (!next.done) {
           const delta = next.value;
-          return controller.enqueue(typeof delta === "string" ? encoder.delta(delta) : encoder.toolCalls(delta.toolCalls));
+          return controller.enqueue(
+            typeof delta === "string" ? encoder.delta(delta) : encoder.toolCalls(delta.toolCalls),
+          );
         }
         if (!generation.finishReason) {
           settle(CLIENT_CLOSED, generation.promptTokens, generation.completionTokens);
           return controller.close();
         }
         controller.enqueue(encoder.finish(generation.finishReason));
-        if (includeUsage) controller.enqueue(encoder.usage(usageOf(generation.promptTokens, generation.completionTokens)));
+        if (includeUsage)
+          controller.enqueue(encoder.usage(usageOf(generation.promptTokens, generation.completionTokens)));
         controller.enqueue(encoder.done());
         controller.close();
         settle(200, generation.promptTokens, generation.completionTokens);
@@ -176,13 +203,25 @@ async function runText(
 export function createChatCompletion(ctx: ModelRequest, body: ChatCompletionRequest): Promise<ModelReply> {
   const model = getModel(body.model);
   checkChatCapabilities(model.id, model.capabilities, body);
-  const input: GenerationInput = { kind: "chat", messages: toMessages(body), options: chatOptionsOf(body), request: body };
+  const input: GenerationInput = {
+    kind: "chat",
+    messages: toMessages(body),
+    options: chatOptionsOf(body),
+    request: body,
+  };
   return runText(ctx, "chat.completions", model, input, toSampling(body), body.stream_options?.include_usage === true);
 }
 
 export function createCompletion(ctx: ModelRequest, body: CompletionRequest): Promise<ModelReply> {
   const prompt = typeof body.prompt === "string" ? body.prompt : body.prompt[0];
-  return runText(ctx, "completions", getModel(body.model), { kind: "completion", prompt }, toSampling(body), body.stream_options?.include_usage === true);
+  return runText(
+    ctx,
+    "completions",
+    getModel(body.model),
+    { kind: "completion", prompt },
+    toSampling(body),
+    body.stream_options?.include_usage === true,
+  );
 }
 
 export async function createEmbeddings(ctx: ModelRequest, body: EmbeddingRequest): Promise<ModelReply> {
@@ -191,13 +230,19 @@ export async function createEmbeddings(ctx: ModelRequest, body: EmbeddingRequest
   const settle = meter(ctx, model, "embeddings", false);
   const inputs = typeof body.input === "string" ? [body.input] : body.input;
   try {
-    const result = await withFallback(model, settle.attempts, ctx.signal, (entry) => entry.backend.embed(inputs, ctx.signal));
+    const result = await withFallback(model, settle.attempts, ctx.signal, (entry) =>
+      entry.backend.embed(inputs, ctx.signal),
+    );
     const cost = settle(200, result.promptTokens, 0);
-    return withCost(jsonReply(embeddingsBody(model.id, result.vectors, body.encoding_format ?? "float", result.promptTokens)), cost);
+    return withCost(
+      jsonReply(embeddingsBody(model.id, result.vectors, body.encoding_format ?? "float", result.promptTokens)),
+      cost,
+    );
   } catch (err) {
     const status = statusOf(err, ctx.signal);
     if (status >= 500) settle(status, 0, 0);
-    if (status === CLIENT_CLOSED) getLogger().debug({ requestId: ctx.requestId }, "embedding request abandoned by the client");
+    if (status === CLIENT_CLOSED)
+      getLogger().debug({ requestId: ctx.requestId }, "embedding request abandoned by the client");
     throw err;
   }
 }

@@ -31,7 +31,10 @@ export const toolChoiceSchema = z.union(
 export const toolCallSchema = z.looseObject({
   id: z.string({ error: "id is required" }).min(1, "id is required"),
   type: z.literal("function", { error: "type must be 'function'" }),
-  function: z.looseObject({ name: z.string({ error: "name is required" }), arguments: z.string({ error: "arguments must be a JSON string" }) }),
+  function: z.looseObject({
+    name: z.string({ error: "name is required" }),
+    arguments: z.string({ error: "arguments must be a JSON string" }),
+  }),
 });
 
 export const responseFormatSchema = z.discriminatedUnion(
@@ -83,15 +86,29 @@ export function chatOptionsOf(body: {
   const tools = body.tools ?? [];
   const choice = body.tool_choice;
   const toolChoice: ChatOptions["toolChoice"] =
-    typeof choice === "object" && choice ? { name: choice.function.name } : (choice ?? (tools.length ? "auto" : "none"));
+    typeof choice === "object" && choice
+      ? { name: choice.function.name }
+      : (choice ?? (tools.length ? "auto" : "none"));
   // A choice that cannot be honoured is the caller's mistake, not a reason to answer without tools.
   if (typeof toolChoice === "object" && !tools.some((t) => t.function.name === toolChoice.name)) {
-    throw new AppError("invalid_request", `tool_choice names the function '${toolChoice.name}', which is not in tools`, { param: "tool_choice", detail: "invalid_tool_choice" });
+    throw new AppError(
+      "invalid_request",
+      `tool_choice names the function '${toolChoice.name}', which is not in tools`,
+      { param: "tool_choice", detail: "invalid_tool_choice" },
+    );
   }
   if (toolChoice === "required" && !tools.length) {
-    throw new AppError("invalid_request", "tool_choice 'required' needs at least one tool in tools", { param: "tool_choice", detail: "invalid_tool_choice" });
+    throw new AppError("invalid_request", "tool_choice 'required' needs at least one tool in tools", {
+      param: "tool_choice",
+      detail: "invalid_tool_choice",
+    });
   }
-  return { tools, toolChoice, parallelToolCalls: body.parallel_tool_calls ?? true, responseFormat: body.response_format ?? undefined };
+  return {
+    tools,
+    toolChoice,
+    parallelToolCalls: body.parallel_tool_calls ?? true,
+    responseFormat: body.response_format ?? undefined,
+  };
 }
 
 /** Joins streamed deltas into whole calls (ids and names from the first delta of each index). */

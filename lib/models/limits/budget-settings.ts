@@ -45,12 +45,26 @@ export async function getBudgets(organizationId: string) {
     db.apiKey.findMany({ where: { organizationId, revokedAt: null }, select: { id: true, monthlyBudgetUsd: true } }),
   ]);
   const totals = await db.usageMonthTotal.findMany({
-    where: { month, OR: [{ scope: "organization", subjectId: organizationId }, { scope: "key", subjectId: { in: keys.map((key) => key.id) } }] },
+    where: {
+      month,
+      OR: [
+        { scope: "organization", subjectId: organizationId },
+        { scope: "key", subjectId: { in: keys.map((key) => key.id) } },
+      ],
+    },
   });
-  const spent = (scope: BudgetScope, id: string) => totals.find((t) => t.scope === scope && t.subjectId === id)?.costUsd ?? 0;
+  const spent = (scope: BudgetScope, id: string) =>
+    totals.find((t) => t.scope === scope && t.subjectId === id)?.costUsd ?? 0;
   return {
     month_start: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString(),
-    organization: { monthly_budget_usd: org?.monthlyBudgetUsd ?? null, spent_usd: spent("organization", organizationId) },
-    keys: keys.map((key) => ({ id: key.id, monthly_budget_usd: key.monthlyBudgetUsd, spent_usd: spent("key", key.id) })),
+    organization: {
+      monthly_budget_usd: org?.monthlyBudgetUsd ?? null,
+      spent_usd: spent("organization", organizationId),
+    },
+    keys: keys.map((key) => ({
+      id: key.id,
+      monthly_budget_usd: key.monthlyBudgetUsd,
+      spent_usd: spent("key", key.id),
+    })),
   };
 }

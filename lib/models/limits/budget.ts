@@ -82,7 +82,9 @@ export class BudgetLedger {
     const account = this.account(scope, id);
     if (!account || account.month !== monthOf(now)) return undefined;
     if (!account.loading && now.getTime() - account.loadedAt >= this.refreshMs) {
-      this.reload(scope, id).catch((err) => getLogger().warn({ err, scope, id }, "budget refresh failed; using the cached spend"));
+      this.reload(scope, id).catch((err) =>
+        getLogger().warn({ err, scope, id }, "budget refresh failed; using the cached spend"),
+      );
     }
     return account;
   }
@@ -113,7 +115,10 @@ export class BudgetLedger {
   /** USD left this month under the tighter of the key's and the organization's budgets; null when neither has one. */
   remaining(principal: ApiPrincipal): number | null {
     let left: number | null = null;
-    for (const account of [this.account("organization", principal.organizationId), this.account("key", principal.apiKeyId)]) {
+    for (const account of [
+      this.account("organization", principal.organizationId),
+      this.account("key", principal.apiKeyId),
+    ]) {
       if (!account || account.budget === null) continue;
       const rest = Math.max(0, account.budget - account.spent);
       left = left === null ? rest : Math.min(left, rest);
@@ -125,7 +130,10 @@ export class BudgetLedger {
   add(organizationId: string, apiKeyId: string | null, cost: number): void {
     if (cost <= 0) return;
     const month = monthOf(this.now());
-    for (const account of [this.account("organization", organizationId), apiKeyId ? this.account("key", apiKeyId) : undefined]) {
+    for (const account of [
+      this.account("organization", organizationId),
+      apiKeyId ? this.account("key", apiKeyId) : undefined,
+    ]) {
       if (account && account.month === month) account.spent += cost;
     }
   }
@@ -140,7 +148,10 @@ export class BudgetLedger {
 const round = (usd: number) => Math.round(usd * 1e6) / 1e6;
 
 function refuseIfSpent(org: Account, key: Account | undefined): void {
-  for (const [what, account] of [["API key", key], ["organization", org]] as const) {
+  for (const [what, account] of [
+    ["API key", key],
+    ["organization", org],
+  ] as const) {
     if (account && account.budget !== null && account.spent >= account.budget) {
       throw new AppError(
         "rate_limited",
@@ -157,7 +168,10 @@ export const formatUsd = (usd: number) => String(round(usd));
 const prismaStore: BudgetStore = {
   async load(scope, id, month) {
     const db = getDb();
-    const total = db.usageMonthTotal.findUnique({ where: { scope_subjectId_month: { scope, subjectId: id, month } }, select: { costUsd: true } });
+    const total = db.usageMonthTotal.findUnique({
+      where: { scope_subjectId_month: { scope, subjectId: id, month } },
+      select: { costUsd: true },
+    });
     const settings =
       scope === "organization"
         ? db.organization.findUnique({ where: { id }, select: { monthlyBudgetUsd: true } })
@@ -180,15 +194,24 @@ export const getBudgetLedger = () => singleton(ledgerKey, () => new BudgetLedger
 export async function forgetSpendOf(organizationId: string, apiKeyIds: string[]): Promise<void> {
   await getDb()
     .usageMonthTotal.deleteMany({
-      where: { OR: [{ scope: "organization", subjectId: organizationId }, { scope: "key", subjectId: { in: apiKeyIds } }] },
+      where: {
+        OR: [
+          { scope: "organization", subjectId: organizationId },
+          { scope: "key", subjectId: { in: apiKeyIds } },
+        ],
+      },
     })
-    .catch((err: unknown) => getLogger().warn({ err, organizationId }, "could not drop a deleted organization's month totals"));
+    .catch((err: unknown) =>
+      getLogger().warn({ err, organizationId }, "could not drop a deleted organization's month totals"),
+    );
 }
 
 /** Sets (or clears, with null) a monthly budget; the caller has checked who may. */
 export async function setMonthlyBudget(scope: BudgetScope, id: string, usd: number | null): Promise<void> {
   if (usd !== null && !(Number.isFinite(usd) && usd >= 0)) {
-    throw new AppError("invalid_request", "monthly_budget_usd must be a number ≥ 0, or null for no limit", { param: "monthly_budget_usd" });
+    throw new AppError("invalid_request", "monthly_budget_usd must be a number ≥ 0, or null for no limit", {
+      param: "monthly_budget_usd",
+    });
   }
   const db = getDb();
   if (scope === "organization") await db.organization.update({ where: { id }, data: { monthlyBudgetUsd: usd } });
@@ -203,7 +226,9 @@ export async function setMonthlyBudget(scope: BudgetScope, id: string, usd: numb
  */
 export const spendResources: OrganizationResources = {
   async prepareDeletion(organizationId) {
-    const keyIds = (await getDb().apiKey.findMany({ where: { organizationId }, select: { id: true } })).map((key) => key.id);
+    const keyIds = (await getDb().apiKey.findMany({ where: { organizationId }, select: { id: true } })).map(
+      (key) => key.id,
+    );
     return { afterDeletion: () => forgetSpendOf(organizationId, keyIds) };
   },
 };

@@ -59,6 +59,11 @@ export class Cooldowns {
     const now = this.now();
     return [...this.states.values()]
       .filter((s) => s.until > now)
-      .map((s) => ({ model: s.model, backend: s.backend, consecutive_failures: s.failures, until: new Date(s.until).toISOString() }));
+      .map((s) => ({
+        model: s.model,
+        backend: s.backend,
+        consecutive_failures: s.failures,
+        until: new Date(s.until).toISOString(),
+      }));
   }
 }

@@ -36,10 +36,14 @@ export class BoundedQueue {
     }
     if (this.waiting.length >= this.maxWaiting) {
       return Promise.reject(
-        new AppError("rate_limited", `Model ${this.name} is busy: ${this.waiting.length} requests are already waiting. Retry shortly.`, {
-          detail: "model_overloaded",
-          headers: { "retry-after": "1" },
-        }),
+        new AppError(
+          "rate_limited",
+          `Model ${this.name} is busy: ${this.waiting.length} requests are already waiting. Retry shortly.`,
+          {
+            detail: "model_overloaded",
+            headers: { "retry-after": "1" },
+          },
+        ),
       );
     }
     return new Promise<Release>((resolve, reject) => {

@@ -145,14 +145,18 @@ export class RateLimiter implements ModelRateLimiter {
     const wait = Math.max(waitRequests, waitTokens);
     if (wait > 0) {
       const which = waitRequests >= waitTokens ? `${requests!.capacity} requests` : `${tokens!.capacity} tokens`;
-      return new AppError("rate_limited", `Rate limit reached for this ${this.subject}: ${which} per minute. Retry in ${formatReset(wait)}.`, {
-        detail: "rate_limit_exceeded",
-        headers: {
-          ...this.headers(organizationId),
-          "retry-after": String(Math.max(1, Math.ceil(wait / 1000))),
-          "retry-after-ms": String(wait),
+      return new AppError(
+        "rate_limited",
+        `Rate limit reached for this ${this.subject}: ${which} per minute. Retry in ${formatReset(wait)}.`,
+        {
+          detail: "rate_limit_exceeded",
+          headers: {
+            ...this.headers(organizationId),
+            "retry-after": String(Math.max(1, Math.ceil(wait / 1000))),
+            "retry-after-ms": String(wait),
+          },
         },
-      });
+      );
     }
     return null;
   }

@@ -25,7 +25,10 @@ const rateLimiterKey = singletonKey<ModelRateLimiter>("models.rateLimiter");
 export function getRateLimiter(): ModelRateLimiter {
   return singleton(rateLimiterKey, () => {
     const env = getEnv();
-    return limiterFor("organization", { requestsPerMinute: env.MODEL_RATE_LIMIT_RPM, tokensPerMinute: env.MODEL_RATE_LIMIT_TPM });
+    return limiterFor("organization", {
+      requestsPerMinute: env.MODEL_RATE_LIMIT_RPM,
+      tokensPerMinute: env.MODEL_RATE_LIMIT_TPM,
+    });
   });
 }
 
@@ -35,6 +38,9 @@ const keyRateLimiterKey = singletonKey<ModelRateLimiter>("models.keyRateLimiter"
 export function getKeyRateLimiter(): ModelRateLimiter {
   return singleton(keyRateLimiterKey, () => {
     const env = getEnv();
-    return limiterFor("key", { requestsPerMinute: env.MODEL_KEY_RATE_LIMIT_RPM, tokensPerMinute: env.MODEL_KEY_RATE_LIMIT_TPM });
+    return limiterFor("key", {
+      requestsPerMinute: env.MODEL_KEY_RATE_LIMIT_RPM,
+      tokensPerMinute: env.MODEL_KEY_RATE_LIMIT_TPM,
+    });
   });
 }

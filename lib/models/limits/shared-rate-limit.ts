@@ -79,7 +79,17 @@ export class SharedRateLimiter {
     let s = this.subjects.get(id);
     if (!s) {
       const { requestsPerMinute, tokensPerMinute } = this.limits;
-      s = { leased: 0, used: 0, leasedAt: 0, requests: requestsPerMinute, tokens: tokensPerMinute, seenAt: this.clock(), pendingTokens: 0, syncing: null, flushTimer: null };
+      s = {
+        leased: 0,
+        used: 0,
+        leasedAt: 0,
+        requests: requestsPerMinute,
+        tokens: tokensPerMinute,
+        seenAt: this.clock(),
+        pendingTokens: 0,
+        syncing: null,
+        flushTimer: null,
+      };
       this.subjects.set(id, s);
     }
     return s;
@@ -128,10 +138,18 @@ export class SharedRateLimiter {
   }
 
   private refuse(id: string, waitMs: number, which: string): AppError {
-    return new AppError("rate_limited", `Rate limit reached for this ${this.subject}: ${which} per minute. Retry in ${formatReset(waitMs)}.`, {
-      detail: "rate_limit_exceeded",
-      headers: { ...this.headers(id), "retry-after": String(Math.max(1, Math.ceil(waitMs / 1000))), "retry-after-ms": String(waitMs) },
-    });
+    return new AppError(
+      "rate_limited",
+      `Rate limit reached for this ${this.subject}: ${which} per minute. Retry in ${formatReset(waitMs)}.`,
+      {
+        detail: "rate_limit_exceeded",
+        headers: {
+          ...this.headers(id),
+          "retry-after": String(Math.max(1, Math.ceil(waitMs / 1000))),
+          "retry-after-ms": String(waitMs),
+        },
+      },
+    );
   }
 
   /** The 429 for a spent token bucket, or null. */
@@ -179,7 +197,9 @@ export class SharedRateLimiter {
   }
 
   private background(id: string, s: SubjectState, want = this.slice): void {
-    this.sync(id, s, want, false).catch((err) => this.log.warn({ err, subject: this.subject, id }, "rate-limit lease failed; leasing again on the next request"));
+    this.sync(id, s, want, false).catch((err) =>
+      this.log.warn({ err, subject: this.subject, id }, "rate-limit lease failed; leasing again on the next request"),
+    );
   }
 
   /** Gives back a reserved unit (another limit refused the request). */
@@ -211,7 +231,9 @@ export class SharedRateLimiter {
     if (rpm > 0) {
       out["x-ratelimit-limit-requests"] = String(rpm);
       out["x-ratelimit-remaining-requests"] = String(Math.max(0, Math.floor(level.requests)));
-      out["x-ratelimit-reset-requests"] = formatReset(Math.max(0, Math.ceil(((rpm - level.requests) * MINUTE_MS) / rpm)));
+      out["x-ratelimit-reset-requests"] = formatReset(
+        Math.max(0, Math.ceil(((rpm - level.requests) * MINUTE_MS) / rpm)),
+      );
     }
     if (tpm > 0) {
       out["x-ratelimit-limit-tokens"] = String(tpm);

@@ -10,7 +10,15 @@ import { PushGeneration } from "@/lib/models/generation/generation";
 import { prepareLocalChat, type ChatRunOptions } from "@/lib/models/local/chat-run";
 import { runtimeEntry, type LoadedModel, type LocalModelSpec, type RuntimeEntry } from "@/lib/models/local/runtime";
 import type { ChatOptions } from "@/lib/models/generation/tools";
-import type { ChatMessage, EmbeddingResult, FinishReason, Generation, GenerationInput, ModelBackend, SamplingParams } from "@/lib/models/types";
+import type {
+  ChatMessage,
+  EmbeddingResult,
+  FinishReason,
+  Generation,
+  GenerationInput,
+  ModelBackend,
+  SamplingParams,
+} from "@/lib/models/types";
 import type { RequestSignal } from "@/lib/models/gateway/request-signal";
 
 function finishReasonOf(stopReason: string): FinishReason | undefined {
@@ -61,9 +69,13 @@ export class LocalBackend implements ModelBackend {
     const release = await this.entry.queue.acquire(signal);
     try {
       const loaded = await this.loaded();
-      const run = input.kind === "chat" ? this.prepareChat(loaded, input.messages, input.options) : this.prepareCompletion(loaded, input.prompt);
+      const run =
+        input.kind === "chat"
+          ? this.prepareChat(loaded, input.messages, input.options)
+          : this.prepareCompletion(loaded, input.prompt);
       const room = loaded.contextSize - run.promptTokens;
-      if (room <= 0) throw contextTooLong(run.promptTokens, loaded.contextSize, input.kind === "chat" ? "messages" : "prompt");
+      if (room <= 0)
+        throw contextTooLong(run.promptTokens, loaded.contextSize, input.kind === "chat" ? "messages" : "prompt");
       const maxTokens = Math.min(params.maxTokens ?? room, room);
       // Checked before a sequence is taken: a refusal must leave nothing held.
       const extras = samplingExtras(loaded, params);
@@ -93,7 +105,9 @@ export class LocalBackend implements ModelBackend {
         .catch((err) => {
           if (stop.signal.aborted) return generation.finish(undefined);
           getLogger().error({ err, model: this.entry.spec.label }, "local generation failed");
-          generation.fail(new AppError("internal", "The model failed while generating", { detail: "generation_failed", cause: err }));
+          generation.fail(
+            new AppError("internal", "The model failed while generating", { detail: "generation_failed", cause: err }),
+          );
         })
         .finally(() => {
           signal.removeEventListener("abort", onClientAbort);
@@ -111,7 +125,11 @@ export class LocalBackend implements ModelBackend {
     const run = prepareLocalChat(loaded, messages, chatOptions);
     return {
       promptTokens: run.promptTokens,
-      async start(sequence: ReturnType<LoadedModel["context"]["getSequence"]>, options: GenerateOptions, generation: PushGeneration) {
+      async start(
+        sequence: ReturnType<LoadedModel["context"]["getSequence"]>,
+        options: GenerateOptions,
+        generation: PushGeneration,
+      ) {
         const { LlamaChat } = await import("node-llama-cpp");
         const chat = new LlamaChat({ contextSequence: sequence, chatWrapper: loaded.chatWrapper });
         try {
@@ -130,7 +148,11 @@ export class LocalBackend implements ModelBackend {
     const tokens = model.tokenize(prompt, false, bos ? "trimLeadingSpace" : undefined);
     return {
       promptTokens: tokens.length + bos,
-      async start(sequence: ReturnType<LoadedModel["context"]["getSequence"]>, options: GenerateOptions, _generation: PushGeneration) {
+      async start(
+        sequence: ReturnType<LoadedModel["context"]["getSequence"]>,
+        options: GenerateOptions,
+        _generation: PushGeneration,
+      ) {
         const { LlamaCompletion } = await import("node-llama-cpp");
         const completion = new LlamaCompletion({ contextSequence: sequence });
         try {
@@ -153,7 +175,8 @@ export class LocalBackend implements ModelBackend {
       for (const [i, text] of inputs.entries()) {
         if (signal.aborted) throw signal.reason;
         const length = context.calculateInputLength(text);
-        if (length > loaded.contextSize) throw contextTooLong(length, loaded.contextSize, inputs.length > 1 ? `input[${i}]` : "input");
+        if (length > loaded.contextSize)
+          throw contextTooLong(length, loaded.contextSize, inputs.length > 1 ? `input[${i}]` : "input");
         promptTokens += length;
         vectors.push(normalize((await context.getEmbeddingFor(text)).vector));
       }
@@ -171,7 +194,10 @@ type GenerateOptions = ChatRunOptions;
  * (logit - count * frequency - presence), so the values pass as they are;
  * logit_bias keys are token ids of this model's own vocabulary.
  */
-function samplingExtras(loaded: LoadedModel, params: SamplingParams): Pick<GenerateOptions, "repeatPenalty" | "tokenBias"> {
+function samplingExtras(
+  loaded: LoadedModel,
+  params: SamplingParams,
+): Pick<GenerateOptions, "repeatPenalty" | "tokenBias"> {
   const extras: Pick<GenerateOptions, "repeatPenalty" | "tokenBias"> = {};
   if (params.presencePenalty !== undefined || params.frequencyPenalty !== undefined) {
     extras.repeatPenalty = { presencePenalty: params.presencePenalty, frequencyPenalty: params.frequencyPenalty };
@@ -181,7 +207,11 @@ function samplingExtras(loaded: LoadedModel, params: SamplingParams): Pick<Gener
     const vocabulary = loaded.vocabularySize;
     for (const id of Object.keys(bias)) {
       if (Number(id) >= vocabulary) {
-        throw new AppError("invalid_request", `logit_bias: token ${id} is not in this model's vocabulary (${vocabulary} tokens)`, { param: "logit_bias", detail: "invalid_request" });
+        throw new AppError(
+          "invalid_request",
+          `logit_bias: token ${id} is not in this model's vocabulary (${vocabulary} tokens)`,
+          { param: "logit_bias", detail: "invalid_request" },
+        );
       }
     }
     extras.tokenBias = () => {

@@ -9,7 +9,14 @@
 // Tool calls stream as OpenAI's deltas: index, id, type and name first, then
 // argument fragments.
 import { randomBytes } from "node:crypto";
-import type { ChatHistoryItem, ChatModelFunctionCall, ChatModelFunctions, GbnfJsonSchema, LlamaChat, Token } from "node-llama-cpp";
+import type {
+  ChatHistoryItem,
+  ChatModelFunctionCall,
+  ChatModelFunctions,
+  GbnfJsonSchema,
+  LlamaChat,
+  Token,
+} from "node-llama-cpp";
 import { AppError } from "@/lib/api/errors";
 import type { PushGeneration } from "@/lib/models/generation/generation";
 import { JSON_OBJECT_GBNF, toGrammarSchema } from "@/lib/models/local/json-schema-grammar";
@@ -44,7 +51,9 @@ export const newToolCallId = () => `call_${randomBytes(12).toString("hex")}`;
 
 /** node-llama-cpp's history: tool results join the call they answer (by tool_call_id). */
 export function toHistory(messages: ChatMessage[], instructions?: string): ChatHistoryItem[] {
-  const results = new Map(messages.filter((m) => m.role === "tool" && m.toolCallId).map((m) => [m.toolCallId!, m.content]));
+  const results = new Map(
+    messages.filter((m) => m.role === "tool" && m.toolCallId).map((m) => [m.toolCallId!, m.content]),
+  );
   const answered = new Set<string>();
   const history: ChatHistoryItem[] = instructions ? [{ type: "system", text: instructions }] : [];
   for (const m of messages) {
@@ -53,7 +62,12 @@ export function toHistory(messages: ChatMessage[], instructions?: string): ChatH
     else if (m.role === "assistant") {
       const calls = (m.toolCalls ?? []).map((c): ChatModelFunctionCall => {
         answered.add(c.id);
-        return { type: "functionCall", name: c.function.name, params: parseOr(c.function.arguments), result: parseOr(results.get(c.id) ?? "") };
+        return {
+          type: "functionCall",
+          name: c.function.name,
+          params: parseOr(c.function.arguments),
+          result: parseOr(results.get(c.id) ?? ""),
+        };
       });
       history.push({ type: "model", response: [...(m.content ? [m.content] : []), ...calls] });
     } else if (!m.toolCallId || !answered.has(m.toolCallId)) {
@@ -91,7 +105,9 @@ async function grammarFor(loaded: LoadedModel, schema: GbnfJsonSchema) {
 }
 
 const paramsOf = (tool: FunctionTool, i: number): GbnfJsonSchema =>
-  tool.function.parameters ? toGrammarSchema(tool.function.parameters, `tools[${i}].function.parameters`) : { type: "object", properties: {} };
+  tool.function.parameters
+    ? toGrammarSchema(tool.function.parameters, `tools[${i}].function.parameters`)
+    : { type: "object", properties: {} };
 
 /** Prepares a run: converts every schema first, so a bad one is a 400 before any work. */
 export function prepareLocalChat(loaded: LoadedModel, messages: ChatMessage[], chat: ChatOptions) {
@@ -99,27 +115,42 @@ export function prepareLocalChat(loaded: LoadedModel, messages: ChatMessage[], c
   const grammars = tools.map(paramsOf);
   const format = chat.responseFormat;
   const formatGrammar: GbnfJsonSchema | string | undefined =
-    format?.type === "json_object" ? JSON_OBJECT_GBNF
-    : format?.type === "json_schema" ? toGrammarSchema(format.json_schema.schema ?? { type: "object" }, "response_format.json_schema.schema")
-    : undefined;
+    format?.type === "json_object"
+      ? JSON_OBJECT_GBNF
+      : format?.type === "json_schema"
+        ? toGrammarSchema(format.json_schema.schema ?? { type: "object" }, "response_format.json_schema.schema")
+        : undefined;
   if (chat.toolChoice === "auto" && tools.length && formatGrammar) {
-    throw new AppError("invalid_request", "The local model cannot combine tool_choice 'auto' with a JSON response_format; use one of them", {
-      param: "response_format",
-      detail: "unsupported_combination",
-    });
+    throw new AppError(
+      "invalid_request",
+      "The local model cannot combine tool_choice 'auto' with a JSON response_format; use one of them",
+      {
+        param: "response_format",
+        detail: "unsupported_combination",
+      },
+    );
   }
   const forced = chat.toolChoice === "required" || typeof chat.toolChoice === "object";
   const candidates = typeof chat.toolChoice === "object" ? [chat.toolChoice.name] : tools.map((t) => t.function.name);
   const functions: ChatModelFunctions | undefined =
     chat.toolChoice === "auto" && tools.length
-      ? Object.fromEntries(tools.map((t, i) => [t.function.name, { description: t.function.description ?? undefined, params: grammars[i] }]))
+      ? Object.fromEntries(
+          tools.map((t, i) => [
+            t.function.name,
+            { description: t.function.description ?? undefined, params: grammars[i] },
+          ]),
+        )
       : undefined;
   // Names are ASCII (`TOOL_NAME`): at most one token per character, plus two quotes and the grammar's four closing newlines.
   const longestName = Math.max(0, ...candidates.map((name) => name.length)) + 6;
   const instructions = forced ? callInstructions(tools.filter((t) => candidates.includes(t.function.name))) : undefined;
   const history = toHistory(messages, instructions);
   const promptTokens = loaded.chatWrapper
-    .generateContextState({ chatHistory: history, availableFunctions: functions, documentFunctionParams: functions ? true : undefined })
+    .generateContextState({
+      chatHistory: history,
+      availableFunctions: functions,
+      documentFunctionParams: functions ? true : undefined,
+    })
     .contextText.tokenize(loaded.model.tokenizer).length;
 
   async function start(llamaChat: LlamaChat, options: ChatRunOptions, generation: PushGeneration): Promise<string> {
@@ -130,7 +161,11 @@ export function prepareLocalChat(loaded: LoadedModel, messages: ChatMessage[], c
       let name = candidates[0]!;
       if (candidates.length > 1) {
         const grammar = await grammarFor(loaded, { enum: candidates });
-        const picked = await llamaChat.generateResponse(history, { ...counting, grammar, maxTokens: Math.min(options.maxTokens, longestName) });
+        const picked = await llamaChat.generateResponse(history, {
+          ...counting,
+          grammar,
+          maxTokens: Math.min(options.maxTokens, longestName),
+        });
         if (picked.metadata.stopReason === "abort") return "abort";
         // The grammar ends a value with four newlines, which the limit may cut: the name is whatever
         // parsed. A name the limit cut (`"co`) is no name: the answer ends there, as `length`.
@@ -139,7 +174,9 @@ export function prepareLocalChat(loaded: LoadedModel, messages: ChatMessage[], c
         name = chosen;
       }
       const index = tools.findIndex((t) => t.function.name === name);
-      generation.pushToolCalls([{ index: 0, id: newToolCallId(), type: "function", function: { name, arguments: "" } }]);
+      generation.pushToolCalls([
+        { index: 0, id: newToolCallId(), type: "function", function: { name, arguments: "" } },
+      ]);
       if (options.maxTokens - used <= 0) return "maxTokens";
       const grammar = await grammarFor(loaded, grammars[index]!);
       const args = await llamaChat.generateResponse(history, {
@@ -148,7 +185,9 @@ export function prepareLocalChat(loaded: LoadedModel, messages: ChatMessage[], c
         maxTokens: options.maxTokens - used,
         onTextChunk: (text) => text && generation.pushToolCalls([{ index: 0, function: { arguments: text } }]),
       });
-      return args.metadata.stopReason === "maxTokens" || args.metadata.stopReason === "abort" ? args.metadata.stopReason : "toolCalls";
+      return args.metadata.stopReason === "maxTokens" || args.metadata.stopReason === "abort"
+        ? args.metadata.stopReason
+        : "toolCalls";
     }
     if (functions) {
       const opened = new Set<number>();
@@ -160,17 +199,29 @@ export function prepareLocalChat(loaded: LoadedModel, messages: ChatMessage[], c
         onFunctionCallParamsChunk: (chunk) => {
           if (!opened.has(chunk.callIndex)) {
             opened.add(chunk.callIndex);
-            generation.pushToolCalls([{ index: chunk.callIndex, id: newToolCallId(), type: "function", function: { name: chunk.functionName, arguments: "" } }]);
+            generation.pushToolCalls([
+              {
+                index: chunk.callIndex,
+                id: newToolCallId(),
+                type: "function",
+                function: { name: chunk.functionName, arguments: "" },
+              },
+            ]);
           }
-          if (chunk.paramsChunk) generation.pushToolCalls([{ index: chunk.callIndex, function: { arguments: chunk.paramsChunk } }]);
+          if (chunk.paramsChunk)
+            generation.pushToolCalls([{ index: chunk.callIndex, function: { arguments: chunk.paramsChunk } }]);
         },
       });
-      return result.functionCalls?.length && result.metadata.stopReason === "functionCalls" ? "toolCalls" : result.metadata.stopReason;
+      return result.functionCalls?.length && result.metadata.stopReason === "functionCalls"
+        ? "toolCalls"
+        : result.metadata.stopReason;
     }
     const grammar =
-      typeof formatGrammar === "string" ? await loaded.model.llama.createGrammar({ grammar: formatGrammar })
-      : formatGrammar ? await grammarFor(loaded, formatGrammar)
-      : undefined;
+      typeof formatGrammar === "string"
+        ? await loaded.model.llama.createGrammar({ grammar: formatGrammar })
+        : formatGrammar
+          ? await grammarFor(loaded, formatGrammar)
+          : undefined;
     const result = await llamaChat.generateResponse(history, grammar ? { ...options, grammar } : options);
     return result.metadata.stopReason;
   }

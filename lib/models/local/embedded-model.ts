@@ -24,7 +24,9 @@ export async function ensureEmbeddedModel(dataDir: string): Promise<string> {
   const bytes = buildTinyLlama();
   const digest = sha256(bytes);
   if (digest !== TINY_LLAMA_SHA256) {
-    throw new Error(`generated placeholder model has sha256 ${digest}, expected ${TINY_LLAMA_SHA256}: the generator drifted`);
+    throw new Error(
+      `generated placeholder model has sha256 ${digest}, expected ${TINY_LLAMA_SHA256}: the generator drifted`,
+    );
   }
   await mkdir(/* turbopackIgnore: true */ path.dirname(file), { recursive: true });
   // Write then rename, so a crash never leaves a half-written model behind.

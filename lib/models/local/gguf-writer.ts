@@ -36,27 +36,89 @@ class ByteWriter {
     this.buf.copy(next, 0, 0, this.length);
     this.buf = next;
   }
-  u32(v: number) { this.ensure(4); this.buf.writeUInt32LE(v >>> 0, this.length); this.length += 4; }
-  i32(v: number) { this.ensure(4); this.buf.writeInt32LE(v | 0, this.length); this.length += 4; }
-  u64(v: number) { this.ensure(8); this.buf.writeBigUInt64LE(BigInt(v), this.length); this.length += 8; }
-  f32(v: number) { this.ensure(4); this.buf.writeFloatLE(v, this.length); this.length += 4; }
-  u8(v: number) { this.ensure(1); this.buf.writeUInt8(v, this.length); this.length += 1; }
-  bytes(b: Uint8Array) { this.ensure(b.length); this.buf.set(b, this.length); this.length += b.length; }
-  str(s: string) { const b = Buffer.from(s, "utf8"); this.u64(b.length); this.bytes(b); }
-  pad(alignment: number) { while (this.length % alignment !== 0) this.u8(0); }
-  result(): Buffer { return Buffer.from(this.buf.subarray(0, this.length)); }
+  u32(v: number) {
+    this.ensure(4);
+    this.buf.writeUInt32LE(v >>> 0, this.length);
+    this.length += 4;
+  }
+  i32(v: number) {
+    this.ensure(4);
+    this.buf.writeInt32LE(v | 0, this.length);
+    this.length += 4;
+  }
+  u64(v: number) {
+    this.ensure(8);
+    this.buf.writeBigUInt64LE(BigInt(v), this.length);
+    this.length += 8;
+  }
+  f32(v: number) {
+    this.ensure(4);
+    this.buf.writeFloatLE(v, this.length);
+    this.length += 4;
+  }
+  u8(v: number) {
+    this.ensure(1);
+    this.buf.writeUInt8(v, this.length);
+    this.length += 1;
+  }
+  bytes(b: Uint8Array) {
+    this.ensure(b.length);
+    this.buf.set(b, this.length);
+    this.length += b.length;
+  }
+  str(s: string) {
+    const b = Buffer.from(s, "utf8");
+    this.u64(b.length);
+    this.bytes(b);
+  }
+  pad(alignment: number) {
+    while (this.length % alignment !== 0) this.u8(0);
+  }
+  result(): Buffer {
+    return Buffer.from(this.buf.subarray(0, this.length));
+  }
 }
 
 function writeValue(w: ByteWriter, v: GgufValue) {
   switch (v.type) {
-    case "u32": w.u32(T.u32); w.u32(v.value); break;
-    case "i32": w.u32(T.i32); w.i32(v.value); break;
-    case "f32": w.u32(T.f32); w.f32(v.value); break;
-    case "bool": w.u32(T.bool); w.u8(v.value ? 1 : 0); break;
-    case "string": w.u32(T.string); w.str(v.value); break;
-    case "string[]": w.u32(T.array); w.u32(T.string); w.u64(v.value.length); v.value.forEach((s) => w.str(s)); break;
-    case "f32[]": w.u32(T.array); w.u32(T.f32); w.u64(v.value.length); v.value.forEach((x) => w.f32(x)); break;
-    case "i32[]": w.u32(T.array); w.u32(T.i32); w.u64(v.value.length); v.value.forEach((x) => w.i32(x)); break;
+    case "u32":
+      w.u32(T.u32);
+      w.u32(v.value);
+      break;
+    case "i32":
+      w.u32(T.i32);
+      w.i32(v.value);
+      break;
+    case "f32":
+      w.u32(T.f32);
+      w.f32(v.value);
+      break;
+    case "bool":
+      w.u32(T.bool);
+      w.u8(v.value ? 1 : 0);
+      break;
+    case "string":
+      w.u32(T.string);
+      w.str(v.value);
+      break;
+    case "string[]":
+      w.u32(T.array);
+      w.u32(T.string);
+      w.u64(v.value.length);
+      v.value.forEach((s) => w.str(s));
+      break;
+    case "f32[]":
+      w.u32(T.array);
+      w.u32(T.f32);
+      w.u64(v.value.length);
+      v.value.forEach((x) => w.f32(x));
+      break;
+    case "i32[]":
+      w.u32(T.array);
+      w.u32(T.i32);
+      w.u64(v.value.length);
+      v.value.forEach((x) => w.i32(x));
+      break;
   }
 }
 

@@ -27,13 +27,47 @@ const NUMERIC_BOUNDS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaxi
 type Json = Record<string, unknown>;
 
 /** Keywords that only describe; they constrain nothing, so they are dropped. */
-const ANNOTATIONS = new Set(["title", "description", "default", "examples", "$schema", "$id", "$comment", "deprecated", "readOnly", "writeOnly", "strict", "nullable"]);
-const HANDLED = new Set(["type", "properties", "required", "additionalProperties", "items", "prefixItems", "minItems", "maxItems", "minLength", "maxLength", "format", "enum", "const", "oneOf", "anyOf", "$ref", "$defs", "definitions"]);
+const ANNOTATIONS = new Set([
+  "title",
+  "description",
+  "default",
+  "examples",
+  "$schema",
+  "$id",
+  "$comment",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "strict",
+  "nullable",
+]);
+const HANDLED = new Set([
+  "type",
+  "properties",
+  "required",
+  "additionalProperties",
+  "items",
+  "prefixItems",
+  "minItems",
+  "maxItems",
+  "minLength",
+  "maxLength",
+  "format",
+  "enum",
+  "const",
+  "oneOf",
+  "anyOf",
+  "$ref",
+  "$defs",
+  "definitions",
+]);
 const FORMATS = new Set(["date-time", "time", "date"]);
 const SCALARS = new Set(["string", "number", "integer", "boolean", "null"]);
 
 /** A bounded value of any scalar type: what `{}` (any value) becomes. */
-const ANY_SCALAR: GbnfJsonSchema = { oneOf: [{ type: "string", maxLength: MAX_STRING_LENGTH }, { type: ["number", "boolean", "null"] }] };
+const ANY_SCALAR: GbnfJsonSchema = {
+  oneOf: [{ type: "string", maxLength: MAX_STRING_LENGTH }, { type: ["number", "boolean", "null"] }],
+};
 
 /**
  * GBNF for `response_format: json_object`: an object of 1-4 scalar members.
@@ -52,10 +86,14 @@ export const JSON_OBJECT_GBNF = [
 ].join("\n");
 
 function unsupported(where: string, what: string): AppError {
-  return new AppError("invalid_request", `${where}: ${what} cannot be enforced by this model's grammar; remove it or use a model served by an upstream`, {
-    param: where,
-    detail: "unsupported_schema",
-  });
+  return new AppError(
+    "invalid_request",
+    `${where}: ${what} cannot be enforced by this model's grammar; remove it or use a model served by an upstream`,
+    {
+      param: where,
+      detail: "unsupported_schema",
+    },
+  );
 }
 
 const bound = (min: unknown, max: unknown, cap: number) => {
@@ -67,7 +105,8 @@ const bound = (min: unknown, max: unknown, cap: number) => {
 /** Converts `schema` (found at `where`, for error messages) or throws a 400. */
 export function toGrammarSchema(schema: unknown, where: string): GbnfJsonSchema {
   if (schema === true || schema === undefined) return ANY_SCALAR;
-  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) throw unsupported(where, "a schema that is not an object");
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema))
+    throw unsupported(where, "a schema that is not an object");
   const s = schema as Json;
   for (const key of Object.keys(s)) {
     if (NUMERIC_BOUNDS.includes(key)) checkNumericBound(key, s[key], `${where}.${key}`);
@@ -75,7 +114,14 @@ export function toGrammarSchema(schema: unknown, where: string): GbnfJsonSchema 
   }
   const defs = (s.$defs ?? s.definitions) as Json | undefined;
   const withDefs = (value: GbnfJsonSchema): GbnfJsonSchema =>
-    defs ? ({ ...value, $defs: Object.fromEntries(Object.entries(defs).map(([k, v]) => [k, toGrammarSchema(v, `${where}.$defs.${k}`)])) } as GbnfJsonSchema) : value;
+    defs
+      ? ({
+          ...value,
+          $defs: Object.fromEntries(
+            Object.entries(defs).map(([k, v]) => [k, toGrammarSchema(v, `${where}.$defs.${k}`)]),
+          ),
+        } as GbnfJsonSchema)
+      : value;
 
   if (s.const !== undefined) return { const: s.const as string };
   if (Array.isArray(s.enum)) return { enum: s.enum as string[] };
@@ -87,20 +133,26 @@ export function toGrammarSchema(schema: unknown, where: string): GbnfJsonSchema 
   const alternatives = (s.oneOf ?? s.anyOf) as unknown[] | undefined;
   if (alternatives) {
     if (!Array.isArray(alternatives) || !alternatives.length) throw unsupported(where, "an empty oneOf/anyOf");
-    return withDefs({ oneOf: alternatives.map((a, i) => toGrammarSchema(a, `${where}.${s.oneOf ? "oneOf" : "anyOf"}[${i}]`)) });
+    return withDefs({
+      oneOf: alternatives.map((a, i) => toGrammarSchema(a, `${where}.${s.oneOf ? "oneOf" : "anyOf"}[${i}]`)),
+    });
   }
 
   const types = s.type === undefined ? undefined : Array.isArray(s.type) ? (s.type as string[]) : [s.type as string];
   if (!types) return withDefs(s.properties ? objectSchema(s, where) : ANY_SCALAR);
   if (types.length > 1) {
     // ["string", "null"] and the like: one grammar per type.
-    return withDefs({ oneOf: types.map((t) => toGrammarSchema({ ...s, type: t, $defs: undefined, definitions: undefined }, where)) });
+    return withDefs({
+      oneOf: types.map((t) => toGrammarSchema({ ...s, type: t, $defs: undefined, definitions: undefined }, where)),
+    });
   }
   const type = types[0]!;
   if (type === "object") return withDefs(objectSchema(s, where));
   if (type === "array") {
     const { min, max } = bound(s.minItems, s.maxItems, MAX_ARRAY_ITEMS);
-    const prefixItems = Array.isArray(s.prefixItems) ? s.prefixItems.map((p, i) => toGrammarSchema(p, `${where}.prefixItems[${i}]`)) : undefined;
+    const prefixItems = Array.isArray(s.prefixItems)
+      ? s.prefixItems.map((p, i) => toGrammarSchema(p, `${where}.prefixItems[${i}]`))
+      : undefined;
     return withDefs({
       type: "array",
       items: toGrammarSchema(s.items, `${where}.items`),
@@ -125,14 +177,21 @@ export function toGrammarSchema(schema: unknown, where: string): GbnfJsonSchema 
 function checkNumericBound(key: string, value: unknown, where: string) {
   const lower = key === "minimum" || key === "exclusiveMinimum";
   const loose = typeof value === "number" && (lower ? value <= -GRAMMAR_NUMBER_LIMIT : value >= GRAMMAR_NUMBER_LIMIT);
-  if (!loose) throw unsupported(where, `the keyword '${key}' (only bounds at or beyond ${lower ? "-" : ""}10^15 hold for every number the grammar writes)`);
+  if (!loose)
+    throw unsupported(
+      where,
+      `the keyword '${key}' (only bounds at or beyond ${lower ? "-" : ""}10^15 hold for every number the grammar writes)`,
+    );
 }
 
 function objectSchema(s: Json, where: string): GbnfJsonSchema {
   const properties = (s.properties ?? {}) as Json;
-  const converted = Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, toGrammarSchema(v, `${where}.properties.${k}`)]));
+  const converted = Object.fromEntries(
+    Object.entries(properties).map(([k, v]) => [k, toGrammarSchema(v, `${where}.properties.${k}`)]),
+  );
   // Never extra keys: whatever additionalProperties allows, it does not require them, and
   // node-llama-cpp's free-form keys are unbounded. Its schema is still checked for what we refuse.
-  if (s.additionalProperties && typeof s.additionalProperties === "object") toGrammarSchema(s.additionalProperties, `${where}.additionalProperties`);
+  if (s.additionalProperties && typeof s.additionalProperties === "object")
+    toGrammarSchema(s.additionalProperties, `${where}.additionalProperties`);
   return { type: "object", properties: converted };
 }

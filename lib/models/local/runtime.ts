@@ -44,7 +44,10 @@ interface RuntimeState {
   entries: Map<string, RuntimeEntry>;
 }
 
-const state = singleton(singletonKey<RuntimeState>("models.llamaRuntime"), (): RuntimeState => ({ maxThreads: 1, entries: new Map() }));
+const state = singleton(
+  singletonKey<RuntimeState>("models.llamaRuntime"),
+  (): RuntimeState => ({ maxThreads: 1, entries: new Map() }),
+);
 
 function getLlamaBinding(threads: number): Promise<Llama> {
   state.maxThreads = Math.max(state.maxThreads, threads);
@@ -84,7 +87,9 @@ async function loadModel(spec: LocalModelSpec): Promise<LoadedModel> {
   let embedding: Promise<LlamaEmbeddingContext> | undefined;
   const embeddingContext = () => {
     embedding ??= (async () => {
-      const source = spec.embeddingPath ? await llama.loadModel({ modelPath: spec.embeddingPath, gpuLayers: 0 }) : model;
+      const source = spec.embeddingPath
+        ? await llama.loadModel({ modelPath: spec.embeddingPath, gpuLayers: 0 })
+        : model;
       return source.createEmbeddingContext({
         contextSize: Math.min(spec.contextSize, source.trainContextSize),
         threads: spec.threads,
@@ -109,7 +114,15 @@ async function loadModel(spec: LocalModelSpec): Promise<LoadedModel> {
   );
   const vocabularySize = model.fileInfo.metadata.tokenizer?.ggml?.tokens?.length ?? 0;
   const newTokenBias = () => new TokenBias(model.tokenizer);
-  return { model, context, chatWrapper, contextSize: context.contextSize, vocabularySize, newTokenBias, embeddingContext };
+  return {
+    model,
+    context,
+    chatWrapper,
+    contextSize: context.contextSize,
+    vocabularySize,
+    newTokenBias,
+    embeddingContext,
+  };
 }
 
 /** The shared entry for a spec; loading starts on the first `load()`. */

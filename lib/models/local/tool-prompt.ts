@@ -25,7 +25,13 @@ export function signatureOf(schema: unknown, depth = 0): string {
   if (typeof s.$ref === "string") return s.$ref.split("/").at(-1) ?? "any";
   const alternatives = (s.anyOf ?? s.oneOf) as unknown[] | undefined;
   if (Array.isArray(alternatives)) return alternatives.map((a) => signatureOf(a, depth + 1)).join(" | ");
-  const types = Array.isArray(s.type) ? (s.type as string[]) : typeof s.type === "string" ? [s.type] : s.properties ? ["object"] : [];
+  const types = Array.isArray(s.type)
+    ? (s.type as string[])
+    : typeof s.type === "string"
+      ? [s.type]
+      : s.properties
+        ? ["object"]
+        : [];
   if (!types.length) return "any";
   return types.map((type) => typeSignature(type, s, depth)).join("|");
 }
@@ -35,11 +41,14 @@ function typeSignature(type: string, s: Json, depth: number): string {
   if (type === "array") return `${wrap(signatureOf(s.items, depth + 1))}[]`;
   if (type !== "object") return type;
   const required = new Set(Array.isArray(s.required) ? (s.required as string[]) : []);
-  const members = Object.entries((s.properties ?? {}) as Json).map(([key, value]) => `${key}${required.has(key) ? "" : "?"}: ${signatureOf(value, depth + 1)}`);
+  const members = Object.entries((s.properties ?? {}) as Json).map(
+    ([key, value]) => `${key}${required.has(key) ? "" : "?"}: ${signatureOf(value, depth + 1)}`,
+  );
   return `{${members.join(", ")}}`;
 }
 
-const wrap = (signature: string) => (signature.includes(" | ") || signature.includes("|") ? `(${signature})` : signature);
+const wrap = (signature: string) =>
+  signature.includes(" | ") || signature.includes("|") ? `(${signature})` : signature;
 
 /** The system turn of a forced call: the tools it may call, one line each, and that it answers with arguments only. */
 export function callInstructions(tools: FunctionTool[]): string {

@@ -29,10 +29,22 @@ const uiMessage = z.looseObject({
 /** useChat's body ({id, messages, trigger, messageId}) plus the playground's settings. */
 export const playgroundChatSchema = z.object({
   model: z.string({ error: "model is required" }).min(1, "model is required"),
-  system: z.string({ error: "system must be a string" }).max(MAX_TEXT, `system must be at most ${MAX_TEXT} characters`).optional(),
-  temperature: z.number({ error: "temperature must be a number" }).min(0, "temperature must be between 0 and 2").max(2, "temperature must be between 0 and 2"),
-  max_tokens: z.number({ error: "max_tokens must be a number" }).int("max_tokens must be an integer").min(1, "max_tokens must be at least 1").max(32_768, "max_tokens must be at most 32768"),
-  messages: z.array(uiMessage, { error: "messages must be an array" }).min(1, "messages must contain at least one message"),
+  system: z
+    .string({ error: "system must be a string" })
+    .max(MAX_TEXT, `system must be at most ${MAX_TEXT} characters`)
+    .optional(),
+  temperature: z
+    .number({ error: "temperature must be a number" })
+    .min(0, "temperature must be between 0 and 2")
+    .max(2, "temperature must be between 0 and 2"),
+  max_tokens: z
+    .number({ error: "max_tokens must be a number" })
+    .int("max_tokens must be an integer")
+    .min(1, "max_tokens must be at least 1")
+    .max(32_768, "max_tokens must be at most 32768"),
+  messages: z
+    .array(uiMessage, { error: "messages must be an array" })
+    .min(1, "messages must contain at least one message"),
 });
 
 export type PlaygroundChatRequest = z.infer<typeof playgroundChatSchema>;

@@ -26,7 +26,13 @@ import { SSE_HEADERS } from "@/lib/models/gateway/wire";
 type ResponseObject = Record<string, unknown> & { id: string; status: string; output: unknown[] };
 
 /** The response object around `output`, echoing the request's settings as OpenAI does. */
-function responseObject(id: string, createdAt: number, model: string, body: ResponsesCreateRequest, store: boolean): ResponseObject {
+function responseObject(
+  id: string,
+  createdAt: number,
+  model: string,
+  body: ResponsesCreateRequest,
+  store: boolean,
+): ResponseObject {
   return {
     id,
     object: "response",
@@ -80,7 +86,10 @@ function complete(response: ResponseObject, assembler: OutputAssembler, generati
  */
 function checkResponseCapabilities(model: ResolvedModel, body: ResponsesCreateRequest) {
   const refuse = (what: string, param: string) =>
-    new AppError("invalid_request", `The model '${model.id}' does not support ${what}.`, { param, detail: "unsupported_capability" });
+    new AppError("invalid_request", `The model '${model.id}' does not support ${what}.`, {
+      param,
+      detail: "unsupported_capability",
+    });
   if (model.capabilities.image_inputs === "refused" && Array.isArray(body.input)) {
     for (const [i, item] of body.input.entries()) {
       if (item.type === "computer_call_output") throw refuse("image inputs", `input[${i}].output`);
@@ -91,15 +100,19 @@ function checkResponseCapabilities(model: ResolvedModel, body: ResponsesCreateRe
   }
   if (!model.capabilities.tools && body.tools?.length) throw refuse("tools", "tools");
   const format = body.text?.format?.type;
-  if (!model.capabilities.json_schema && format && format !== "text") throw refuse(`text.format ${format}`, "text.format");
+  if (!model.capabilities.json_schema && format && format !== "text")
+    throw refuse(`text.format ${format}`, "text.format");
 }
 
 export async function createResponse(ctx: ModelRequest, body: ResponsesCreateRequest): Promise<ModelReply> {
   const model = getModel(body.model);
   checkResponseCapabilities(model, body);
   const organizationId = ctx.principal.organizationId;
-  const items: InputItem[] = typeof body.input === "string" ? [{ type: "message", role: "user", content: body.input }] : body.input;
-  const conversation = body.previous_response_id ? [...(await chainedInput(organizationId, body.previous_response_id)), ...items] : items;
+  const items: InputItem[] =
+    typeof body.input === "string" ? [{ type: "message", role: "user", content: body.input }] : body.input;
+  const conversation = body.previous_response_id
+    ? [...(await chainedInput(organizationId, body.previous_response_id)), ...items]
+    : items;
   // Built when a backend needs the chat form: a native backend takes the items it produced itself as they are.
   let chat: ChatCompletionRequest | undefined;
   const chatForm = (): ChatCompletionRequest => {
@@ -122,7 +135,18 @@ export async function createResponse(ctx: ModelRequest, body: ResponsesCreateReq
     started = await withFallback(model, settle.attempts, ctx.signal, async (entry) =>
       entry.responses === "native" && entry.backend.forward
         ? { native: await forwardResponse(entry.backend, native, ctx.signal) }
-        : { generation: await entry.backend.generate({ kind: "chat", messages: toMessages(chatForm()), options: chatOptionsOf(chatForm()), request: chatForm() }, toSampling(chatForm()), ctx.signal) },
+        : {
+            generation: await entry.backend.generate(
+              {
+                kind: "chat",
+                messages: toMessages(chatForm()),
+                options: chatOptionsOf(chatForm()),
+                request: chatForm(),
+              },
+              toSampling(chatForm()),
+              ctx.signal,
+            ),
+          },
     );
   } catch (err) {
     if (statusOf(err, ctx.signal) >= 500) settle(statusOf(err, ctx.signal), 0, 0);
@@ -148,7 +172,11 @@ export async function createResponse(ctx: ModelRequest, body: ResponsesCreateReq
     const cost = await finishAndStore(assembler, drained.finishReason); // completes `response` before it is serialized
     return withCost(jsonReply(response), cost);
   }
-  return { status: 200, headers: { ...SSE_HEADERS }, body: eventStream(ctx, generation, response, space, finishAndStore, settle) };
+  return {
+    status: 200,
+    headers: { ...SSE_HEADERS },
+    body: eventStream(ctx, generation, response, space, finishAndStore, settle),
+  };
 }
 
 function eventStream(
@@ -163,7 +191,9 @@ function eventStream(
   let sequence = 0;
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   const emit = (event: ResponseEvent) =>
-    controller.enqueue(encoder.encode(`event: ${event.type}\ndata: ${JSON.stringify({ ...event, sequence_number: sequence++ })}\n\n`));
+    controller.enqueue(
+      encoder.encode(`event: ${event.type}\ndata: ${JSON.stringify({ ...event, sequence_number: sequence++ })}\n\n`),
+    );
   const assembler = new OutputAssembler(emit, space);
   const deltas = generation[Symbol.asyncIterator]();
   return new ReadableStream<Uint8Array>({
@@ -193,7 +223,9 @@ function eventStream(
         // The 200 is already sent: the failure goes in-band as an `error` event, which the clients raise.
         const appError = err instanceof AppError ? err : toAppError(err, ctx.requestId);
         settle(statusOf(err, ctx.signal), generation.promptTokens, generation.completionTokens);
-        const { error } = errorBody(appError, "openai") as { error: { message: string; type: string; code: string; param: string | null } };
+        const { error } = errorBody(appError, "openai") as {
+          error: { message: string; type: string; code: string; param: string | null };
+        };
         emit({ type: "error", code: error.code, message: error.message, param: error.param ?? null });
         controller.close();
       }

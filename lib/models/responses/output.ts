@@ -17,13 +17,22 @@ export const newItemId = (prefix: string) => `${prefix}_${randomHex(16)}`;
 const coordinate = z.number().finite();
 const pointShape = { x: coordinate, y: coordinate };
 const actionSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("click"), ...pointShape, button: z.enum(["left", "right", "wheel", "back", "forward"]).default("left") }),
+  z.object({
+    type: z.literal("click"),
+    ...pointShape,
+    button: z.enum(["left", "right", "wheel", "back", "forward"]).default("left"),
+  }),
   z.object({ type: z.literal("double_click"), ...pointShape }),
   z.object({ type: z.literal("drag"), path: z.array(z.object(pointShape)).min(2) }),
   z.object({ type: z.literal("keypress"), keys: z.array(z.string()).min(1) }),
   z.object({ type: z.literal("move"), ...pointShape }),
   z.object({ type: z.literal("screenshot") }),
-  z.object({ type: z.literal("scroll"), ...pointShape, scroll_x: z.number().finite().default(0), scroll_y: z.number().finite().default(0) }),
+  z.object({
+    type: z.literal("scroll"),
+    ...pointShape,
+    scroll_x: z.number().finite().default(0),
+    scroll_y: z.number().finite().default(0),
+  }),
   z.object({ type: z.literal("type"), text: z.string() }),
   z.object({ type: z.literal("wait") }),
 ]);
@@ -39,7 +48,11 @@ export function computerAction(args: string, space: ActionSpace): Record<string,
   const result = actionSchema.safeParse(parsed);
   if (!result.success) return null;
   const clamp = (v: number, max: number) => Math.min(max, Math.max(0, Math.round(v)));
-  const fit = <T extends { x: number; y: number }>(p: T): T => ({ ...p, x: clamp(p.x, space.maxX), y: clamp(p.y, space.maxY) });
+  const fit = <T extends { x: number; y: number }>(p: T): T => ({
+    ...p,
+    x: clamp(p.x, space.maxX),
+    y: clamp(p.y, space.maxY),
+  });
   const action = result.data;
   if (action.type === "drag") return { ...action, path: action.path.map(fit) };
   return "x" in action ? fit(action) : action;
@@ -69,11 +82,30 @@ export class OutputAssembler {
     if (!delta) return;
     let open = this.current;
     if (open?.kind !== "message") {
-      open = this.open("message", { type: "message", id: newItemId("msg"), status: "in_progress", role: "assistant", content: [] });
-      this.emit({ type: "response.content_part.added", item_id: open.item.id, output_index: open.outputIndex, content_index: 0, part: { type: "output_text", text: "", annotations: [] } });
+      open = this.open("message", {
+        type: "message",
+        id: newItemId("msg"),
+        status: "in_progress",
+        role: "assistant",
+        content: [],
+      });
+      this.emit({
+        type: "response.content_part.added",
+        item_id: open.item.id,
+        output_index: open.outputIndex,
+        content_index: 0,
+        part: { type: "output_text", text: "", annotations: [] },
+      });
     }
     open.text += delta;
-    this.emit({ type: "response.output_text.delta", item_id: open.item.id, output_index: open.outputIndex, content_index: 0, delta, logprobs: [] });
+    this.emit({
+      type: "response.output_text.delta",
+      item_id: open.item.id,
+      output_index: open.outputIndex,
+      content_index: 0,
+      delta,
+      logprobs: [],
+    });
   }
 
   toolCalls(deltas: readonly ToolCallDelta[]) {
@@ -84,8 +116,19 @@ export class OutputAssembler {
         const callId = d.id || newItemId("call");
         call =
           name === COMPUTER_TOOL_NAME && this.space
-            ? this.open("computer", { type: "computer_call", id: newItemId("cu"), call_id: callId, status: "in_progress" }, false)
-            : this.open("function", { type: "function_call", id: newItemId("fc"), call_id: callId, name, arguments: "", status: "in_progress" });
+            ? this.open(
+                "computer",
+                { type: "computer_call", id: newItemId("cu"), call_id: callId, status: "in_progress" },
+                false,
+              )
+            : this.open("function", {
+                type: "function_call",
+                id: newItemId("fc"),
+                call_id: callId,
+                name,
+                arguments: "",
+                status: "in_progress",
+              });
         this.calls.set(d.index, call);
       } else if (d.function.name && call.kind === "function") {
         call.item.name = `${call.item.name as string}${d.function.name}`;
@@ -94,7 +137,12 @@ export class OutputAssembler {
       if (!fragment) continue;
       call.args += fragment;
       if (call.kind === "function" && !call.done) {
-        this.emit({ type: "response.function_call_arguments.delta", item_id: call.item.id, output_index: call.outputIndex, delta: fragment });
+        this.emit({
+          type: "response.function_call_arguments.delta",
+          item_id: call.item.id,
+          output_index: call.outputIndex,
+          delta: fragment,
+        });
       }
     }
   }
@@ -112,7 +160,10 @@ export class OutputAssembler {
 
   /** The text of all message items, as the SDKs' `output_text` convenience joins it. */
   outputText(): string {
-    return this.items.filter((open) => open.kind === "message").map((open) => open.text).join("");
+    return this.items
+      .filter((open) => open.kind === "message")
+      .map((open) => open.text)
+      .join("");
   }
 
   private open(kind: OpenItem["kind"], item: OutputItem, announce = true): OpenItem {
@@ -142,7 +193,14 @@ export class OutputAssembler {
       const action = computerAction(open.args, this.space!);
       if (action) Object.assign(open.item, { action, pending_safety_checks: [], status: "completed" });
       // Arguments that are no action stay visible as what they are: a call of the function `computer`.
-      else Object.assign(open.item, { type: "function_call", id: newItemId("fc"), name: COMPUTER_TOOL_NAME, arguments: open.args, status });
+      else
+        Object.assign(open.item, {
+          type: "function_call",
+          id: newItemId("fc"),
+          name: COMPUTER_TOOL_NAME,
+          arguments: open.args,
+          status,
+        });
       this.emit({ type: "response.output_item.added", output_index: open.outputIndex, item: { ...open.item } });
     }
     this.emit({ type: "response.output_item.done", output_index: open.outputIndex, item: { ...open.item } });

@@ -42,10 +42,19 @@ export interface NativeTurn {
 }
 
 /** Sends the turn to the upstream's /responses; a non-streamed answer is read whole before this resolves. */
-export async function forwardResponse(backend: ModelBackend, turn: NativeTurn, signal: RequestSignal): Promise<NativeCall> {
+export async function forwardResponse(
+  backend: ModelBackend,
+  turn: NativeTurn,
+  signal: RequestSignal,
+): Promise<NativeCall> {
   const { previous_response_id: chained, ...body } = turn.body;
   const stream = body.stream === true;
-  const call = await backend.forward!("/responses", chained ? { ...body, input: turn.conversation } : body, signal, stream);
+  const call = await backend.forward!(
+    "/responses",
+    chained ? { ...body, input: turn.conversation } : body,
+    signal,
+    stream,
+  );
   if (stream) return { call };
   try {
     return { call, text: await call.res.text() };
@@ -60,7 +69,10 @@ async function finish(turn: NativeTurn, organizationId: string, response: Native
   const cost = turn.settle(200, response.usage?.input_tokens ?? 0, response.usage?.output_tokens ?? 0);
   // Awaited, so a `previous_response_id` sent right after the answer finds it.
   if (turn.store && response.id) {
-    await saveResponse(organizationId, response.id, turn.modelId, turn.conversation, { ...response, output: response.output ?? [] });
+    await saveResponse(organizationId, response.id, turn.modelId, turn.conversation, {
+      ...response,
+      output: response.output ?? [],
+    });
   }
   return cost;
 }
@@ -73,7 +85,10 @@ export async function nativeReply(ctx: ModelRequest, turn: NativeTurn, native: N
       response = JSON.parse(native.text) as NativeResponse;
     } catch (err) {
       turn.settle(502, 0, 0);
-      throw new AppError("upstream_error", `The upstream for ${turn.modelId} answered something that is not JSON`, { detail: "upstream_error", cause: err });
+      throw new AppError("upstream_error", `The upstream for ${turn.modelId} answered something that is not JSON`, {
+        detail: "upstream_error",
+        cause: err,
+      });
     }
     const cost = await finish(turn, ctx.principal.organizationId, response);
     const reply = jsonReply(null);
@@ -121,7 +136,9 @@ function relay(ctx: ModelRequest, turn: NativeTurn, call: ForwardedCall): Readab
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   /** The 200 is already sent: the failure goes in-band as an `error` event, as on the translated path. */
   const fail = (cause: unknown) => {
-    const error = call.timedOut() ? upstreamTimeout(turn.modelId, call.timeoutMs) : upstreamNetworkError(turn.modelId, cause);
+    const error = call.timedOut()
+      ? upstreamTimeout(turn.modelId, call.timeoutMs)
+      : upstreamNetworkError(turn.modelId, cause);
     turn.settle(error.status, 0, 0);
     const event = { type: "error", code: error.detail, message: error.message, param: null };
     controller.enqueue(encoder.encode(`event: error\ndata: ${JSON.stringify(event)}\n\n`));
@@ -156,7 +173,11 @@ function relay(ctx: ModelRequest, turn: NativeTurn, call: ForwardedCall): Readab
       call.abort();
       void chunks.return?.(undefined);
       call.close();
-      turn.settle(CLIENT_CLOSED, watcher.response?.usage?.input_tokens ?? 0, watcher.response?.usage?.output_tokens ?? 0);
+      turn.settle(
+        CLIENT_CLOSED,
+        watcher.response?.usage?.input_tokens ?? 0,
+        watcher.response?.usage?.output_tokens ?? 0,
+      );
     },
   });
 }

@@ -6,7 +6,10 @@ import { responsesCreateSchema } from "@/lib/models/responses/schema";
 import { loadResponse } from "@/lib/models/responses/store";
 
 export const createResponseRoute = withModelApi("inference", async ({ req, principal }) =>
-  createResponse({ principal, requestId: req.requestId, signal: req.signal }, await readModelBody(req, responsesCreateSchema)),
+  createResponse(
+    { principal, requestId: req.requestId, signal: req.signal },
+    await readModelBody(req, responsesCreateSchema),
+  ),
 );
 
 export const getResponseRoute = withModelApi("read", async ({ params, principal }) =>
@@ -20,5 +23,9 @@ export const getResponseRoute = withModelApi("read", async ({ params, principal 
  */
 export const cancelResponseRoute = withModelApi("read", async ({ params, principal }) => {
   await loadResponse(principal.organizationId, params.id!);
-  throw new AppError("invalid_request", "Only background responses can be cancelled; this response has already completed", { detail: "response_not_cancellable" });
+  throw new AppError(
+    "invalid_request",
+    "Only background responses can be cancelled; this response has already completed",
+    { detail: "response_not_cancellable" },
+  );
 });

@@ -12,7 +12,13 @@ export interface StoredResponse {
   response: { output: InputItem[] } & Record<string, unknown>;
 }
 
-export async function saveResponse(organizationId: string, id: string, model: string, input: InputItem[], response: Record<string, unknown>): Promise<void> {
+export async function saveResponse(
+  organizationId: string,
+  id: string,
+  model: string,
+  input: InputItem[],
+  response: Record<string, unknown>,
+): Promise<void> {
   await getDb().modelResponse.create({
     data: { id, organizationId, model, input: JSON.stringify(input), response: JSON.stringify(response) },
   });
@@ -21,8 +27,12 @@ export async function saveResponse(organizationId: string, id: string, model: st
 /** The stored response, or a 404 naming `param` (the path's id, or `previous_response_id`). */
 export async function loadResponse(organizationId: string, id: string, param?: string): Promise<StoredResponse> {
   const row = await getDb().modelResponse.findFirst({ where: { id, organizationId } });
-  if (!row) throw new AppError("not_found", `No response with id '${id}' found`, { param, detail: "response_not_found" });
-  return { input: JSON.parse(row.input) as InputItem[], response: JSON.parse(row.response) as StoredResponse["response"] };
+  if (!row)
+    throw new AppError("not_found", `No response with id '${id}' found`, { param, detail: "response_not_found" });
+  return {
+    input: JSON.parse(row.input) as InputItem[],
+    response: JSON.parse(row.response) as StoredResponse["response"],
+  };
 }
 
 /** A stored response's conversation as input items for the next turn: its input, then its output. */

@@ -19,8 +19,22 @@ const point = { x: { type: "integer" }, y: { type: "integer" } };
  * placeholder model write words no keyboard has, which /execute then refused).
  */
 export const KEY_NAMES = [
-  "Enter", "Tab", "Escape", "Backspace", "Delete", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight",
-  "Home", "End", "PageUp", "PageDown", "Control", "Shift", "Alt",
+  "Enter",
+  "Tab",
+  "Escape",
+  "Backspace",
+  "Delete",
+  "ArrowUp",
+  "ArrowDown",
+  "ArrowLeft",
+  "ArrowRight",
+  "Home",
+  "End",
+  "PageUp",
+  "PageDown",
+  "Control",
+  "Shift",
+  "Alt",
   ..."abcdefghijklmnopqrstuvwxyz0123456789",
 ];
 
@@ -47,7 +61,13 @@ export function computerFunctionTool(spec: ComputerToolSpec): ChatTool {
           action("click", { ...point, button: { enum: ["left", "right", "wheel", "back", "forward"] } }),
           action("double_click", point),
           // The same bounds as the action the answer is checked against (`actionSchema`): a call that breaks them is no computer_call.
-          action("drag", { path: { type: "array", minItems: 2, items: { type: "object", properties: point, required: ["x", "y"], additionalProperties: false } } }),
+          action("drag", {
+            path: {
+              type: "array",
+              minItems: 2,
+              items: { type: "object", properties: point, required: ["x", "y"], additionalProperties: false },
+            },
+          }),
           action("keypress", { keys: { type: "array", minItems: 1, items: { enum: KEY_NAMES } } }),
           action("move", point),
           action("screenshot"),
@@ -66,13 +86,18 @@ function userContent(content: Extract<InputItem, { type: "message" }>["content"]
   if (typeof content === "string") return content;
   return content.map((part) =>
     part.type === "input_image"
-      ? { type: "image_url" as const, image_url: { url: part.image_url, ...(part.detail ? { detail: part.detail } : {}) } }
+      ? {
+          type: "image_url" as const,
+          image_url: { url: part.image_url, ...(part.detail ? { detail: part.detail } : {}) },
+        }
       : { type: "text" as const, text: part.type === "refusal" ? part.refusal : part.text },
   );
 }
 
 const textOnly = (content: Extract<InputItem, { type: "message" }>["content"]): string =>
-  typeof content === "string" ? content : content.map((p) => (p.type === "refusal" ? p.refusal : p.type === "input_image" ? "" : p.text)).join("");
+  typeof content === "string"
+    ? content
+    : content.map((p) => (p.type === "refusal" ? p.refusal : p.type === "input_image" ? "" : p.text)).join("");
 
 /**
  * Input items as chat messages. Calls join the assistant turn before them;
@@ -106,15 +131,26 @@ export function toChatMessages(instructions: string | null | undefined, items: I
       case "function_call":
       case "computer_call": {
         const turn = assistantTurn() as Extract<ChatMessage, { role: "assistant" }>;
-        const fn = item.type === "function_call" ? { name: item.name, arguments: item.arguments } : { name: COMPUTER_TOOL_NAME, arguments: JSON.stringify(item.action) };
+        const fn =
+          item.type === "function_call"
+            ? { name: item.name, arguments: item.arguments }
+            : { name: COMPUTER_TOOL_NAME, arguments: JSON.stringify(item.action) };
         turn.tool_calls = [...(turn.tool_calls ?? []), { id: item.call_id, type: "function", function: fn }];
         break;
       }
       case "function_call_output":
-        messages.push({ role: "tool", tool_call_id: item.call_id, content: typeof item.output === "string" ? item.output : item.output.map((p) => p.text).join("") });
+        messages.push({
+          role: "tool",
+          tool_call_id: item.call_id,
+          content: typeof item.output === "string" ? item.output : item.output.map((p) => p.text).join(""),
+        });
         break;
       case "computer_call_output":
-        messages.push({ role: "tool", tool_call_id: item.call_id, content: "Done. The screenshot after this action follows." });
+        messages.push({
+          role: "tool",
+          tool_call_id: item.call_id,
+          content: "Done. The screenshot after this action follows.",
+        });
         pendingImages.push({
           role: "user",
           content: [
@@ -133,7 +169,15 @@ export function toChatMessages(instructions: string | null | undefined, items: I
 export function toChatRequest(body: ResponsesCreateRequest, items: InputItem[]): ChatCompletionRequest {
   const tools: ChatTool[] = (body.tools ?? []).map((tool) =>
     tool.type === "function"
-      ? { type: "function", function: { name: tool.name, description: tool.description, parameters: tool.parameters, ...(tool.strict != null ? { strict: tool.strict } : {}) } }
+      ? {
+          type: "function",
+          function: {
+            name: tool.name,
+            description: tool.description,
+            parameters: tool.parameters,
+            ...(tool.strict != null ? { strict: tool.strict } : {}),
+          },
+        }
       : computerFunctionTool(tool),
   );
   const choice = body.tool_choice;
@@ -146,8 +190,16 @@ export function toChatRequest(body: ResponsesCreateRequest, items: InputItem[]):
   const format = body.text?.format;
   const responseFormat: ChatCompletionRequest["response_format"] =
     format?.type === "json_schema"
-      ? { type: "json_schema", json_schema: { name: format.name, description: format.description, schema: format.schema, strict: format.strict } }
-      : format ?? undefined;
+      ? {
+          type: "json_schema",
+          json_schema: {
+            name: format.name,
+            description: format.description,
+            schema: format.schema,
+            strict: format.strict,
+          },
+        }
+      : (format ?? undefined);
   const request: ChatCompletionRequest = {
     model: body.model,
     messages: toChatMessages(body.instructions, items),

@@ -14,7 +14,15 @@ import { estimatePromptTokens, estimateTokens } from "@/lib/models/upstream/esti
 import { upstreamHttpError, upstreamNetworkError, upstreamTimeout } from "@/lib/models/upstream/errors";
 import { postJson, type UpstreamTarget } from "@/lib/models/upstream/http-client";
 import type { ToolCall, ToolCallDelta } from "@/lib/models/generation/tools";
-import type { EmbeddingResult, FinishReason, ForwardedCall, Generation, GenerationInput, ModelBackend, SamplingParams } from "@/lib/models/types";
+import type {
+  EmbeddingResult,
+  FinishReason,
+  ForwardedCall,
+  Generation,
+  GenerationInput,
+  ModelBackend,
+  SamplingParams,
+} from "@/lib/models/types";
 import { CancelSignal, type RequestSignal } from "@/lib/models/gateway/request-signal";
 
 interface UpstreamUsage {
@@ -89,7 +97,12 @@ export class UpstreamBackend implements ModelBackend {
     }
   }
 
-  async forward(path: string, body: Record<string, unknown>, signal: RequestSignal, stream: boolean): Promise<ForwardedCall> {
+  async forward(
+    path: string,
+    body: Record<string, unknown>,
+    signal: RequestSignal,
+    stream: boolean,
+  ): Promise<ForwardedCall> {
     const call = await this.post(path, { ...body, model: this.config.upstreamModel }, signal, stream);
     return {
       res: call.res,
@@ -109,7 +122,11 @@ export class UpstreamBackend implements ModelBackend {
     const streamOptions = params.stream ? { include_usage: true } : undefined;
     const body =
       input.kind === "chat"
-        ? { ...input.request, model: this.config.upstreamModel, stream_options: streamOptions && { ...input.request.stream_options, ...streamOptions } }
+        ? {
+            ...input.request,
+            model: this.config.upstreamModel,
+            stream_options: streamOptions && { ...input.request.stream_options, ...streamOptions },
+          }
         : {
             model: this.config.upstreamModel,
             prompt: input.prompt,
@@ -132,8 +149,12 @@ export class UpstreamBackend implements ModelBackend {
         const choice = json.choices?.[0];
         const text = (input.kind === "chat" ? choice?.message?.content : choice?.text) ?? "";
         const toolCalls = (input.kind === "chat" && choice?.message?.tool_calls) || [];
-        const generation = new PushGeneration(json.usage?.prompt_tokens ?? (await estimatePromptTokens(input)), () => {});
-        generation.completionTokens = json.usage?.completion_tokens ?? (await estimateTokens([text, ...toolCallTexts(toolCalls)]));
+        const generation = new PushGeneration(
+          json.usage?.prompt_tokens ?? (await estimatePromptTokens(input)),
+          () => {},
+        );
+        generation.completionTokens =
+          json.usage?.completion_tokens ?? (await estimateTokens([text, ...toolCallTexts(toolCalls)]));
         generation.push(text);
         generation.pushToolCalls(toolCalls.map((call, index) => ({ index, ...call })));
         generation.finish(finishReasonOf(choice?.finish_reason) ?? "stop");
@@ -157,7 +178,11 @@ export class UpstreamBackend implements ModelBackend {
    * delta. After `[DONE]` the rest of the body is drained, not cut, so the
    * connection goes back to the keep-alive pool.
    */
-  private async relay(call: Awaited<ReturnType<UpstreamBackend["post"]>>, input: GenerationInput, generation: PushGeneration) {
+  private async relay(
+    call: Awaited<ReturnType<UpstreamBackend["post"]>>,
+    input: GenerationInput,
+    generation: PushGeneration,
+  ) {
     const { res, cancel, timer } = call;
     let usage: UpstreamUsage | undefined;
     let finish: FinishReason | undefined;
@@ -179,7 +204,11 @@ export class UpstreamBackend implements ModelBackend {
           continue;
         }
         const chunk = JSON.parse(data) as UpstreamBody;
-        if (chunk.error) throw new AppError("upstream_error", `Upstream model server failed: ${chunk.error.message ?? "unknown error"}`);
+        if (chunk.error)
+          throw new AppError(
+            "upstream_error",
+            `Upstream model server failed: ${chunk.error.message ?? "unknown error"}`,
+          );
         if (chunk.usage) usage = chunk.usage;
         const choice = chunk.choices?.[0];
         const text = input.kind === "chat" ? choice?.delta?.content : choice?.text;
@@ -211,12 +240,23 @@ export class UpstreamBackend implements ModelBackend {
   }
 
   async embed(inputs: string[], signal: RequestSignal): Promise<EmbeddingResult> {
-    const call = await this.post("/embeddings", { model: this.config.upstreamModel, input: inputs, encoding_format: "float" }, signal, false);
+    const call = await this.post(
+      "/embeddings",
+      { model: this.config.upstreamModel, input: inputs, encoding_format: "float" },
+      signal,
+      false,
+    );
     try {
-      const json = JSON.parse(await call.res.text()) as { data?: { index?: number; embedding?: number[] }[]; usage?: UpstreamUsage };
+      const json = JSON.parse(await call.res.text()) as {
+        data?: { index?: number; embedding?: number[] }[];
+        usage?: UpstreamUsage;
+      };
       const rows = [...(json.data ?? [])].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
       if (rows.length !== inputs.length || rows.some((r) => !Array.isArray(r.embedding))) {
-        throw new AppError("upstream_error", `Upstream for ${this.config.id} returned ${rows.length} embeddings for ${inputs.length} inputs`);
+        throw new AppError(
+          "upstream_error",
+          `Upstream for ${this.config.id} returned ${rows.length} embeddings for ${inputs.length} inputs`,
+        );
       }
       return {
         vectors: rows.map((r) => r.embedding!),

@@ -9,7 +9,9 @@ const MAX_ERROR_BODY = 4096;
 async function upstreamMessage(res: UpstreamResponse): Promise<{ message?: string; param?: string; code?: string }> {
   try {
     const text = await res.text(MAX_ERROR_BODY);
-    const body = JSON.parse(text) as { error?: { message?: string; param?: string | null; code?: string | null } | string };
+    const body = JSON.parse(text) as {
+      error?: { message?: string; param?: string | null; code?: string | null } | string;
+    };
     if (typeof body.error === "string") return { message: body.error };
     return { message: body.error?.message, param: body.error?.param ?? undefined, code: body.error?.code ?? undefined };
   } catch {
@@ -21,7 +23,10 @@ export async function upstreamHttpError(res: UpstreamResponse, modelId: string):
   const { message, param, code } = await upstreamMessage(res);
   const what = message ? `: ${message}` : "";
   if (res.status === 400 || res.status === 422) {
-    return new AppError("invalid_request", `The upstream for ${modelId} refused the request${what}`, { param, detail: code ?? "invalid_request" });
+    return new AppError("invalid_request", `The upstream for ${modelId} refused the request${what}`, {
+      param,
+      detail: code ?? "invalid_request",
+    });
   }
   if (res.status === 429) {
     const retryAfter = res.header("retry-after");
@@ -30,11 +35,14 @@ export async function upstreamHttpError(res: UpstreamResponse, modelId: string):
       headers: { "retry-after": retryAfter && /^\d+$/.test(retryAfter) ? retryAfter : "1" },
     });
   }
-  return new AppError("upstream_error", `The upstream for ${modelId} answered ${res.status}${what}`, { detail: "upstream_error" });
+  return new AppError("upstream_error", `The upstream for ${modelId} answered ${res.status}${what}`, {
+    detail: "upstream_error",
+  });
 }
 
 export function upstreamNetworkError(modelId: string, cause: unknown): AppError {
-  const reason = cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause);
+  const reason =
+    cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause);
   return new AppError("upstream_error", `The upstream for ${modelId} could not be reached or broke off: ${reason}`, {
     detail: "upstream_error",
     cause,
@@ -42,5 +50,7 @@ export function upstreamNetworkError(modelId: string, cause: unknown): AppError 
 }
 
 export function upstreamTimeout(modelId: string, timeoutMs: number): AppError {
-  return new AppError("upstream_timeout", `The upstream for ${modelId} did not answer within ${timeoutMs} ms`, { detail: "upstream_timeout" });
+  return new AppError("upstream_timeout", `The upstream for ${modelId} did not answer within ${timeoutMs} ms`, {
+    detail: "upstream_timeout",
+  });
 }

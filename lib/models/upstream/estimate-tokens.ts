@@ -17,7 +17,14 @@ const REPLY_PRIMING = 3;
 export async function estimatePromptTokens(input: GenerationInput): Promise<number> {
   const encode = await getEncoder();
   if (input.kind === "completion") return encode(input.prompt).length;
-  return input.messages.reduce((sum, m: ChatMessage) => sum + PER_MESSAGE + encode(m.role).length + encode(m.toolCalls ? m.content + JSON.stringify(m.toolCalls) : m.content).length, REPLY_PRIMING);
+  return input.messages.reduce(
+    (sum, m: ChatMessage) =>
+      sum +
+      PER_MESSAGE +
+      encode(m.role).length +
+      encode(m.toolCalls ? m.content + JSON.stringify(m.toolCalls) : m.content).length,
+    REPLY_PRIMING,
+  );
 }
 
 export async function estimateTokens(texts: string[]): Promise<number> {

@@ -60,7 +60,12 @@ export type UpstreamTarget = ReturnType<typeof urlToHttpOptions>;
  * POSTs a JSON body; resolves at the response headers, rejects on network errors or abort.
  * The body goes as a string: Node then sends it in one buffer with the request head.
  */
-export function postJson(target: UpstreamTarget, payload: unknown, headers: Record<string, string>, signal: RequestSignal): Promise<UpstreamResponse> {
+export function postJson(
+  target: UpstreamTarget,
+  payload: unknown,
+  headers: Record<string, string>,
+  signal: RequestSignal,
+): Promise<UpstreamResponse> {
   const body = JSON.stringify(payload);
   const transport = target.protocol === "https:" ? https : http;
   return new Promise((resolve, reject) => {

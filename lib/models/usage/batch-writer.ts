@@ -132,11 +132,17 @@ export class BatchWriter<Row> {
         const requestIds = rows.map(this.o.requestIdOf);
         if (attempt >= this.o.maxAttempts) {
           this.dropped += rows.length;
-          this.o.log.error({ err, attempts: attempt, rows: rows.length, requestIds }, "usage rows dropped: every write attempt failed");
+          this.o.log.error(
+            { err, attempts: attempt, rows: rows.length, requestIds },
+            "usage rows dropped: every write attempt failed",
+          );
           return;
         }
         const retryInMs = this.backoffMs(attempt);
-        this.o.log.warn({ err, attempt, retryInMs, rows: rows.length, requestIds }, "usage batch write failed; retrying");
+        this.o.log.warn(
+          { err, attempt, retryInMs, rows: rows.length, requestIds },
+          "usage batch write failed; retrying",
+        );
       } finally {
         this.writing = false;
       }

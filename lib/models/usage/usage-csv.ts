@@ -6,7 +6,16 @@ import { SESSION_KINDS, summarizeSpans, loadSessionSpans } from "@/lib/computers
 import { addRow, emptyTotals, loadUsageRows, roundTotals, type UsageTotals } from "@/lib/models/usage/usage-report";
 import { bucketIndex, bucketStarts, parseUsageRange } from "@/lib/models/usage/usage-range";
 
-export const USAGE_CSV_HEADER = ["date", "line_type", "name", "requests", "input_tokens", "output_tokens", "cost_usd", "session_minutes"];
+export const USAGE_CSV_HEADER = [
+  "date",
+  "line_type",
+  "name",
+  "requests",
+  "input_tokens",
+  "output_tokens",
+  "cost_usd",
+  "session_minutes",
+];
 
 /** RFC 4180 quoting, and a leading quote for cells a spreadsheet would run as a formula. */
 export function csvCell(value: string | number): string {
@@ -22,7 +31,11 @@ export interface UsageCsv {
   lines: string[];
 }
 
-export async function buildUsageCsv(input: { organizationId: string; query: URLSearchParams; now?: Date }): Promise<UsageCsv> {
+export async function buildUsageCsv(input: {
+  organizationId: string;
+  query: URLSearchParams;
+  now?: Date;
+}): Promise<UsageCsv> {
   const now = input.now ?? new Date();
   const range = parseUsageRange(input.query, now);
   const days = bucketStarts(range, "day");
@@ -55,7 +68,10 @@ export async function buildUsageCsv(input: { organizationId: string; query: URLS
     }
   });
   const day = (d: Date) => d.toISOString().slice(0, 10);
-  return { filename: `cabin-usage-${org?.slug ?? "team"}-${day(range.from)}-to-${day(new Date(range.to.getTime() - 1))}.csv`, lines };
+  return {
+    filename: `cabin-usage-${org?.slug ?? "team"}-${day(range.from)}-to-${day(new Date(range.to.getTime() - 1))}.csv`,
+    lines,
+  };
 }
 
 /** The CSV as a streamed `text/csv` download. */

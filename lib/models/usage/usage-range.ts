@@ -23,9 +23,12 @@ export interface UsageRange {
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
-const instant = z.string().trim().refine((v) => !Number.isNaN(Date.parse(DATE_ONLY.test(v) ? `${v}T00:00:00Z` : v)), {
-  message: "expected a date (YYYY-MM-DD) or an ISO timestamp",
-});
+const instant = z
+  .string()
+  .trim()
+  .refine((v) => !Number.isNaN(Date.parse(DATE_ONLY.test(v) ? `${v}T00:00:00Z` : v)), {
+    message: "expected a date (YYYY-MM-DD) or an ISO timestamp",
+  });
 
 const rangeQuery = z.object({
   range: z.enum(RANGE_PRESETS).optional(),
@@ -80,7 +83,8 @@ export function parseUsageRange(query: URLSearchParams, now = new Date()): Usage
 /** Bucket starts covering [from, to): whole UTC hours or days, the first one holding `from`. */
 export function bucketStarts(range: Pick<UsageRange, "from" | "to">, bucket: Bucket): number[] {
   const size = bucket === "hour" ? HOUR_MS : DAY_MS;
-  const first = bucket === "hour" ? range.from.getTime() - (range.from.getTime() % HOUR_MS) : startOfUtcDay(range.from.getTime());
+  const first =
+    bucket === "hour" ? range.from.getTime() - (range.from.getTime() % HOUR_MS) : startOfUtcDay(range.from.getTime());
   const starts: number[] = [];
   for (let t = first; t < range.to.getTime(); t += size) starts.push(t);
   return starts;

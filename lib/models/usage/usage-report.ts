@@ -7,7 +7,14 @@
 import { getDb } from "@/lib/db";
 import { getSessionUsage, type KindUsage, type SessionKind } from "@/lib/computers/dashboard/session-usage";
 import { listModels } from "@/lib/models/registry";
-import { bucketIndex, bucketStarts, parseUsageRange, type Bucket, type RangePreset, type UsageRange } from "@/lib/models/usage/usage-range";
+import {
+  bucketIndex,
+  bucketStarts,
+  parseUsageRange,
+  type Bucket,
+  type RangePreset,
+  type UsageRange,
+} from "@/lib/models/usage/usage-range";
 
 export interface UsageTotals {
   requests: number;
@@ -38,7 +45,13 @@ export interface UsageReport {
   by_model: (UsageTotals & { model: string })[];
   by_key: KeyUsage[];
   /** Configured models, with the placeholder warning when one is in use. */
-  models: { id: string; backend: string; placeholder: boolean; notice?: string; prices: { input: number; output: number } }[];
+  models: {
+    id: string;
+    backend: string;
+    placeholder: boolean;
+    notice?: string;
+    prices: { input: number; output: number };
+  }[];
 }
 
 export interface UsageRow {
@@ -69,7 +82,11 @@ export function loadUsageRows(organizationId: string, range: Pick<UsageRange, "f
   });
 }
 
-async function keyBreakdown(organizationId: string, rows: UsageRow[], minutes: Map<string, number>): Promise<KeyUsage[]> {
+async function keyBreakdown(
+  organizationId: string,
+  rows: UsageRow[],
+  minutes: Map<string, number>,
+): Promise<KeyUsage[]> {
   const totals = new Map<string, UsageTotals>();
   for (const row of rows) {
     const id = row.apiKeyId ?? "";
@@ -97,7 +114,11 @@ async function keyBreakdown(organizationId: string, rows: UsageRow[], minutes: M
     .sort((a, b) => b.cost_usd - a.cost_usd || b.requests - a.requests || b.session_minutes - a.session_minutes);
 }
 
-export async function getUsageReport({ organizationId, query = new URLSearchParams(), now = new Date() }: {
+export async function getUsageReport({
+  organizationId,
+  query = new URLSearchParams(),
+  now = new Date(),
+}: {
   organizationId: string;
   query?: URLSearchParams;
   now?: Date;

@@ -143,7 +143,8 @@ async function writeUsageRows(rows: UsageRow[]): Promise<void> {
   const now = new Date();
   if (db.provider === "sqlite" && db.file !== ":memory:") await insertUsageRows(db.file, rows, now);
   else await createUsageRows(rows, now);
-  if (usageWriteChannel.hasSubscribers) usageWriteChannel.publish({ rows: rows.length, ms: performance.now() - started });
+  if (usageWriteChannel.hasSubscribers)
+    usageWriteChannel.publish({ rows: rows.length, ms: performance.now() - started });
 }
 
 const usageWriterKey = singletonKey<BatchWriter<UsageRow>>("models.usageWriter");

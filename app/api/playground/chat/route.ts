@@ -7,5 +7,10 @@ import { streamPlaygroundChat } from "@/lib/models/playground/playground";
 export const dynamic = "force-dynamic";
 
 export const POST = withMember(async ({ req, requestId, member }) =>
-  streamPlaygroundChat({ organizationId: member.organizationId, requestId, signal: req.signal, body: await readJson(req) }),
+  streamPlaygroundChat({
+    organizationId: member.organizationId,
+    requestId,
+    signal: req.signal,
+    body: await readJson(req),
+  }),
 );

@@ -4,4 +4,6 @@ import { sessionCreateOptions } from "@/lib/computers/dashboard/dashboard";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withMember(async ({ member }) => Response.json(await sessionCreateOptions({ organizationId: member.organizationId })));
+export const GET = withMember(async ({ member }) =>
+  Response.json(await sessionCreateOptions({ organizationId: member.organizationId })),
+);

@@ -6,5 +6,11 @@ import { getTask } from "@/lib/agent/service";
 export const dynamic = "force-dynamic";
 
 export const GET = withMember(async ({ req, member, params }) =>
-  Response.json(await getTask({ caller: { organizationId: member.organizationId, apiKeyId: null }, id: params.id!, origin: publicOrigin(req.headers) })),
+  Response.json(
+    await getTask({
+      caller: { organizationId: member.organizationId, apiKeyId: null },
+      id: params.id!,
+      origin: publicOrigin(req.headers),
+    }),
+  ),
 );

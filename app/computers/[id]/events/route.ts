@@ -7,5 +7,8 @@ export const dynamic = "force-dynamic";
 
 export const GET = withApiKey("api", async (ctx) => {
   const replayAfter = replayStart(ctx.req.headers.get("last-event-id"), new URL(ctx.req.url).searchParams.get("since"));
-  return new Response(await openSessionEvents({ principal: ctx.principal, id: ctx.params.id, signal: ctx.req.signal, replayAfter }), { headers: SSE_HEADERS });
+  return new Response(
+    await openSessionEvents({ principal: ctx.principal, id: ctx.params.id, signal: ctx.req.signal, replayAfter }),
+    { headers: SSE_HEADERS },
+  );
 });

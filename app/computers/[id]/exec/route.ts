@@ -5,12 +5,23 @@ import { execStream } from "@/lib/computers/desktop/exec-stream";
 export const dynamic = "force-dynamic";
 
 // Always 200 once authenticated: failures are an NDJSON error line (execStream).
-export const POST = withApiKey("api", (ctx) =>
-  new Response(
-    execStream({
-      principal: ctx.principal, id: ctx.params.id, requestId: ctx.requestId,
-      readBody: () => readJson(ctx.req), signal: ctx.req.signal,
-    }),
-    { headers: { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store", "x-accel-buffering": "no" } },
-  ),
+export const POST = withApiKey(
+  "api",
+  (ctx) =>
+    new Response(
+      execStream({
+        principal: ctx.principal,
+        id: ctx.params.id,
+        requestId: ctx.requestId,
+        readBody: () => readJson(ctx.req),
+        signal: ctx.req.signal,
+      }),
+      {
+        headers: {
+          "content-type": "application/x-ndjson; charset=utf-8",
+          "cache-control": "no-store",
+          "x-accel-buffering": "no",
+        },
+      },
+    ),
 );

@@ -6,7 +6,9 @@ import { actionCall } from "@/lib/computers/sessions/route-context";
 export const dynamic = "force-dynamic";
 
 export const POST = withApiKey("api", async (ctx) =>
-  Response.json(await runNamedAction({ ...actionCall(ctx), name: "navigate", body: await readJson(ctx.req, { optional: true }) })),
+  Response.json(
+    await runNamedAction({ ...actionCall(ctx), name: "navigate", body: await readJson(ctx.req, { optional: true }) }),
+  ),
 );
 
 const wrongMethod = methodNotAllowed(["POST"]);

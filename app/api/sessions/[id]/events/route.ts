@@ -10,5 +10,7 @@ export const dynamic = "force-dynamic";
 
 export const GET = withMember(async ({ req, member, params }) => {
   const replayAfter = replayStart(req.headers.get("last-event-id"), new URL(req.url).searchParams.get("since"));
-  return new Response(await openSessionEventsAs(member, { id: params.id, signal: req.signal, replayAfter }), { headers: SSE_HEADERS });
+  return new Response(await openSessionEventsAs(member, { id: params.id, signal: req.signal, replayAfter }), {
+    headers: SSE_HEADERS,
+  });
 });

@@ -7,9 +7,16 @@ import { execStreamAs } from "@/lib/computers/dashboard/dashboard-streams";
 
 export const dynamic = "force-dynamic";
 
-export const POST = withMember(({ req, member, params, requestId }) =>
-  new Response(
-    execStreamAs(member, { id: params.id, requestId, readBody: () => readJson(req), signal: req.signal }),
-    { headers: { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store", "x-accel-buffering": "no" } },
-  ),
+export const POST = withMember(
+  ({ req, member, params, requestId }) =>
+    new Response(
+      execStreamAs(member, { id: params.id, requestId, readBody: () => readJson(req), signal: req.signal }),
+      {
+        headers: {
+          "content-type": "application/x-ndjson; charset=utf-8",
+          "cache-control": "no-store",
+          "x-accel-buffering": "no",
+        },
+      },
+    ),
 );

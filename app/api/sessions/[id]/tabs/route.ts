@@ -13,6 +13,12 @@ export const GET = withMember(async ({ req, requestId, member, params }) =>
 
 export const POST = withMember(async ({ req, requestId, member, params }) =>
   Response.json(
-    await openSessionTabAs({ member, id: params.id, requestId, origin: publicOrigin(req.headers), body: await readJson(req, { optional: true }) }),
+    await openSessionTabAs({
+      member,
+      id: params.id,
+      requestId,
+      origin: publicOrigin(req.headers),
+      body: await readJson(req, { optional: true }),
+    }),
   ),
 );

@@ -6,8 +6,12 @@ import { controlTask } from "@/lib/agent/service";
 export const dynamic = "force-dynamic";
 
 export const POST = withMember(async ({ req, member, params }) =>
-  Response.json(await controlTask({
-    caller: { organizationId: member.organizationId, apiKeyId: null }, id: params.id!, action: params.action!,
-    body: await readJson(req, { optional: true }),
-  })),
+  Response.json(
+    await controlTask({
+      caller: { organizationId: member.organizationId, apiKeyId: null },
+      id: params.id!,
+      action: params.action!,
+      body: await readJson(req, { optional: true }),
+    }),
+  ),
 );

@@ -5,7 +5,14 @@ import { execSync } from "@/lib/computers/desktop/exec-service";
 export const dynamic = "force-dynamic";
 
 export const POST = withApiKey("api", async (ctx) =>
-  Response.json(await execSync({ principal: ctx.principal, id: ctx.params.id, requestId: ctx.requestId, body: await readJson(ctx.req) })),
+  Response.json(
+    await execSync({
+      principal: ctx.principal,
+      id: ctx.params.id,
+      requestId: ctx.requestId,
+      body: await readJson(ctx.req),
+    }),
+  ),
 );
 
 const wrongMethod = methodNotAllowed(["POST"]);

@@ -6,5 +6,13 @@ import { closeSessionTabAs } from "@/lib/computers/dashboard/dashboard-session";
 export const dynamic = "force-dynamic";
 
 export const DELETE = withMember(async ({ req, requestId, member, params }) =>
-  Response.json(await closeSessionTabAs({ member, id: params.id, requestId, origin: publicOrigin(req.headers), tabId: params.tab_id })),
+  Response.json(
+    await closeSessionTabAs({
+      member,
+      id: params.id,
+      requestId,
+      origin: publicOrigin(req.headers),
+      tabId: params.tab_id,
+    }),
+  ),
 );

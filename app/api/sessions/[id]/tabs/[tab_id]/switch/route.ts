@@ -6,5 +6,13 @@ import { switchSessionTabAs } from "@/lib/computers/dashboard/dashboard-session"
 export const dynamic = "force-dynamic";
 
 export const POST = withMember(async ({ req, requestId, member, params }) =>
-  Response.json(await switchSessionTabAs({ member, id: params.id, requestId, origin: publicOrigin(req.headers), tabId: params.tab_id })),
+  Response.json(
+    await switchSessionTabAs({
+      member,
+      id: params.id,
+      requestId,
+      origin: publicOrigin(req.headers),
+      tabId: params.tab_id,
+    }),
+  ),
 );
