@@ -24,7 +24,6 @@ import {
   click,
   closeView,
   cpuOver,
-  desktopProcesses,
   keyLatencies,
   latencySummary,
   openView,
@@ -34,6 +33,7 @@ import {
   type View,
 } from "./live-measure";
 import { pct, timedClient } from "./timing";
+import { desktopLiveRows } from "./live-desktop";
 
 const SECONDS = Number(process.env.BENCH_LIVE_SECONDS ?? 4);
 const KEYS = Number(process.env.BENCH_LIVE_KEYS ?? 16);
@@ -47,7 +47,7 @@ const PAGES = [
 ] as const;
 const serverEnv = { LOG_LEVEL: "warn", DESKTOP_IMAGES_DIR: desktopImagesDir() };
 
-interface Build {
+export interface Build {
   name: string;
   server: TestServer;
   key: string;
@@ -158,58 +158,6 @@ async function browserRows(build: Build): Promise<BrowserFigures> {
   return figures;
 }
 
-async function desktopRows(build: Build) {
-  const req = timedClient(build.server.url, build.key);
-  const pid = build.server.process.pid!;
-  const id = (await req("POST", "/computers", { kind: "desktop" })).body.id as string;
-  const watchDesktop = async (what: string, fps: number) => {
-    const view = await openView(build.server.url, build.key, id, fps);
-    await settle(1000);
-    const before = view.frames.length;
-    const m = await cpuOver(SECONDS, { desktop: desktopProcesses, server: serverAlone(pid) }, pid);
-    await closeView(view);
-    const delivered = (view.frames.length - before) / m.seconds;
-    rows.push([
-      `${build.name}: desktop, ${what}, fps=${fps}`,
-      `${delivered.toFixed(1)} fps; desktop processes ${f0(m.cpu.desktop)} %, spawned helpers ${f0(m.helpers)} %, server ${f0(m.cpu.server)} %`,
-      "",
-    ]);
-  };
-  try {
-    // Still screen: identical frames are sent once a second only.
-    for (const fps of FPS) await watchDesktop("still screen", fps);
-    for (const fps of [15, 30]) {
-      // A letter typed into the terminal (clicked first, for focus); the first frame that differs from the one before shows it.
-      const view = await openView(build.server.url, build.key, id, fps);
-      click(view, 400, 300);
-      const latencies = await keyLatencies(
-        view,
-        KEYS,
-        () => pressKey(view, "x"),
-        () => {
-          const before = view.frames[view.frames.length - 1]?.data;
-          return (f) => !before || !f.data.equals(before);
-        },
-      );
-      await closeView(view);
-      rows.push([
-        `${build.name}: desktop key → first frame showing it, fps=${fps}`,
-        latencySummary(latencies, KEYS),
-        "",
-      ]);
-    }
-    // Animated: a terminal printing the time every 20 ms (bash builtins only, no spawns).
-    await req("POST", `/computers/${id}/exec/sync`, {
-      command:
-        "setsid xterm -geometry 30x8-0-0 -e bash -c 'exec 3<> <(:); while :; do echo $EPOCHREALTIME; read -t 0.02 -u 3; done' >/dev/null 2>&1 &",
-    });
-    await settle(2000);
-    for (const fps of FPS) await watchDesktop("animated terminal", fps);
-  } finally {
-    await req("DELETE", `/computers/${id}`);
-  }
-}
-
 /** The BENCH_BASELINE checkout's server, started by that checkout's own test harness. */
 async function startBaseline(dir: string): Promise<Build> {
   const harness = (await import(
@@ -285,7 +233,7 @@ try {
   const figures = await browserRows(current);
   if (DESKTOP) {
     try {
-      await desktopRows(current);
+      await desktopLiveRows(current, { seconds: SECONDS, keys: KEYS, fps: FPS }, rows);
     } catch (err) {
       rows.push(["desktop", `skipped: ${String(err).slice(0, 120)}`, ""]);
     }

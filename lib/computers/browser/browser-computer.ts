@@ -25,9 +25,8 @@ import { BrowserLiveInput } from "@/lib/computers/browser/live-input";
 import { browserScreencast } from "@/lib/computers/browser/screencast";
 import { TabSet } from "@/lib/computers/browser/tabs";
 import { poolCdpCapability } from "@/lib/computers/browser/cdp-target";
+import { firstLine, readDocument, readPageContext } from "@/lib/computers/browser/page-reading";
 
-// page_context reads the document once; a page busy for longer (a dialog, a long script) answers without it.
-const PAGE_READ_TIMEOUT_MS = 500;
 // Hides the most common automation tell; `stealth` is otherwise a stored flag for now.
 const STEALTH_SCRIPT =
   "Object.defineProperty(Navigator.prototype, 'webdriver', { get: () => false, configurable: true });";
@@ -128,23 +127,8 @@ export class BrowserComputer implements ComputerHandle {
     return main;
   }
 
-  private async pageContext(id: string, page: Page): Promise<PageContext> {
-    const size = page.viewportSize() ?? { width: this.viewport.width, height: this.viewport.height };
-    const doc = await readDocument(page);
-    return {
-      url: page.url(),
-      title: doc?.title ?? "",
-      tab_id: id,
-      is_main_tab: id === this.tabs.mainId(),
-      viewport_width: size.width,
-      viewport_height: size.height,
-      ...(doc
-        ? { page_width: doc.pageWidth, page_height: doc.pageHeight, scroll_x: doc.scrollX, scroll_y: doc.scrollY }
-        : {}),
-      device_scale_factor: doc?.scale ?? this.viewport.scale,
-      viewport_w: size.width,
-      viewport_h: size.height,
-    };
+  private pageContext(id: string, page: Page): Promise<PageContext> {
+    return readPageContext(page, { tabId: id, isMain: id === this.tabs.mainId(), viewport: this.viewport });
   }
 
   /** Runs `fn` after the session's previous action, mapping Playwright's errors to ActionError("failed"). */
@@ -311,44 +295,4 @@ export class BrowserComputer implements ComputerHandle {
   resources() {
     return { contexts: 1, pages: this.lease.context.pages().length, screencasts: this.screencast.active };
   }
-}
-
-interface DocumentReading {
-  title: string;
-  pageWidth: number;
-  pageHeight: number;
-  scrollX: number;
-  scrollY: number;
-  scale: number;
-}
-
-/** Title, document size, scroll offset and pixel ratio in one round trip; null when the page does not answer in time. */
-async function readDocument(page: Page): Promise<DocumentReading | null> {
-  const reading = page
-    .evaluate(() => {
-      const root = document.documentElement;
-      const body = document.body;
-      return {
-        title: document.title,
-        pageWidth: Math.max(root?.scrollWidth ?? 0, body?.scrollWidth ?? 0, window.innerWidth),
-        pageHeight: Math.max(root?.scrollHeight ?? 0, body?.scrollHeight ?? 0, window.innerHeight),
-        scrollX: window.scrollX,
-        scrollY: window.scrollY,
-        scale: window.devicePixelRatio,
-      };
-    })
-    .catch(() => null);
-  return Promise.race([
-    reading,
-    new Promise<null>((resolve) => setTimeout(() => resolve(null), PAGE_READ_TIMEOUT_MS).unref()),
-  ]);
-}
-
-function firstLine(err: unknown): string {
-  const message = err instanceof Error ? err.message : String(err);
-  // Playwright appends call logs after the first line; they can be long and name internals.
-  return message
-    .split("\n")[0]
-    .replace(/^[a-zA-Z.]+: /, "")
-    .slice(0, 500);
 }

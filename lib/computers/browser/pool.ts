@@ -17,7 +17,7 @@
 import type { BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { getLogger } from "@/lib/logger";
 import { killLaunch, killMarked, processTreeCount, reapOrphanProfiles } from "@/lib/computers/browser/processes";
-import { usable, type Slot } from "@/lib/computers/browser/slot";
+import { closeQuietly, usable, type Slot } from "@/lib/computers/browser/slot";
 import { DEFAULT_VIEWPORT, type Standby } from "@/lib/computers/browser/standby";
 import { StandbyByOwner } from "@/lib/computers/browser/standby-owners";
 import { newSessionContext } from "@/lib/computers/browser/egress-context";
@@ -27,7 +27,6 @@ import { getEnv } from "@/lib/env";
 export { DEFAULT_VIEWPORT };
 export type { Slot };
 
-const CLOSE_TIMEOUT_MS = 5_000;
 /** How often orphaned Playwright profiles (of SIGKILLed servers on this host) are looked for: a readdir of the temp folder and of /proc. */
 const PROFILE_REAP_INTERVAL_MS = 10_000;
 
@@ -125,7 +124,7 @@ export class BrowserPool {
   /** Closes a session's context; the slot closes too when it is retired and empty, or idle for BROWSER_ORG_IDLE_SECONDS. */
   async release(lease: Lease): Promise<void> {
     lease.slot.sessions.delete(lease.context);
-    await withTimeout(lease.context.close(), CLOSE_TIMEOUT_MS).catch(() => {});
+    await closeQuietly(lease.context.close());
     this.afterRelease(lease.slot);
   }
 
@@ -274,7 +273,7 @@ export class BrowserPool {
     this.keepOpen(slot);
     this.slots = this.slots.filter((s) => s !== slot);
     this.forgetOwner(slot.owner);
-    await withTimeout(slot.browser.close(), CLOSE_TIMEOUT_MS).catch(() => {});
+    await closeQuietly(slot.browser.close());
     killLaunch(slot.launchId); // a hung browser
   }
 
@@ -297,11 +296,4 @@ export class BrowserPool {
     killLaunch(slot.launchId);
     if (slot.owner === null) this.keepSpare();
   }
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return Promise.race([
-    promise,
-    new Promise<T>((_, reject) => setTimeout(() => reject(new Error("timed out")), ms).unref()),
-  ]);
 }

@@ -35,3 +35,37 @@ export interface StartInput {
   restore?: SavedState;
   proxy?: ProxyConfig;
 }
+
+/** A session about to start: its deadlines from `deadlines`, its `started` promise settled by the caller. */
+export function newLiveSession(
+  id: string,
+  input: StartInput,
+  deadlines: { expiresAt: Date; idleExpiresAt: Date },
+  saveIntervalMs: number,
+): { live: LiveSession; resolveStarted: (h: ComputerHandle) => void; rejectStarted: (e: unknown) => void } {
+  const { options } = input;
+  let resolveStarted!: (h: ComputerHandle) => void;
+  let rejectStarted!: (e: unknown) => void;
+  const started = new Promise<ComputerHandle>(
+    (resolve, reject) => ((resolveStarted = resolve), (rejectStarted = reject)),
+  );
+  started.catch(() => {}); // observed by the tear-down only when a termination races the start
+  const live: LiveSession = {
+    id,
+    organizationId: input.organizationId,
+    kind: options.kind,
+    persistent: options.persistent,
+    autoKill: options.autoKill,
+    inactivityTimeoutSeconds: options.inactivityTimeoutSeconds,
+    expiresAt: deadlines.expiresAt,
+    idleExpiresAt: deadlines.idleExpiresAt,
+    handle: null,
+    started,
+    ending: null,
+    rowEnded: null,
+    nextSaveAt: Date.now() + saveIntervalMs,
+    saving: null,
+    savedDigest: null,
+  };
+  return { live, resolveStarted, rejectStarted };
+}

@@ -8,14 +8,13 @@
 // Errors thrown here are AppErrors (unavailable: shutting down, no driver, a
 // start that failed) or a driver's ActionError refusing the request; callers
 // translate them with `asAppError`/`asActionResult`.
-import { createHash } from "node:crypto";
 import { AppError } from "@/lib/api/errors";
 import { isActionError } from "@/lib/computers/actions/action-error";
 import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
 import { countSessionEnded } from "@/lib/metrics/registry";
 import { HEARTBEAT_EVERY_MS, HostHeartbeat } from "@/lib/computers/sessions/host-heartbeat";
-import type { ComputerDriver, ComputerHandle, ComputerKind, SavedState } from "@/lib/computers/driver";
+import type { ComputerDriver, ComputerHandle, ComputerKind } from "@/lib/computers/driver";
 import { firstLine, scrubSecrets } from "@/lib/computers/actions/failures";
 import {
   dueReason,
@@ -28,9 +27,9 @@ import { organizationQuotas } from "@/lib/computers/sessions/quotas-store";
 import { sweepScreenshots } from "@/lib/computers/screenshots/screenshots";
 import { SessionEndBus } from "@/lib/computers/sessions/session-end";
 import { SessionEvents } from "@/lib/computers/events/session-events";
-import { saveState } from "@/lib/computers/state/state-store";
+import { saveIfChanged, tearDown } from "@/lib/computers/sessions/session-teardown";
 import * as store from "@/lib/computers/sessions/store";
-import type { LiveSession, StartInput } from "@/lib/computers/sessions/live-session";
+import { type LiveSession, newLiveSession, type StartInput } from "@/lib/computers/sessions/live-session";
 
 export type { LiveSession, StartInput };
 
@@ -128,29 +127,8 @@ export class SessionManager {
     const id = store.newComputerId();
     const createdAt = new Date();
     const deadlines = initialDeadlines({ createdAt, ...options });
-    let resolveStarted!: (h: ComputerHandle) => void;
-    let rejectStarted!: (e: unknown) => void;
-    const started = new Promise<ComputerHandle>(
-      (resolve, reject) => ((resolveStarted = resolve), (rejectStarted = reject)),
-    );
-    started.catch(() => {}); // observed by end() only when a termination races the start
-    const live: LiveSession = {
-      id,
-      organizationId: input.organizationId,
-      kind: options.kind,
-      persistent: options.persistent,
-      autoKill: options.autoKill,
-      inactivityTimeoutSeconds: options.inactivityTimeoutSeconds,
-      expiresAt: deadlines.expiresAt,
-      idleExpiresAt: deadlines.idleExpiresAt,
-      handle: null,
-      started,
-      ending: null,
-      rowEnded: null,
-      nextSaveAt: Date.now() + getEnv().STATE_SAVE_INTERVAL_SECONDS * 1000,
-      saving: null,
-      savedDigest: null,
-    };
+    const saveEveryMs = getEnv().STATE_SAVE_INTERVAL_SECONDS * 1000;
+    const { live, resolveStarted, rejectStarted } = newLiveSession(id, input, deadlines, saveEveryMs);
     this.sessions.set(id, live);
     let row: store.ComputerRow;
     try {
@@ -214,7 +192,7 @@ export class SessionManager {
       const handle = live.started.catch(() => null);
       // No handle: start() failed and records provision_failed itself.
       live.rowEnded = handle.then((h) => (h ? store.markTerminated(live.id, reason) : undefined));
-      live.ending = this.end(live, reason, handle, live.rowEnded).finally(() => this.sessions.delete(live.id));
+      live.ending = this.end(live, reason, handle).finally(() => this.sessions.delete(live.id));
       live.ending.catch((err) => getLogger().error({ err, id }, "session tear-down failed"));
     }
     return until === "row" ? live.rowEnded! : live.ending;
@@ -244,49 +222,14 @@ export class SessionManager {
     );
   }
 
-  private async end(
-    live: LiveSession,
-    reason: TerminationReason,
-    started: Promise<ComputerHandle | null>,
-    rowEnded: Promise<void>,
-  ): Promise<void> {
-    const log = getLogger();
+  /** The end: `SessionEnded` to every subscriber first, then the computer's tear-down. */
+  private async end(live: LiveSession, reason: TerminationReason, started: Promise<ComputerHandle | null>) {
     await this.ends.publish(
       { sessionId: live.id, organizationId: live.organizationId, kind: live.kind, reason, at: new Date() },
-      (err, stage) => log.warn({ err, id: live.id, stage }, "a session-end subscriber failed"),
+      (err, stage) => getLogger().warn({ err, id: live.id, stage }, "a session-end subscriber failed"),
     );
     const handle = await started;
-    if (!handle) return;
-    // The computer is released even when the row could not be written (the sweep retries that).
-    await rowEnded.catch((err) => log.error({ err, id: live.id }, "could not mark a session terminated"));
-    await live.saving?.catch(() => {});
-    // A crashed computer has nothing left to save; its last periodic save stands.
-    const save = live.persistent && reason !== "crashed";
-    let state: SavedState | null = null;
-    try {
-      state = await handle.stop({ saveState: save });
-    } catch (err) {
-      log.warn({ err, id: live.id }, "stopping a session failed; its resources were released anyway");
-    }
-    if (state) {
-      try {
-        const bytes = await saveState({ computerId: live.id, organizationId: live.organizationId, state });
-        log.info({ id: live.id, bytes }, "saved session state");
-      } catch (err) {
-        log.error({ err, id: live.id }, "could not save session state at the end");
-      }
-    }
-    log.info({ id: live.id, reason }, "session terminated");
-  }
-
-  /** Periodic save of a persistent session; skips the write when nothing changed. */
-  private async save(live: LiveSession): Promise<void> {
-    if (!live.handle || live.ending) return;
-    const state = await live.handle.snapshot();
-    const digest = createHash("sha256").update(state.data).digest("hex");
-    if (digest === live.savedDigest || live.ending) return;
-    await saveState({ computerId: live.id, organizationId: live.organizationId, state });
-    live.savedDigest = digest;
+    if (handle) await tearDown(live, reason, handle, live.rowEnded!);
   }
 
   private tick() {
@@ -301,7 +244,7 @@ export class SessionManager {
         );
       } else if (live.persistent && !live.saving && now.getTime() >= live.nextSaveAt) {
         live.nextSaveAt = now.getTime() + getEnv().STATE_SAVE_INTERVAL_SECONDS * 1000;
-        live.saving = this.save(live)
+        live.saving = saveIfChanged(live)
           .catch((err) => getLogger().warn({ err, id: live.id }, "periodic state save failed"))
           .finally(() => (live.saving = null));
       }

@@ -1,0 +1,49 @@
+// The two writes of a session's state and the stop of its computer, for `SessionManager`:
+// `tearDown` is the end after the `SessionEnded` event (docs/computers.md "How a session ends"),
+// `saveIfChanged` the periodic save of a persistent session.
+import { createHash } from "node:crypto";
+import type { ComputerHandle, SavedState } from "@/lib/computers/driver";
+import type { TerminationReason } from "@/lib/computers/sessions/lifecycle";
+import type { LiveSession } from "@/lib/computers/sessions/live-session";
+import { saveState } from "@/lib/computers/state/state-store";
+import { getLogger } from "@/lib/logger";
+
+/** Stops the computer once its row is written, saving a persistent session's state unless it crashed. */
+export async function tearDown(
+  live: LiveSession,
+  reason: TerminationReason,
+  handle: ComputerHandle,
+  rowEnded: Promise<void>,
+): Promise<void> {
+  const log = getLogger();
+  // The computer is released even when the row could not be written (the sweep retries that).
+  await rowEnded.catch((err) => log.error({ err, id: live.id }, "could not mark a session terminated"));
+  await live.saving?.catch(() => {});
+  // A crashed computer has nothing left to save; its last periodic save stands.
+  const save = live.persistent && reason !== "crashed";
+  let state: SavedState | null = null;
+  try {
+    state = await handle.stop({ saveState: save });
+  } catch (err) {
+    log.warn({ err, id: live.id }, "stopping a session failed; its resources were released anyway");
+  }
+  if (state) {
+    try {
+      const bytes = await saveState({ computerId: live.id, organizationId: live.organizationId, state });
+      log.info({ id: live.id, bytes }, "saved session state");
+    } catch (err) {
+      log.error({ err, id: live.id }, "could not save session state at the end");
+    }
+  }
+  log.info({ id: live.id, reason }, "session terminated");
+}
+
+/** Periodic save of a persistent session; skips the write when nothing changed. */
+export async function saveIfChanged(live: LiveSession): Promise<void> {
+  if (!live.handle || live.ending) return;
+  const state = await live.handle.snapshot();
+  const digest = createHash("sha256").update(state.data).digest("hex");
+  if (digest === live.savedDigest || live.ending) return;
+  await saveState({ computerId: live.id, organizationId: live.organizationId, state });
+  live.savedDigest = digest;
+}
