@@ -15,7 +15,11 @@ export function SessionFields({ session }: { session: SessionView }) {
     ["Created", formatTime(session.created_at)],
     [
       "Created by",
-      session.created_by_key ? `${session.created_by_key.name} (${session.created_by_key.prefix}…)` : "dashboard",
+      session.created_by_key
+        ? `${session.created_by_key.name} (${session.created_by_key.prefix}…)`
+        : session.created_by_member
+          ? `${session.created_by_member.name || session.created_by_member.email} (dashboard)`
+          : "dashboard",
     ],
     ["Persistent", session.persistent ? "yes" : "no"],
     ["Auto-kill when idle", session.auto_kill ? `yes, after ${seconds(session.idle_timeout_seconds)}` : "no"],

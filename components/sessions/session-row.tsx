@@ -9,9 +9,16 @@ import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/dialog";
 import { formatTime } from "@/components/ui/format";
 
-/** Who started the session: a key (name and prefix) or a team member in the dashboard. */
+/** Who started the session: a key (name and prefix) or the member who created it in the dashboard. */
 function Creator({ session }: { session: DashboardSession }) {
-  if (!session.created_by_key) return <span data-testid="session-creator">dashboard</span>;
+  if (!session.created_by_key) {
+    const member = session.created_by_member;
+    return (
+      <span data-testid="session-creator" title={member?.email}>
+        {member ? member.name || member.email : "dashboard"}
+      </span>
+    );
+  }
   return (
     <span data-testid="session-creator">
       {session.created_by_key.name} <span className="font-mono text-slate-400">{session.created_by_key.prefix}…</span>

@@ -6,9 +6,12 @@ import { useMe } from "@/components/shell/use-me";
 import { authClient } from "@/lib/auth/client";
 
 export function OrgSwitcher() {
-  const { data } = useMe();
+  const { data, isPending } = useMe();
   const queryClient = useQueryClient();
   const router = useRouter();
+  // While /api/me loads, the selector's place is held at its size: the navigation below it
+  // must not jump down when it arrives (a layout shift right after login).
+  if (isPending) return <OrgSwitcherPlaceholder />;
   if (!data?.organization) return null;
 
   async function switchTo(organizationId: string) {
@@ -34,5 +37,14 @@ export function OrgSwitcher() {
         ))}
       </select>
     </label>
+  );
+}
+
+function OrgSwitcherPlaceholder() {
+  return (
+    <div className="block text-xs text-slate-500" aria-hidden data-testid="org-switcher-loading">
+      <span className="mb-1 block">Organization</span>
+      <div className="h-[34px] animate-pulse rounded-md border border-slate-200 bg-slate-100" />
+    </div>
   );
 }

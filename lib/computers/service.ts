@@ -17,10 +17,12 @@ import { getSessionManager } from "@/lib/computers/registry";
 import { loadState } from "@/lib/computers/state/state-store";
 import * as store from "@/lib/computers/sessions/store";
 
-/** Who a session is created or managed for: an API key's organization, or a team in the dashboard (apiKeyId null). */
+/** Who a session is created or managed for: an API key's organization, or a member in the dashboard (apiKeyId null). */
 export interface SessionCaller {
   organizationId: string;
   apiKeyId: string | null;
+  /** The dashboard member acting, named on the sessions they create. */
+  userId?: string | null;
 }
 
 export async function createComputer(input: {
@@ -59,6 +61,7 @@ export async function createComputer(input: {
     const row = await manager.start({
       organizationId: input.principal.organizationId,
       apiKeyId: input.principal.apiKeyId,
+      createdByUserId: input.principal.userId ?? null,
       options,
       proxy,
       restore,

@@ -1,6 +1,6 @@
 // The Sessions page in a real browser against the real server and Chromium:
 // the empty state's curl, a session created from the form that counts down
-// on both deadlines, keep-alive, stop, a key's session named by its key, and
+// on both deadlines and names its member, keep-alive, stop, a key's session named by its key, and
 // the list's filters, search and pagination.
 import { expect, test, type Locator } from "@playwright/test";
 import { base, horizontalOverflow, saveScreenshot, signUpNewTeam } from "./dashboard-helpers";
@@ -13,7 +13,7 @@ test("create from the form, countdowns, keep-alive, stop; a key's session shows 
 }, testInfo) => {
   const context = await browser.newContext({ baseURL: base(), viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
-  await signUpNewTeam(page, "Sessions");
+  const email = await signUpNewTeam(page, "Sessions");
 
   // A new team has no session: the page shows the curl for this server and the way to a key.
   await expect(page.getByTestId("sessions-empty-curl")).toHaveText(
@@ -29,7 +29,9 @@ test("create from the form, countdowns, keep-alive, stop; a key's session shows 
   await page.getByRole("button", { name: "Create session" }).click();
   const row = page.getByTestId("session-row").filter({ hasText: "e2e-form" });
   await expect(row.getByTestId("session-status")).toHaveText(/^(ready|running)$/);
-  await expect(row.getByTestId("session-creator")).toHaveText("dashboard");
+  // A session made in the dashboard names the member who made it.
+  await expect(row.getByTestId("session-creator")).toHaveText("Sessions");
+  await expect(row.getByTestId("session-creator")).toHaveAttribute("title", email);
   await expect(row.getByTestId("session-tabs")).toHaveText("1");
 
   // Both countdowns tick down between two reads.

@@ -8,7 +8,11 @@ import type { Member } from "@/lib/auth/member";
 import { getDb } from "@/lib/db";
 import { findOwnedComputer } from "@/lib/computers/sessions/access";
 import { closeTab, createTab, listTabs, switchTab, type ActionCall } from "@/lib/computers/actions/action-service";
-import { toDashboardSession, type DashboardSession } from "@/lib/computers/dashboard/dashboard";
+import {
+  DASHBOARD_SESSION_INCLUDE,
+  toDashboardSession,
+  type DashboardSession,
+} from "@/lib/computers/dashboard/dashboard";
 import { sessionEndpoints, type SessionEndpoints } from "@/lib/computers/endpoints";
 import { getSessionManager } from "@/lib/computers/registry";
 
@@ -68,7 +72,7 @@ export async function readSessionDetail(member: Member, id: string, origin: stri
   const owned = await findOwnedComputer(member, id);
   const row = await getDb().computer.findUniqueOrThrow({
     where: { id: owned.id },
-    include: { apiKey: { select: { name: true, prefix: true } } },
+    include: DASHBOARD_SESSION_INCLUDE,
   });
   const live = row.status !== "terminated" && row.hostId === getSessionManager().hostId;
   const tabs = live && row.kind === "browser" ? await readTabs(row.id) : null;

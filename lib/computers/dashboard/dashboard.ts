@@ -41,6 +41,8 @@ export interface DashboardSession {
   tab_count: number | null;
   /** The key that created the session, or null when a team member created it in the dashboard. */
   created_by_key: { name: string; prefix: string } | null;
+  /** The member who created it in the dashboard (null for a key's session, or once the member is deleted). */
+  created_by_member: { name: string; email: string } | null;
 }
 
 export interface DashboardSessionList {
@@ -73,7 +75,16 @@ function tabCountOf(row: { id: string; kind: string; status: string }): number |
 }
 
 /** The columns a list row is built from (a Computer row with its key's name and prefix). */
-export type DashboardSessionRow = ComputerRow & { apiKey: { name: string; prefix: string } | null };
+export type DashboardSessionRow = ComputerRow & {
+  apiKey: { name: string; prefix: string } | null;
+  createdBy: { name: string; email: string } | null;
+};
+
+/** The relations a list row or the session page reads beside the Computer row. */
+export const DASHBOARD_SESSION_INCLUDE = {
+  apiKey: { select: { name: true, prefix: true } },
+  createdBy: { select: { name: true, email: true } },
+} as const;
 
 /** One row as the dashboard shows it; the session page (readSessionDetail) adds to it. */
 export function toDashboardSession(r: DashboardSessionRow): DashboardSession {
@@ -92,6 +103,7 @@ export function toDashboardSession(r: DashboardSessionRow): DashboardSession {
     persistent: r.persistent,
     tab_count: tabCountOf(r),
     created_by_key: r.apiKey ? { name: r.apiKey.name, prefix: r.apiKey.prefix } : null,
+    created_by_member: r.createdBy ? { name: r.createdBy.name, email: r.createdBy.email } : null,
   };
 }
 
@@ -110,7 +122,7 @@ export async function listDashboardSessions(input: {
     db.computer.count({ where }),
     db.computer.findMany({
       where,
-      include: { apiKey: { select: { name: true, prefix: true } } },
+      include: DASHBOARD_SESSION_INCLUDE,
       // Live first: the statuses sort "ready" < "running" < "terminated", then newest first.
       orderBy: [{ status: "asc" }, { createdAt: "desc" }, { id: "asc" }],
       skip: (page - 1) * page_size,
@@ -152,7 +164,7 @@ export async function sessionCreateOptions(input: { organizationId: string }) {
 export type SessionCreateOptions = Awaited<ReturnType<typeof sessionCreateOptions>>;
 
 function teamCaller(member: Member): SessionCaller {
-  return { organizationId: member.organizationId, apiKeyId: null };
+  return { organizationId: member.organizationId, apiKeyId: null, userId: member.userId };
 }
 
 /** POST /api/sessions: the body of POST /computers, created for the member's team. */

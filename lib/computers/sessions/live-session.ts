@@ -31,6 +31,7 @@ export interface LiveSession {
 export interface StartInput {
   organizationId: string;
   apiKeyId: string | null;
+  createdByUserId?: string | null;
   options: CreateOptions;
   restore?: SavedState;
   proxy?: ProxyConfig;

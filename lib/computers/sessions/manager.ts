@@ -136,6 +136,7 @@ export class SessionManager {
         id,
         organizationId: input.organizationId,
         apiKeyId: input.apiKeyId,
+        createdByUserId: input.createdByUserId ?? null,
         hostId: this.hostId,
         options,
         createdAt,

@@ -17,6 +17,7 @@ export async function insertComputer(input: {
   id: string;
   organizationId: string;
   apiKeyId: string | null;
+  createdByUserId: string | null;
   hostId: string;
   options: CreateOptions;
   createdAt: Date;
@@ -28,6 +29,7 @@ export async function insertComputer(input: {
       id: input.id,
       organizationId: input.organizationId,
       apiKeyId: input.apiKeyId,
+      createdByUserId: input.createdByUserId,
       kind: o.kind,
       status: "ready",
       hostId: input.hostId,
