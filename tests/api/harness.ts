@@ -3,13 +3,12 @@
 // a free loopback port, with its own data directory and a fresh database
 // (SQLite, or a new PostgreSQL database when CABIN_TEST_DATABASE_URL is set).
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { createServer } from "node:net";
 import { SERVER_NODE_ARGS } from "../../scripts/server-command.mjs";
+import { dropDatabase, freshDatabase } from "./test-databases";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const READY_TIMEOUT_MS = 90_000;
@@ -69,28 +68,6 @@ function runToEnd(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
       code === 0 ? resolve(out) : reject(new Error(`${args.join(" ")} failed: ${err || out}`)),
     );
   });
-}
-
-async function freshDatabase(dataDir: string): Promise<string> {
-  const base = process.env.CABIN_TEST_DATABASE_URL;
-  if (!base) return `file:${path.join(dataDir, "cabin.db")}`;
-  const name = `cabin_test_${randomBytes(6).toString("hex")}`;
-  const client = new pg.Client({ connectionString: base });
-  await client.connect();
-  await client.query(`CREATE DATABASE ${name}`);
-  await client.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function dropDatabase(databaseUrl: string) {
-  const base = process.env.CABIN_TEST_DATABASE_URL;
-  if (!base || !databaseUrl.startsWith("postgres")) return;
-  const client = new pg.Client({ connectionString: base });
-  await client.connect();
-  await client.query(`DROP DATABASE IF EXISTS ${new URL(databaseUrl).pathname.slice(1)} WITH (FORCE)`);
-  await client.end();
 }
 
 function baseEnv(o: {
@@ -153,10 +130,10 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     throw new Error("No production build: run `npm test` (which builds) or `npm run build` first");
   }
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), "cabin-test-"));
+  // Migrated already: a copy of the template (test-databases.ts), or the database of a server started before.
   const databaseUrl = options.databaseUrl ?? (await freshDatabase(dataDir));
   const port = options.port ?? (await freePort());
   const env = baseEnv({ port, dataDir, databaseUrl, env: options.env ?? {}, dev: options.dev });
-  await runToEnd(["scripts/db/cli.ts", "deploy"], env);
 
   const logFile = path.join(dataDir, `server-${port}.log`);
   const log = createWriteStream(logFile, { flags: "a" });
