@@ -21,6 +21,14 @@ const only = values.only ? new Set(values.only.split(",")) : null;
 const reports = mkdtempSync(path.join(os.tmpdir(), "cabin-test-reports-"));
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
+/** Each failed test, named with its file and the first line of its error: printed last, where a CI log's tail shows it. */
+const failedTests = [];
+const firstLine = (text) =>
+  String(text ?? "")
+    .replace(/\x1b\[[0-9;]*m/g, "")
+    .trim()
+    .split("\n")[0]
+    .slice(0, 300);
 
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
 
@@ -30,6 +38,13 @@ function countVitest(file) {
   totals.passed += r.numPassedTests;
   totals.failed += r.numFailedTests;
   totals.skipped += r.numPendingTests + (r.numTodoTests ?? 0);
+  for (const file of r.testResults ?? []) {
+    const name = path.relative(root, file.name);
+    const failed = (file.assertionResults ?? []).filter((a) => a.status === "failed");
+    for (const a of failed) failedTests.push(`${name} › ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
+    // A file that failed outside any test (a hook, an import, a crashed worker).
+    if (file.status === "failed" && !failed.length) failedTests.push(`${name}: ${firstLine(file.message)}`);
+  }
   return true;
 }
 
@@ -39,6 +54,18 @@ function countPlaywright(file) {
   totals.passed += stats.expected + stats.flaky;
   totals.failed += stats.unexpected;
   totals.skipped += stats.skipped;
+  const visit = (suite) => {
+    for (const spec of suite.specs ?? [])
+      for (const t of spec.tests ?? [])
+        if (t.status === "unexpected") {
+          const error = t.results?.at(-1)?.error?.message;
+          failedTests.push(
+            `${spec.file} › ${spec.title}${t.projectName ? ` [${t.projectName}]` : ""}: ${firstLine(error)}`,
+          );
+        }
+    for (const child of suite.suites ?? []) visit(child);
+  };
+  for (const suite of JSON.parse(readFileSync(file, "utf8")).suites ?? []) visit(suite);
   return true;
 }
 
@@ -175,5 +202,6 @@ await phase("e2e", () => {
 rmSync(reports, { recursive: true, force: true });
 printTimings();
 console.log(failures.length ? `\nFailed phases: ${failures.join(", ")}` : "\nAll phases passed");
+if (failedTests.length) console.log(`Failed tests:\n${failedTests.map((t) => `  ${t}`).join("\n")}`);
 console.log(`${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}`);
 process.exit(failures.length || totals.failed ? 1 : 0);
