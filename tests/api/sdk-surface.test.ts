@@ -1,0 +1,228 @@
+// Every method of the public Lightcone SDKs (TypeScript `client.computers.*`, `client.responses.*`,
+// `client.chat.*`, `client.models.*`; Python's snake_case twins and its ComputerSession helper),
+// sent exactly as their generated clients send it (method, path, query, body field names, headers:
+// sdk-surface-fixtures.ts) and each answer checked against the SDK's declared response type.
+// The agent.tasks methods have their own suite (agent-tasks-sdk.test.ts); every action's effect on
+// a page is proven by computers-actions-all*.test.ts. docs/sdk-compatibility.md is the table.
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { api, type Target } from "./computers-fixtures";
+import { startFormSite, type FormSite } from "./cua-loop-fixtures";
+import { canRunDesktops, startDesktopServer, type DesktopServer } from "./desktop-fixtures";
+import {
+  ActionResult, AnyObject, ChatCompletion, ComputerList, ComputerResponse, ComputerStatus, ComputersError, ExecLine, ExecSyncResponse,
+  expectShape, ModelList, ResponseObject, sdkCall, sdkOpen, SuccessfulAction, type SdkCall,
+} from "./sdk-surface-fixtures";
+import { PROXY_PASS, PROXY_USER, startProxy, type Proxy } from "./test-proxy";
+import { waitFor } from "./wait-for";
+
+let shared: Required<Target>;
+let site: FormSite;
+let proxy: Proxy;
+const created: Array<{ id: string; t: Required<Target> }> = [];
+
+beforeAll(async () => {
+  shared = { base: inject("baseUrl"), key: inject("apiKey") };
+  [site, proxy] = await Promise.all([startFormSite(), startProxy()]);
+});
+afterAll(async () => {
+  await Promise.all(created.map(({ id, t }) => api("DELETE", `/computers/${id}`, undefined, t)));
+  await Promise.all([site?.close(), proxy?.close()]);
+});
+
+/** computers.create as the SDK sends it; the session is deleted after the file. */
+async function sdkCreate(t: Required<Target>, body: Record<string, unknown>, lang: "js" | "python" = "js") {
+  const res = await sdkCall(t, { method: "POST", path: "/computers", body, lang });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const session = expectShape(ComputerResponse.required({ id: true, kind: true, status: true }), res.body, "ComputerResponse");
+  created.push({ id: session.id, t });
+  return session;
+}
+
+/** An action method: answers 200 with an ActionResult that says success. */
+async function action(t: Required<Target>, call: SdkCall) {
+  const res = await sdkCall(t, call);
+  expect(res.status, `${call.path}: ${JSON.stringify(res.body)}`).toBe(200);
+  return expectShape(SuccessfulAction, res.body, `${call.method} ${call.path}`);
+}
+
+describe("the SDKs' computers methods on a browser session", () => {
+  let id = "";
+  const post = (name: string, body?: unknown, lang: "js" | "python" = "js") => action(shared, { method: "POST", path: `/computers/${id}/${name}`, body, lang });
+
+  it("create (TS and Python field names), retrieve, retrieveStatus, list with and without type, keepalive", async () => {
+    // Python's client.computers.create sends the newer names; its client.computer.create adds kind "browser".
+    const py = await sdkCreate(shared, { kind: "browser", max_lifetime_seconds: 600, idle_timeout_enabled: true, inactivity_timeout_seconds: 120 }, "python");
+    expect(py).toMatchObject({ kind: "browser", status: "ready", max_lifetime_seconds: 600, inactivity_timeout_seconds: 120, auto_kill: true });
+    // The TS SDK's create() with no argument sends {}.
+    id = (await sdkCreate(shared, {})).id;
+    const retrieved = expectShape(ComputerResponse, (await sdkCall(shared, { method: "GET", path: `/computers/${id}` })).body, "retrieve");
+    expect(retrieved).toMatchObject({ id, kind: "browser" });
+    const status = await sdkCall(shared, { method: "GET", path: `/computers/${id}/status` });
+    expect(expectShape(ComputerStatus, status.body, "retrieveStatus").id).toBe(id);
+    for (const query of [undefined, { type: "live" }]) {
+      const list = await sdkCall(shared, { method: "GET", path: "/computers", query });
+      expect(expectShape(ComputerList, list.body, "list").map((s) => s.id)).toContain(id);
+    }
+    const persistent = await sdkCall(shared, { method: "GET", path: "/computers", query: { type: "persistent" } });
+    expect(expectShape(ComputerList, persistent.body, "list persistent").map((s) => s.id)).not.toContain(id);
+    // keepalive: a POST with no body and no content-type.
+    const kept = await sdkCall(shared, { method: "POST", path: `/computers/${id}/keepalive` });
+    expect(kept.status).toBe(200);
+    expectShape(AnyObject, kept.body, "keepalive");
+  });
+
+  it("the per-action paths, with the SDK's body fields, each a successful ActionResult with its effect", async () => {
+    const nav = await post("navigate", { url: site.url });
+    expect(nav.page_context).toMatchObject({ url: `${site.url}/`, title: "cua form" });
+    await post("click", { x: 640, y: 200 });
+    await waitFor(() => Promise.resolve(site.events), { until: (e) => e.some((ev) => ev.kind === "click"), message: "the click on Go" });
+    await post("type", { text: "from the sdk" }, "python");
+    await post("hotkey", { keys: ["Enter"] });
+    await waitFor(() => Promise.resolve(site.events), { until: (e) => e.some((ev) => ev.value === "from the sdk"), message: "the typed text submitted" });
+    for (const [name, body] of [
+      ["double-click", { x: 10, y: 650 }], ["right-click", { x: 10, y: 650 }], ["drag", { x1: 5, y1: 650, x2: 30, y2: 660 }],
+      ["mouse-down", { x: 10, y: 650 }], ["mouse-up", { x: 10, y: 650 }], ["key-down", { key: "shift" }], ["key-up", { key: "Shift" }],
+      ["scroll", { dx: 0, dy: 100, x: 0, y: 0 }], ["viewport", { width: 1024, height: 768, scale_factor: 1 }],
+    ] as const) {
+      await post(name, body);
+    }
+    const shot = await post("screenshot", { base64: false });
+    expect(shot.result?.screenshot_url).toMatch(/^http/);
+    expect((await fetch(String(shot.result?.screenshot_url))).headers.get("content-type")).toBe("image/png");
+    expect(String((await post("screenshot", { base64: true })).result?.screenshot)).toMatch(/^iVBOR/);
+    expect((await post("html", {})).result?.html_content).toContain('id="go"');
+    expect((await post("html", { auto_detect_encoding: true })).result?.html_content).toContain('id="go"');
+  });
+
+  it("changeProxy sends later traffic through the proxy; null clears it", async () => {
+    await post("change-proxy", { proxy_url: `http://${PROXY_USER}:${PROXY_PASS}@127.0.0.1:${proxy.port}` });
+    await post("navigate", { url: `${site.url}/through-proxy` });
+    expect(proxy.seen).toContain(`${site.url}/through-proxy`);
+    await post("change-proxy", { proxy_url: null });
+  });
+
+  it("execute and batch with the SDK's ComputerAction fields (the Python helper's wait, go_to_url, tabs)", async () => {
+    const exec = (act: Record<string, unknown>) => action(shared, { method: "POST", path: `/computers/${id}/execute`, body: { action: act }, lang: "python" });
+    await exec({ type: "wait", ms: 100 });
+    await exec({ type: "go_to_url", url: site.url });
+    await exec({ type: "screenshot", base64: false, include_context: true });
+    const tab = await exec({ type: "new_tab", url: site.url });
+    const tabId = String(tab.result?.created_tab_id ?? tab.executed_tab_id);
+    await exec({ type: "switch_tab", tab_id: "tab_main" });
+    await exec({ type: "close_tab", tab_id: tabId });
+    const batch = await sdkCall(shared, {
+      method: "POST", path: `/computers/${id}/batch`,
+      body: { actions: [{ type: "go_to_url", url: site.url }, { type: "wait", ms: 50 }, { type: "click", x: 640, y: 200 }, { type: "screenshot" }] },
+    });
+    expect(batch.status).toBe(200);
+    expectShape(AnyObject, batch.body, "ComputerBatchResponse");
+  });
+
+  it("tabs.create, tabs.list, tabs.switch (no body), tabs.delete", async () => {
+    const made = await action(shared, { method: "POST", path: `/computers/${id}/tabs`, body: { url: site.url } });
+    const tabId = String(made.result?.created_tab_id);
+    const listed = await action(shared, { method: "GET", path: `/computers/${id}/tabs` });
+    expect((listed.result?.tabs as Array<{ tab_id: string }>).map((t) => t.tab_id)).toEqual(["tab_main", tabId]);
+    expectShape(ActionResult, (await sdkCall(shared, { method: "POST", path: `/computers/${id}/tabs/tab_main/switch` })).body, "tabs.switch");
+    expectShape(ActionResult, (await sdkCall(shared, { method: "DELETE", path: `/computers/${id}/tabs/${tabId}` })).body, "tabs.delete");
+  });
+
+  it("retrieveEvents and retrieveScreencast open their streams with Accept */*; retrieveWs answers 426 naming the WebSocket", async () => {
+    for (const stream of ["events", "screencast"]) {
+      const abort = new AbortController();
+      const res = await sdkOpen(shared, { method: "GET", path: `/computers/${id}/${stream}`, accept: "*/*" }, abort.signal);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+      abort.abort(); // an SSE stream never ends: read nothing, close it
+    }
+    const ws = await sdkCall(shared, { method: "GET", path: `/computers/${id}/ws`, accept: "*/*" });
+    expect(ws.status).toBe(426);
+    expect(expectShape(ComputersError, ws.body, "426").error.message).toMatch(/WebSocket/i);
+  });
+
+  it("debug on a browser session is a 400 naming why (Cabin runs commands in desktops only)", async () => {
+    const res = await sdkCall(shared, { method: "POST", path: `/computers/${id}/debug`, body: { command: "echo hi", timeout_seconds: 120, max_output_length: 65536 } });
+    expect(res.status).toBe(400);
+    expect(expectShape(ComputersError, res.body, "debug on a browser").error.message).toMatch(/desktop/);
+  });
+
+  it("delete answers 204 with Accept */* (the SDK reads no body), and again on an ended session", async () => {
+    for (let i = 0; i < 2; i++) expect((await sdkCall(shared, { method: "DELETE", path: `/computers/${id}`, accept: "*/*" })).status).toBe(204);
+  });
+});
+
+describe.skipIf(!canRunDesktops)("the SDKs' desktop-only methods", () => {
+  const s = {} as DesktopServer;
+  let d: Required<Target>;
+  let id = "";
+  beforeAll(async () => {
+    Object.assign(s, await startDesktopServer());
+    d = s.a as Required<Target>;
+    id = (await sdkCreate(d, { kind: "desktop" }, "python")).id;
+  }, 600_000);
+  afterAll(async () => {
+    await s.server?.destroy();
+  }, 120_000);
+
+  it("debug: POST /debug and the debug action, buffered into result.debug_response", { timeout: 120_000 }, async () => {
+    const viaPath = await action(d, { method: "POST", path: `/computers/${id}/debug`, body: { command: "echo out; echo err >&2", timeout_seconds: 120, max_output_length: 65536 } });
+    expect(viaPath.result?.debug_response).toBe("out\nerr\n");
+    const viaAction = await action(d, { method: "POST", path: `/computers/${id}/execute`, body: { action: { type: "debug", debug: { command: "printf 0123456789", max_output_length: 4 } } } });
+    expect(viaAction.result?.debug_response).toBe("0123");
+  });
+
+  it("exec.sync and the exec.create NDJSON stream (Accept application/x-ndjson)", { timeout: 120_000 }, async () => {
+    const sync = await sdkCall(d, { method: "POST", path: `/computers/${id}/exec/sync`, body: { command: "echo $GREETING from $(pwd)", cwd: "/tmp", env: { GREETING: "hello" }, timeout_seconds: 30 } });
+    expect(sync.status).toBe(200);
+    expect(expectShape(ExecSyncResponse, sync.body, "ExecSyncResponse")).toMatchObject({ exit_code: 0, stdout: "hello from /tmp\n" });
+    const stream = await sdkCall(d, { method: "POST", path: `/computers/${id}/exec`, accept: "application/x-ndjson", body: { command: "echo one; exit 3", timeout_seconds: 30 } });
+    expect(stream.status).toBe(200);
+    const lines = String(stream.body).trim().split("\n").map((l) => expectShape(ExecLine, JSON.parse(l), "ExecCreateResponse"));
+    expect(lines.at(-1)).toEqual({ type: "exit", code: 3 });
+    expect(lines.filter((l) => l.type === "stdout").map((l) => l.data).join("")).toBe("one\n");
+  });
+
+  it("the action paths on a desktop, and delete", { timeout: 120_000 }, async () => {
+    expect(String((await action(d, { method: "POST", path: `/computers/${id}/screenshot`, body: { base64: true } })).result?.screenshot)).toMatch(/^iVBOR/);
+    for (const [name, body] of [["click", { x: 100, y: 100 }], ["type", { text: "a" }], ["hotkey", { keys: ["ctrl", "a"] }], ["key-down", { key: "shift" }], ["key-up", { key: "shift" }], ["scroll", { dx: 0, dy: 50, x: 10, y: 10 }]] as const) {
+      await action(d, { method: "POST", path: `/computers/${id}/${name}`, body });
+    }
+    expect((await sdkCall(d, { method: "DELETE", path: `/computers/${id}`, accept: "*/*" })).status).toBe(204);
+  });
+});
+
+describe("the SDKs' model methods on a fresh install's placeholder model", () => {
+  it("models.list (GET /v1/models)", async () => {
+    const res = await sdkCall(shared, { method: "GET", path: "/v1/models" });
+    expect(expectShape(ModelList, res.body, "models.list").data.map((m) => m.id)).toContain("tzafon.northstar-cua-fast");
+  });
+
+  it("chat.createCompletion posts to /chat/completions (no /v1 in the SDKs' path)", async () => {
+    const res = await sdkCall(shared, { method: "POST", path: "/chat/completions", body: { model: "svc.sm-1", messages: [{ role: "user", content: "Say hi" }], max_tokens: 8 } });
+    expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);
+    expectShape(ChatCompletion, res.body, "chat.createCompletion");
+  });
+
+  it("responses.create with the examples' tools, responses.retrieve (query), responses.cancel", { timeout: 120_000 }, async () => {
+    const body = {
+      model: "tzafon.northstar-cua-fast",
+      input: [{ role: "user", content: [{ type: "input_text", text: "Press Go" }] }],
+      tools: [
+        { type: "computer_use", display_width: 1280, display_height: 720, environment: "desktop" },
+        { type: "function", name: "done", description: "Call this when the task is complete.", parameters: { type: "object", properties: { message: { type: "string" } } } },
+      ],
+      tool_choice: "required",
+      temperature: 0,
+    };
+    const made = await sdkCall(shared, { method: "POST", path: "/v1/responses", body });
+    expect(made.status, JSON.stringify(made.body).slice(0, 300)).toBe(200);
+    const response = expectShape(ResponseObject, made.body, "responses.create");
+    expect(response.output.some((o) => o.type === "computer_call" || o.type === "function_call")).toBe(true);
+    const got = await sdkCall(shared, { method: "GET", path: `/v1/responses/${response.id}`, query: { include: "message.output_text.logprobs" } });
+    expect(expectShape(ResponseObject, got.body, "responses.retrieve").id).toBe(response.id);
+    // OpenAI's rule: only a background response can be cancelled; this one is complete.
+    const cancel = await sdkCall(shared, { method: "POST", path: `/v1/responses/${response.id}/cancel` });
+    expect(cancel.status).toBe(400);
+    expect(cancel.body.error).toMatchObject({ type: "invalid_request_error" });
+  });
+});
