@@ -70,18 +70,28 @@ function pixelAt(png: Buffer, px: number, py: number): [number, number, number] 
   return [prev[px * channels], prev[px * channels + 1], prev[px * channels + 2]];
 }
 
-/** Host pids of Chromium processes living in a nested PID namespace (only desktops run those). */
-function desktopChromiumsOnHost(): number[] {
-  return readdirSync("/proc").filter((n) => /^\d+$/.test(n)).flatMap((pid) => {
+/**
+ * Host pids of the desktops' Chromium processes of the server `serverPid`: its descendants
+ * (desktops and what runs in them are started by the server) named chrom…, minus its browser
+ * pool's headless ones. Chromium's own sandbox puts every Chromium, the pool's too, in nested
+ * PID namespaces, and other servers on this host run theirs: neither tells a desktop's apart.
+ */
+function desktopChromiumsOf(serverPid: number): number[] {
+  const procs = readdirSync("/proc").filter((n) => /^\d+$/.test(n)).flatMap((pid) => {
     try {
       const status = readFileSync(`/proc/${pid}/status`, "utf8");
-      const name = /^Name:\s+(.*)$/m.exec(status)?.[1] ?? "";
-      const nested = (/^NSpid:\s+(.*)$/m.exec(status)?.[1].trim().split(/\s+/).length ?? 1) > 1;
-      return /chrom/i.test(name) && nested && !/^State:\s+Z/m.test(status) ? [Number(pid)] : [];
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+      return [{ pid: Number(pid), ppid: Number(/^PPid:\s+(\d+)/m.exec(status)?.[1]), name: /^Name:\s+(.*)$/m.exec(status)?.[1] ?? "", zombie: /^State:\s+Z/m.test(status), cmdline }];
     } catch {
       return []; // exited meanwhile
     }
   });
+  const parentOf = new Map(procs.map((p) => [p.pid, p.ppid]));
+  const descends = (p: { ppid: number }): boolean => {
+    for (let at: number | undefined = p.ppid, hops = 0; at && hops < 64; at = parentOf.get(at), hops++) if (at === serverPid) return true;
+    return false;
+  };
+  return procs.filter((p) => /chrom/i.test(p.name) && !p.zombie && !/headless/.test(p.cmdline) && descends(p)).map((p) => p.pid);
 }
 
 /** Inodes of listening TCP sockets in a /proc/…/net/tcp{,6} table. */
@@ -173,7 +183,7 @@ describe.skipIf(!canRunDesktops)("desktops browse in their own Chromium", () => 
     expect(listeners.trim()).toBe("0");
     expect(activePort).toMatch(/No such file/);
     // From the host: none of its processes holds a listening TCP socket, in its namespace or the host's.
-    const pids = desktopChromiumsOnHost();
+    const pids = desktopChromiumsOf(s.server.process.pid!);
     expect(pids.length).toBeGreaterThan(0);
     const listening = new Set([...tcpListeners(`/proc/${pids[0]}/net/tcp`), ...tcpListeners(`/proc/${pids[0]}/net/tcp6`), ...tcpListeners("/proc/1/net/tcp"), ...tcpListeners("/proc/1/net/tcp6")]);
     for (const pid of pids) {
@@ -199,12 +209,12 @@ describe.skipIf(!canRunDesktops)("desktops browse in their own Chromium", () => 
   });
 
   it("leaves no Chromium of the session after DELETE", { timeout: 120_000 }, async () => {
-    expect(desktopChromiumsOnHost().length).toBeGreaterThan(0);
+    expect(desktopChromiumsOf(s.server.process.pid!).length).toBeGreaterThan(0);
     for (const [id, t] of [[a, s.a], [b, s.b]] as const) {
       if (id) expect((await api("DELETE", `/computers/${id}`, undefined, t)).status).toBe(204);
     }
     await waitTerminated(s.a, a);
-    await waitFor(() => desktopChromiumsOnHost(), { until: (pids) => pids.length === 0, timeoutMs: 20_000, message: "no desktop Chromium left" });
+    await waitFor(() => desktopChromiumsOf(s.server.process.pid!), { until: (pids) => pids.length === 0, timeoutMs: 20_000, message: "no desktop Chromium left" });
     await waitFor(() => desktopHealth(s.a), { until: (h) => h.desktop_processes === 0 && h.live_desktops === 0, timeoutMs: 20_000, message: "no desktop process left" });
   });
 });

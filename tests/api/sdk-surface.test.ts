@@ -12,12 +12,12 @@ import {
   ActionResult, AnyObject, ChatCompletion, ComputerList, ComputerResponse, ComputerStatus, ComputersError, ExecLine, ExecSyncResponse,
   expectShape, ModelList, ResponseObject, sdkCall, sdkOpen, SuccessfulAction, type SdkCall,
 } from "./sdk-surface-fixtures";
-import { PROXY_PASS, PROXY_USER, startProxy, type Proxy } from "./test-proxy";
+import { PROXY_PASS, PROXY_USER, startProxy, type Proxy as TestProxy } from "./test-proxy";
 import { waitFor } from "./wait-for";
 
 let shared: Required<Target>;
 let site: FormSite;
-let proxy: Proxy;
+let proxy: TestProxy;
 const created: Array<{ id: string; t: Required<Target> }> = [];
 
 beforeAll(async () => {
@@ -25,7 +25,8 @@ beforeAll(async () => {
   [site, proxy] = await Promise.all([startFormSite(), startProxy()]);
 });
 afterAll(async () => {
-  await Promise.all(created.map(({ id, t }) => api("DELETE", `/computers/${id}`, undefined, t)));
+  // The desktop suite's server is gone by now (its own afterAll); its session ended with it.
+  await Promise.all(created.filter(({ t }) => t.base === shared.base).map(({ id, t }) => api("DELETE", `/computers/${id}`, undefined, t)));
   await Promise.all([site?.close(), proxy?.close()]);
 });
 
@@ -122,7 +123,7 @@ describe("the SDKs' computers methods on a browser session", () => {
     const made = await action(shared, { method: "POST", path: `/computers/${id}/tabs`, body: { url: site.url } });
     const tabId = String(made.result?.created_tab_id);
     const listed = await action(shared, { method: "GET", path: `/computers/${id}/tabs` });
-    expect((listed.result?.tabs as Array<{ tab_id: string }>).map((t) => t.tab_id)).toEqual(["tab_main", tabId]);
+    expect(((listed.result?.tabs ?? []) as Array<{ tab_id: string }>).map((t) => t.tab_id)).toEqual(["tab_main", tabId]);
     expectShape(ActionResult, (await sdkCall(shared, { method: "POST", path: `/computers/${id}/tabs/tab_main/switch` })).body, "tabs.switch");
     expectShape(ActionResult, (await sdkCall(shared, { method: "DELETE", path: `/computers/${id}/tabs/${tabId}` })).body, "tabs.delete");
   });
