@@ -141,10 +141,14 @@ describe("the SDKs' computers methods on a browser session", () => {
     expect(expectShape(ComputersError, ws.body, "426").error.message).toMatch(/WebSocket/i);
   });
 
-  it("debug on a browser session is a 400 naming why (Cabin runs commands in desktops only)", async () => {
+  it("debug and exec.sync on a browser session are a 400 naming why (Cabin runs commands in desktops only)", async () => {
     const res = await sdkCall(shared, { method: "POST", path: `/computers/${id}/debug`, body: { command: "echo hi", timeout_seconds: 120, max_output_length: 65536 } });
     expect(res.status).toBe(400);
     expect(expectShape(ComputersError, res.body, "debug on a browser").error.message).toMatch(/desktop/);
+    // examples/qa.py calls exec.sync on its browser session: the same refusal.
+    const sync = await sdkCall(shared, { method: "POST", path: `/computers/${id}/exec/sync`, body: { command: "echo done", timeout_seconds: 5 } });
+    expect(sync.status).toBe(400);
+    expect(expectShape(ComputersError, sync.body, "exec.sync on a browser").error.message).toMatch(/desktop/);
   });
 
   it("delete answers 204 with Accept */* (the SDK reads no body), and again on an ended session", async () => {
