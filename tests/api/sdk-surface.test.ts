@@ -225,6 +225,14 @@ describe("the SDKs' model methods on a fresh install's placeholder model", () =>
     expect(response.output.some((o) => o.type === "computer_call" || o.type === "function_call")).toBe(true);
     const got = await sdkCall(shared, { method: "GET", path: `/v1/responses/${response.id}`, query: { include: "message.output_text.logprobs" } });
     expect(expectShape(ResponseObject, got.body, "responses.retrieve").id).toBe(response.id);
+    // monitor.py, qa.py, competitor_research.py's extraction: no tools, an image part without `detail`.
+    const shot = await action(shared, { method: "POST", path: `/computers/${created[0]!.id}/screenshot`, body: { base64: false } });
+    const plain = await sdkCall(shared, {
+      method: "POST", path: "/v1/responses",
+      body: { model: "tzafon.northstar-cua-fast", input: [{ role: "user", content: [{ type: "input_text", text: "Describe the screen." }, { type: "input_image", image_url: shot.result?.screenshot_url }] }] },
+    });
+    expect(plain.status, JSON.stringify(plain.body).slice(0, 300)).toBe(200);
+    expect(expectShape(ResponseObject, plain.body, "responses.create without tools").output.some((o) => o.type === "message")).toBe(true);
     // OpenAI's rule: only a background response can be cancelled; this one is complete.
     const cancel = await sdkCall(shared, { method: "POST", path: `/v1/responses/${response.id}/cancel` });
     expect(cancel.status).toBe(400);
