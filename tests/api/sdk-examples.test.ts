@@ -6,6 +6,9 @@
 // Python ComputerSession's named paths (`execute_action`: click -> /click, keypress -> /hotkey,
 // key_down -> /key-down with keys[0], wait -> /execute {type: wait, ms}). The 0-1000 answer is
 // rescaled by display/1000 as the examples' `_px` does. docs/sdk-compatibility.md has the table.
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api, createSession, type Target } from "./computers-fixtures";
 import { startFormSite, type FormSite } from "./cua-loop-fixtures";
@@ -23,14 +26,7 @@ let gateway: TestServer;
 const sessions: Array<{ id: string; t: Required<Target> }> = [];
 
 beforeAll(async () => {
-  // Click Go at its 0-1000 position, type, press Enter, then answer in words (no computer_call: the examples stop).
   [site, upstream] = await Promise.all([startFormSite(), startScriptedUpstream()]);
-  upstream.setScript([
-    { action: { type: "click", x: 500, y: 300, button: "left" } },
-    { action: { type: "type", text: "chained hello" } },
-    { action: { type: "keypress", keys: ["Enter"] } },
-    { text: "Submitted the form." },
-  ]);
   gateway = await startServer({
     env: {
       MODELS: JSON.stringify({ "up.translate": { backend: "openai-compatible", url: upstream.url } }),
@@ -43,6 +39,14 @@ afterAll(async () => {
   await gateway?.destroy();
   await Promise.all([site?.close(), upstream?.close()]);
 });
+
+/** Click Go at its 0-1000 position, type, press Enter, then answer in words (no computer_call: the loops stop). */
+const formScript = (text: string) => [
+  { action: { type: "click", x: 500, y: 300, button: "left" } },
+  { action: { type: "type", text } },
+  { action: { type: "keypress", keys: ["Enter"] } },
+  { text: "Submitted the form." },
+];
 
 /** One ComputerSession call; the examples have no error handling, so anything but a successful ActionResult stops them. */
 async function named(t: Required<Target>, id: string, name: string, body: Item) {
@@ -95,8 +99,15 @@ async function chainedLoop(t: Required<Target>, id: string, task: string, maxSte
   return { ran, last: response };
 }
 
+/** The page saw the click on Go where (500, 300) of 0-1000 lands on 1280x720, pixel (640, 216), then the text submitted. */
+async function expectForm(text: string) {
+  await waitFor(() => Promise.resolve(site.events.length), { until: (n) => n >= 2, message: "the page's click and submit events" });
+  expect(site.events).toEqual([{ kind: "click", x: 640, y: 216 }, { kind: "submit", value: text }]);
+}
+
 describe("the examples' chained loop (previous_response_id, computer_call_output, named paths)", () => {
   it("clicks Go from the model's 0-1000 answer, types and presses Enter, then stops on the model's words", { timeout: 240_000 }, async () => {
+    upstream.setScript(formScript("chained hello"));
     const t = { base: gateway.url, key: await createOrgKey(gateway, "Examples Org") };
     const id = (await createSession({ kind: "browser" }, t)).id;
     sessions.push({ id, t });
@@ -104,13 +115,29 @@ describe("the examples' chained loop (previous_response_id, computer_call_output
     const { ran, last } = await chainedLoop(t, id, "Press Go, type chained hello and press Enter", 5);
     expect(ran).toEqual([["click"], ["type"], ["hotkey"]]);
     expect((last.output as Item[]).find((o) => o.type === "message")?.content[0].text).toBe("Submitted the form.");
-    await waitFor(() => Promise.resolve(site.events), { until: (e) => e.some((ev) => ev.value === "chained hello"), message: "the submitted text" });
-    const click = site.events.find((e) => e.kind === "click")!;
-    // (500, 300) of 0-1000 is pixel (640, 216) of the 1280x720 page.
-    expect([click.x, click.y]).toEqual([640, 216]);
+    await expectForm("chained hello");
     // Each chained request reached the model with the history Cabin stored: the last one still carries the task.
     expect(upstream.requests).toHaveLength(4);
     expect(JSON.stringify(upstream.requests[3]!.body)).toContain("type chained hello and press Enter");
+  });
+
+  it("README.md's agent loop runs as printed (its page swapped for the loopback one) and fills the form", { timeout: 240_000 }, async () => {
+    site.events.length = 0;
+    upstream.setScript(formScript("hello cabin"));
+    const readme = readFileSync(path.join(process.cwd(), "README.md"), "utf8");
+    const code = /## An agent loop[\s\S]*?```js\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(code, "the js block of README.md's agent section").toContain("/v1/responses");
+    const script = code!.replace("https://example.com", site.url).replace("Open the 'More information' link", "Press Go, type hello cabin, press Enter");
+    const t = { base: gateway.url, key: await createOrgKey(gateway, "Readme Org") };
+    // Asynchronously: the scripted model and the page live in this process and must keep answering.
+    const run = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, ["--input-type=module", "-e", script], { env: { ...process.env, CABIN_URL: t.base, CABIN_API_KEY: t.key }, stdio: ["ignore", "ignore", "pipe"], timeout: 180_000 });
+      let stderr = "";
+      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on("close", (code) => resolve({ code, stderr }));
+    });
+    expect(run).toEqual({ code: 0, stderr: "" });
+    await expectForm("hello cabin");
   });
 
   it("runs unchanged on a fresh install's placeholder model: every model call and action answers without an error", { timeout: 240_000 }, async () => {
