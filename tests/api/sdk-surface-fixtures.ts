@@ -232,3 +232,28 @@ export const ChatCompletion = z.object({
 
 /** An error answer of /computers: what the SDK's APIError reads (`error.message`). */
 export const ComputersError = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
+
+/** computers.create as the SDK sends it; the session is listed in `created` for the file to delete after. */
+export async function sdkCreateSession(
+  t: Required<Target>,
+  body: Record<string, unknown>,
+  lang: "js" | "python" = "js",
+  created?: Array<{ id: string; t: Required<Target> }>,
+) {
+  const res = await sdkCall(t, { method: "POST", path: "/computers", body, lang });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const session = expectShape(
+    ComputerResponse.required({ id: true, kind: true, status: true }),
+    res.body,
+    "ComputerResponse",
+  );
+  created?.push({ id: session.id, t });
+  return session;
+}
+
+/** An action method: answers 200 with an ActionResult that says success. */
+export async function sdkAction(t: Required<Target>, call: SdkCall) {
+  const res = await sdkCall(t, call);
+  expect(res.status, `${call.path}: ${JSON.stringify(res.body)}`).toBe(200);
+  return expectShape(SuccessfulAction, res.body, `${call.method} ${call.path}`);
+}

@@ -4,27 +4,23 @@
 // sdk-surface-fixtures.ts) and each answer checked against the SDK's declared response type.
 // The agent.tasks methods have their own suite (agent-tasks-sdk.test.ts); every action's effect on
 // a page is proven by computers-actions-all*.test.ts. docs/sdk-compatibility.md is the table.
+// Desktop-only methods: sdk-surface-desktop.test.ts; model methods: sdk-surface-models.test.ts.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api, type Target } from "./computers-fixtures";
 import { startFormSite, type FormSite } from "./cua-loop-fixtures";
-import { canRunDesktops, startDesktopServer, type DesktopServer } from "./desktop-fixtures";
 import {
   ActionResult,
   AnyObject,
-  ChatCompletion,
   ComputerList,
   ComputerResponse,
   ComputerStatus,
   ComputersError,
-  ExecLine,
-  ExecSyncResponse,
   expectShape,
-  ModelList,
-  ResponseObject,
   sdkCall,
   sdkOpen,
-  SuccessfulAction,
-  type SdkCall,
+  sdkAction,
+  sdkCreateSession,
+  type SdkLang,
 } from "./sdk-surface-fixtures";
 import { PROXY_PASS, PROXY_USER, startProxy, type Proxy as TestProxy } from "./test-proxy";
 import { waitFor } from "./wait-for";
@@ -33,40 +29,18 @@ let shared: Required<Target>;
 let site: FormSite;
 let proxy: TestProxy;
 const created: Array<{ id: string; t: Required<Target> }> = [];
+const sdkCreate = (t: Required<Target>, body: Record<string, unknown>, lang: SdkLang = "js") =>
+  sdkCreateSession(t, body, lang, created);
+const action = sdkAction;
 
 beforeAll(async () => {
   shared = { base: inject("baseUrl"), key: inject("apiKey") };
   [site, proxy] = await Promise.all([startFormSite(), startProxy()]);
 });
 afterAll(async () => {
-  // The desktop suite's server is gone by now (its own afterAll); its session ended with it.
-  await Promise.all(
-    created
-      .filter(({ t }) => t.base === shared.base)
-      .map(({ id, t }) => api("DELETE", `/computers/${id}`, undefined, t)),
-  );
+  await Promise.all(created.map(({ id, t }) => api("DELETE", `/computers/${id}`, undefined, t)));
   await Promise.all([site?.close(), proxy?.close()]);
 });
-
-/** computers.create as the SDK sends it; the session is deleted after the file. */
-async function sdkCreate(t: Required<Target>, body: Record<string, unknown>, lang: "js" | "python" = "js") {
-  const res = await sdkCall(t, { method: "POST", path: "/computers", body, lang });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  const session = expectShape(
-    ComputerResponse.required({ id: true, kind: true, status: true }),
-    res.body,
-    "ComputerResponse",
-  );
-  created.push({ id: session.id, t });
-  return session;
-}
-
-/** An action method: answers 200 with an ActionResult that says success. */
-async function action(t: Required<Target>, call: SdkCall) {
-  const res = await sdkCall(t, call);
-  expect(res.status, `${call.path}: ${JSON.stringify(res.body)}`).toBe(200);
-  return expectShape(SuccessfulAction, res.body, `${call.method} ${call.path}`);
-}
 
 describe("the SDKs' computers methods on a browser session", () => {
   let id = "";
@@ -235,166 +209,5 @@ describe("the SDKs' computers methods on a browser session", () => {
   it("delete answers 204 with Accept */* (the SDK reads no body), and again on an ended session", async () => {
     for (let i = 0; i < 2; i++)
       expect((await sdkCall(shared, { method: "DELETE", path: `/computers/${id}`, accept: "*/*" })).status).toBe(204);
-  });
-});
-
-describe.skipIf(!canRunDesktops)("the SDKs' desktop-only methods", () => {
-  const s = {} as DesktopServer;
-  let d: Required<Target>;
-  let id = "";
-  beforeAll(async () => {
-    Object.assign(s, await startDesktopServer());
-    d = s.a as Required<Target>;
-    id = (await sdkCreate(d, { kind: "desktop" }, "python")).id;
-  }, 600_000);
-  afterAll(async () => {
-    await s.server?.destroy();
-  }, 120_000);
-
-  it("debug: POST /debug and the debug action, buffered into result.debug_response", { timeout: 120_000 }, async () => {
-    const viaPath = await action(d, {
-      method: "POST",
-      path: `/computers/${id}/debug`,
-      body: { command: "echo out; echo err >&2", timeout_seconds: 120, max_output_length: 65536 },
-    });
-    expect(viaPath.result?.debug_response).toBe("out\nerr\n");
-    const viaAction = await action(d, {
-      method: "POST",
-      path: `/computers/${id}/execute`,
-      body: { action: { type: "debug", debug: { command: "printf 0123456789", max_output_length: 4 } } },
-    });
-    expect(viaAction.result?.debug_response).toBe("0123");
-  });
-
-  it("exec.sync and the exec.create NDJSON stream (Accept application/x-ndjson)", { timeout: 120_000 }, async () => {
-    const sync = await sdkCall(d, {
-      method: "POST",
-      path: `/computers/${id}/exec/sync`,
-      body: { command: "echo $GREETING from $(pwd)", cwd: "/tmp", env: { GREETING: "hello" }, timeout_seconds: 30 },
-    });
-    expect(sync.status).toBe(200);
-    expect(expectShape(ExecSyncResponse, sync.body, "ExecSyncResponse")).toMatchObject({
-      exit_code: 0,
-      stdout: "hello from /tmp\n",
-    });
-    const stream = await sdkCall(d, {
-      method: "POST",
-      path: `/computers/${id}/exec`,
-      accept: "application/x-ndjson",
-      body: { command: "echo one; exit 3", timeout_seconds: 30 },
-    });
-    expect(stream.status).toBe(200);
-    const lines = String(stream.body)
-      .trim()
-      .split("\n")
-      .map((l) => expectShape(ExecLine, JSON.parse(l), "ExecCreateResponse"));
-    expect(lines.at(-1)).toEqual({ type: "exit", code: 3 });
-    expect(
-      lines
-        .filter((l) => l.type === "stdout")
-        .map((l) => l.data)
-        .join(""),
-    ).toBe("one\n");
-  });
-
-  it("the action paths on a desktop, and delete", { timeout: 120_000 }, async () => {
-    expect(
-      String(
-        (await action(d, { method: "POST", path: `/computers/${id}/screenshot`, body: { base64: true } })).result
-          ?.screenshot,
-      ),
-    ).toMatch(/^iVBOR/);
-    for (const [name, body] of [
-      ["click", { x: 100, y: 100 }],
-      ["type", { text: "a" }],
-      ["hotkey", { keys: ["ctrl", "a"] }],
-      ["key-down", { key: "shift" }],
-      ["key-up", { key: "shift" }],
-      ["scroll", { dx: 0, dy: 50, x: 10, y: 10 }],
-    ] as const) {
-      await action(d, { method: "POST", path: `/computers/${id}/${name}`, body });
-    }
-    expect((await sdkCall(d, { method: "DELETE", path: `/computers/${id}`, accept: "*/*" })).status).toBe(204);
-  });
-});
-
-describe("the SDKs' model methods on a fresh install's placeholder model", () => {
-  it("models.list (GET /v1/models)", async () => {
-    const res = await sdkCall(shared, { method: "GET", path: "/v1/models" });
-    expect(expectShape(ModelList, res.body, "models.list").data.map((m) => m.id)).toContain(
-      "tzafon.northstar-cua-fast",
-    );
-  });
-
-  it("chat.createCompletion posts to /chat/completions (no /v1 in the SDKs' path)", async () => {
-    const res = await sdkCall(shared, {
-      method: "POST",
-      path: "/chat/completions",
-      body: { model: "svc.sm-1", messages: [{ role: "user", content: "Say hi" }], max_tokens: 8 },
-    });
-    expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);
-    expectShape(ChatCompletion, res.body, "chat.createCompletion");
-  });
-
-  it("responses.create with the examples' tools, responses.retrieve (query), responses.cancel", {
-    timeout: 120_000,
-  }, async () => {
-    const body = {
-      model: "tzafon.northstar-cua-fast",
-      input: [{ role: "user", content: [{ type: "input_text", text: "Press Go" }] }],
-      tools: [
-        { type: "computer_use", display_width: 1280, display_height: 720, environment: "desktop" },
-        {
-          type: "function",
-          name: "done",
-          description: "Call this when the task is complete.",
-          parameters: { type: "object", properties: { message: { type: "string" } } },
-        },
-      ],
-      tool_choice: "required",
-      temperature: 0,
-    };
-    const made = await sdkCall(shared, { method: "POST", path: "/v1/responses", body });
-    expect(made.status, JSON.stringify(made.body).slice(0, 300)).toBe(200);
-    const response = expectShape(ResponseObject, made.body, "responses.create");
-    expect(response.output.some((o) => o.type === "computer_call" || o.type === "function_call")).toBe(true);
-    const got = await sdkCall(shared, {
-      method: "GET",
-      path: `/v1/responses/${response.id}`,
-      query: { include: "message.output_text.logprobs" },
-    });
-    expect(expectShape(ResponseObject, got.body, "responses.retrieve").id).toBe(response.id);
-    // monitor.py, qa.py, competitor_research.py's extraction: no tools, an image part without `detail`.
-    const shot = await action(shared, {
-      method: "POST",
-      path: `/computers/${created[0]!.id}/screenshot`,
-      body: { base64: false },
-    });
-    const plain = await sdkCall(shared, {
-      method: "POST",
-      path: "/v1/responses",
-      body: {
-        model: "tzafon.northstar-cua-fast",
-        input: [
-          {
-            role: "user",
-            content: [
-              { type: "input_text", text: "Describe the screen." },
-              { type: "input_image", image_url: shot.result?.screenshot_url },
-            ],
-          },
-        ],
-      },
-    });
-    expect(plain.status, JSON.stringify(plain.body).slice(0, 300)).toBe(200);
-    expect(
-      expectShape(ResponseObject, plain.body, "responses.create without tools").output.some(
-        (o) => o.type === "message",
-      ),
-    ).toBe(true);
-    // OpenAI's rule: only a background response can be cancelled; this one is complete.
-    const cancel = await sdkCall(shared, { method: "POST", path: `/v1/responses/${response.id}/cancel` });
-    expect(cancel.status).toBe(400);
-    expect(cancel.body.error).toMatchObject({ type: "invalid_request_error" });
   });
 });
