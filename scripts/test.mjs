@@ -125,6 +125,7 @@ const POSTGRES_FILES = [
   "login-backoff",
   "metrics",
   "openapi",
+  "cluster-shared-limits",
 ];
 
 // The long hardening suites at the length `npm test` (and so CI) runs them: long enough that a
