@@ -5,6 +5,7 @@ import { APIError } from "better-auth/api";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { organization } from "better-auth/plugins/organization";
 import { forgetDeletedKeys } from "@/lib/auth/api-keys";
+import { pgAuthRateLimitStorage } from "@/lib/auth/login-backoff-shared";
 import { prepareOrganizationDeletion } from "@/lib/auth/organization-lifecycle";
 import { INVITATION_HEADER } from "@/lib/auth/invitation-header";
 import { joinInvitationAtSignUp } from "@/lib/auth/invitations";
@@ -34,8 +35,10 @@ function createAuth() {
     trustedOrigins: (request) => (request ? [base, requestOrigin(request.headers, env, { asSent: true })] : [base]),
     emailAndPassword: { enabled: true, autoSignIn: true, minPasswordLength: 8, maxPasswordLength: 128 },
     session: { expiresIn: 60 * 60 * 24 * 14, updateAge: 60 * 60 * 24 },
-    // Brute-force guard on the credential endpoints; Better Auth keeps the counters in memory.
+    // Brute-force guard on the credential endpoints: counters in memory on SQLite (one node), in
+    // PostgreSQL rows every node shares otherwise (pgAuthRateLimitStorage, docs/scale-out.md).
     rateLimit: {
+      customStorage: dbProvider() === "postgresql" ? pgAuthRateLimitStorage() : undefined,
       enabled: env.AUTH_RATE_LIMIT_PER_MINUTE > 0,
       window: 60,
       max: 100,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LoginBackoff } from "@/lib/auth/login-backoff";
+import { decideBegin, IN_FLIGHT_STALE_MS, LoginBackoff } from "@/lib/auth/login-backoff";
 
 const settings = () => ({ freeFailures: 2, baseMs: 1000, maxMs: 8000 });
 
@@ -52,5 +52,14 @@ describe("LoginBackoff", () => {
     fail(b, "k", 0);
     fail(b, "k", 0);
     expect(b.begin("k", 3_600_001)).toBe(0);
+  });
+});
+
+describe("decideBegin", () => {
+  it("forgets an attempt in flight past IN_FLIGHT_STALE_MS (its node stopped before the answer)", () => {
+    const s = settings();
+    const entry = { failures: 2, inFlight: 1, inFlightSince: 0, nextAt: 0, lastFailureAt: 0 };
+    expect(decideBegin(entry, 1000, s).waitMs).toBe(s.baseMs);
+    expect(decideBegin(entry, IN_FLIGHT_STALE_MS + 1, s).waitMs).toBe(0);
   });
 });

@@ -1,18 +1,23 @@
 // Monthly spend limits (USD, calendar month in UTC) per organization and per
-// API key. The hot path asks no database: each account's budget and spend are
-// cached in memory, each recorded request's cost is added as it is recorded
-// (`add`, called by recordUsage), and an account is reloaded in the
-// background at most every BUDGET_REFRESH_MS (so spend by other processes and
+// API key. Each account's budget and spend are cached in memory, each recorded
+// request's cost is added as it is recorded (`add`, called by recordUsage), and
+// an account is reloaded in the background at most every BUDGET_REFRESH_MS (so
 // budget changes made elsewhere show up within that time). A reload keeps the
 // larger of the cached and stored spend: rows still waiting in the usage
 // BatchWriter are not in the database yet, and spend never goes down within a month.
 // The stored spend is one row per account and month (usage_month_totals, kept by
 // the usage writes), so a reload costs the same whatever the month's traffic.
+// One node (SQLite) asks no database on the hot path. On PostgreSQL, where several
+// nodes spend one budget, a store with `shared` (pgBudgetStore) counts each cost
+// of a budgeted account in a row at once and the check reads that row fresh, so a
+// budget is overshot by at most the requests in flight when it runs out
+// (docs/scale-out.md); accounts with no budget still cost no query.
 import { AppError } from "@/lib/api/errors";
 import type { ApiPrincipal } from "@/lib/auth/api-keys";
 import type { OrganizationResources } from "@/lib/auth/organization-resources";
 import { getDb } from "@/lib/db";
 import { getLogger } from "@/lib/logger";
+import { budgetStore } from "@/lib/models/limits/budget-store";
 import { singleton, singletonKey } from "@/lib/singleton";
 
 export type BudgetScope = "organization" | "key";
@@ -24,11 +29,27 @@ interface Account {
   month: number;
   loadedAt: number;
   loading: Promise<void> | null;
+  /** Costs counted here and sent to the shared store, not yet acknowledged by it. */
+  pending: number;
+}
+
+export interface AccountRef {
+  scope: BudgetScope;
+  id: string;
+}
+
+/** Spend every node counts in one place (PostgreSQL): read fresh by each check of a budgeted account. */
+export interface SharedSpend {
+  /** Each account's spend in `month` as all nodes have counted it so far, in the order asked. */
+  spent(accounts: AccountRef[], month: number): Promise<number[]>;
+  /** Adds one request's cost to each account's shared spend. */
+  add(accounts: AccountRef[], month: number, cost: number): Promise<void>;
 }
 
 export interface BudgetStore {
   /** The account's budget and its stored spend in `month` (monthOf). */
   load(scope: BudgetScope, id: string, month: number): Promise<{ budget: number | null; spent: number }>;
+  shared?: SharedSpend;
 }
 
 /** Months since year 0 in UTC: the `month` of usage_month_totals. */
@@ -63,6 +84,7 @@ export class BudgetLedger {
           month: monthOf(now),
           loadedAt: now.getTime(),
           loading: null,
+          pending: sameMonth ? current.pending : 0,
         });
       },
       (err) => {
@@ -73,7 +95,7 @@ export class BudgetLedger {
       },
     );
     if (existing) existing.loading = loading;
-    else accounts.set(id, { budget: null, spent: 0, month: -1, loadedAt: 0, loading });
+    else accounts.set(id, { budget: null, spent: 0, month: -1, loadedAt: 0, loading, pending: 0 });
     return loading;
   }
 
@@ -103,11 +125,30 @@ export class BudgetLedger {
     const now = this.now();
     const org = this.usable("organization", principal.organizationId, now);
     const key = principal.apiKeyId ? this.usable("key", principal.apiKeyId, now) : undefined;
-    if (org && (key || !principal.apiKeyId)) return refuseIfSpent(org, key);
+    if (org && (key || !principal.apiKeyId)) return this.decide(principal, org, key);
     return Promise.all([
       this.ready("organization", principal.organizationId),
       principal.apiKeyId ? this.ready("key", principal.apiKeyId) : undefined,
-    ]).then(([loadedOrg, loadedKey]) => refuseIfSpent(loadedOrg, loadedKey));
+    ]).then(([loadedOrg, loadedKey]) => this.decide(principal, loadedOrg, loadedKey));
+  }
+
+  /** Refuses on the cached spend, or (shared store, an account with a budget) on the spend all nodes counted. */
+  private decide(principal: { organizationId: string; apiKeyId: string | null }, org: Account, key: Account | undefined): void | Promise<void> {
+    const shared = this.store.shared;
+    const budgeted: [AccountRef, Account][] = [];
+    if (org.budget !== null) budgeted.push([{ scope: "organization", id: principal.organizationId }, org]);
+    if (key && key.budget !== null && principal.apiKeyId) budgeted.push([{ scope: "key", id: principal.apiKeyId }, key]);
+    if (!shared || budgeted.length === 0) return refuseIfSpent(org, key);
+    const month = monthOf(this.now());
+    return shared
+      .spent(budgeted.map(([ref]) => ref), month)
+      .then((spent) => {
+        // The row plus this node's costs still on their way to it; never below what this node already counted.
+        budgeted.forEach(([, account], i) => {
+          if (account.month === month) account.spent = Math.max(account.spent, spent[i]! + account.pending);
+        });
+        refuseIfSpent(org, key);
+      });
   }
 
   /** USD left this month under the tighter of the key's and the organization's budgets; null when neither has one. */
@@ -125,9 +166,26 @@ export class BudgetLedger {
   add(organizationId: string, apiKeyId: string | null, cost: number): void {
     if (cost <= 0) return;
     const month = monthOf(this.now());
-    for (const account of [this.account("organization", organizationId), apiKeyId ? this.account("key", apiKeyId) : undefined]) {
-      if (account && account.month === month) account.spent += cost;
+    const toShare: [AccountRef, Account][] = [];
+    for (const [ref, account] of [
+      [{ scope: "organization", id: organizationId }, this.account("organization", organizationId)],
+      [{ scope: "key", id: apiKeyId ?? "" }, apiKeyId ? this.account("key", apiKeyId) : undefined],
+    ] as const) {
+      if (!account || account.month !== month) continue;
+      account.spent += cost;
+      if (account.budget !== null) toShare.push([ref, account]);
     }
+    const shared = this.store.shared;
+    if (!shared || toShare.length === 0) return;
+    for (const [, account] of toShare) account.pending += cost;
+    const settled = () => {
+      for (const [, account] of toShare) account.pending -= cost;
+    };
+    shared.add(toShare.map(([ref]) => ref), month, cost).then(settled, (err: unknown) => {
+      settled();
+      // usage_month_totals still gets the cost with the usage row; the shared check reads the larger of both.
+      getLogger().warn({ err, organizationId, apiKeyId }, "could not count a cost in the shared budget spend; it arrives with the usage batch");
+    });
   }
 
   /** A budget changed in this process: use it now (other processes see it within `refreshMs`). */
@@ -154,22 +212,9 @@ function refuseIfSpent(org: Account, key: Account | undefined): void {
 /** The remaining-budget header value: USD with up to 6 decimals. */
 export const formatUsd = (usd: number) => String(round(usd));
 
-const prismaStore: BudgetStore = {
-  async load(scope, id, month) {
-    const db = getDb();
-    const total = db.usageMonthTotal.findUnique({ where: { scope_subjectId_month: { scope, subjectId: id, month } }, select: { costUsd: true } });
-    const settings =
-      scope === "organization"
-        ? db.organization.findUnique({ where: { id }, select: { monthlyBudgetUsd: true } })
-        : db.apiKey.findUnique({ where: { id }, select: { monthlyBudgetUsd: true } });
-    const [subject, spent] = await Promise.all([settings, total]);
-    return { budget: subject?.monthlyBudgetUsd ?? null, spent: spent?.costUsd ?? 0 };
-  },
-};
-
 const ledgerKey = singletonKey<BudgetLedger>("models.budgetLedger");
 
-export const getBudgetLedger = () => singleton(ledgerKey, () => new BudgetLedger(prismaStore));
+export const getBudgetLedger = () => singleton(ledgerKey, () => new BudgetLedger(budgetStore()));
 
 /**
  * Drops the month totals of a deleted organization and of its keys. Its usage rows
