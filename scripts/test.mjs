@@ -71,7 +71,7 @@ const POSTGRES_FILES = [
   "models-limits", "models-governance", "db-usage-month-totals", "models-responses.test", "models-usage", "models-key-rate-limit",
   "models-shared-limits", "models-openai", "models-tools-local", "models-ai-sdk", "models-rate-limit-headers",
   "dashboard-usage", "dashboard-playground", "foundation-auth", "foundation-dashboard", "invitation-signup",
-  "hardening-login", "login-backoff", "metrics", "openapi",
+  "hardening-login", "login-backoff", "metrics", "openapi", "cluster-shared-limits",
 ];
 
 // The long hardening suites at the length `npm test` (and so CI) runs them: long enough that a
