@@ -67,4 +67,13 @@ describe("BudgetLedger over a shared spend", () => {
     expect(a.check(principal)).toBeUndefined();
     expect(reads).toEqual([]);
   });
+
+  it("when the shared spend cannot be read, the check decides on this node's own count instead of failing", async () => {
+    const { store } = sharedStore({ "organization:org": 1 });
+    store.shared!.spent = () => Promise.reject(new Error("database down"));
+    const a = new BudgetLedger(store, 60_000);
+    expect(await refusal(a.check(principal))).toBeNull();
+    a.add("org", "key", 1);
+    expect(await refusal(a.check(principal))).toMatchObject({ status: 429 });
+  });
 });

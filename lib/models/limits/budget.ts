@@ -140,15 +140,20 @@ export class BudgetLedger {
     if (key && key.budget !== null && principal.apiKeyId) budgeted.push([{ scope: "key", id: principal.apiKeyId }, key]);
     if (!shared || budgeted.length === 0) return refuseIfSpent(org, key);
     const month = monthOf(this.now());
-    return shared
-      .spent(budgeted.map(([ref]) => ref), month)
-      .then((spent) => {
+    return shared.spent(budgeted.map(([ref]) => ref), month).then(
+      (spent) => {
         // The row plus this node's costs still on their way to it; never below what this node already counted.
         budgeted.forEach(([, account], i) => {
           if (account.month === month) account.spent = Math.max(account.spent, spent[i]! + account.pending);
         });
         refuseIfSpent(org, key);
-      });
+      },
+      (err: unknown) => {
+        // The database did not answer: decide on what this node knows rather than fail the request.
+        getLogger().warn({ err, organizationId: principal.organizationId }, "could not read the shared budget spend; checking the cached spend");
+        refuseIfSpent(org, key);
+      },
+    );
   }
 
   /** USD left this month under the tighter of the key's and the organization's budgets; null when neither has one. */
