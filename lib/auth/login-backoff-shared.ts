@@ -21,6 +21,11 @@ import {
 } from "@/lib/auth/login-backoff";
 
 const SWEEP_EVERY_MS = 10 * 60_000;
+/**
+ * Three short statements, but on a loaded host the wait for a pooled connection alone
+ * can pass Prisma's defaults (2 s to start, 5 s in all), and a sign-in would then fail.
+ */
+const TRANSACTION_LIMITS = { maxWait: 10_000, timeout: 15_000 };
 const DB_NOW = "EXTRACT(EPOCH FROM clock_timestamp()) * 1000";
 
 /** Runs `sweep` in the background when the last one is SWEEP_EVERY_MS old. */
@@ -105,7 +110,7 @@ export function pgLoginBackoffStore(settings: () => BackoffSettings): LoginBacko
       if (entry) await tx.$executeRawUnsafe(UPSERT_SQL, key, entry.failures, entry.inFlight, entry.inFlightSince, entry.nextAt, entry.lastFailureAt);
       else await tx.$executeRawUnsafe(`DELETE FROM "login_backoffs" WHERE "key" = $1`, key);
       return answer;
-    });
+    }, TRANSACTION_LIMITS);
   return {
     begin(key) {
       sweep();
