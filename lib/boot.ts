@@ -46,12 +46,16 @@ export function shutdown(reason: string): Promise<void> {
 }
 
 const starters: Starter[] = [
+  // First: a node that must not run (its id is live elsewhere) stops before its session recovery would end that node's sessions.
+  ["cluster node", () => import("@/lib/cluster/start").then((m) => m.startCluster())],
   ["api key cache", () => import("@/lib/auth/api-key-cache").then((m) => m.startApiKeyCache())],
   ["computers", () => import("@/lib/computers/start").then((m) => m.startComputers())],
   ["live view", () => import("@/lib/computers/live/start").then((m) => m.startLiveView())],
   ["models", () => import("@/lib/models/start").then((m) => m.start())],
   // After computers and models (its loops use both); so its stop hook runs before theirs.
   ["agent tasks", () => import("@/lib/agent/start").then((m) => m.startAgentTasks())],
+  // Last: its stop hook runs first, so a stopping node takes no more creates while its sessions end.
+  ["cluster drain", () => import("@/lib/cluster/start").then((m) => m.startDrainOnStop())],
   ["first-run notice", () => import("@/lib/auth/first-run").then((m) => m.announceFirstRun()).then(() => null)],
 ];
 

@@ -129,3 +129,28 @@ export async function terminateLeftovers(input: {
   ]);
   return older.count + newer.count;
 }
+
+/** A dead node's live rows end as crashed at `at` (its last lease renewal); the count ended. */
+export async function endSessionsOfDeadNode(input: { hostId: string; at: Date }): Promise<number> {
+  const { count } = await getDb().computer.updateMany({
+    where: { hostId: input.hostId, status: { in: LIVE_STATUSES } },
+    data: { status: "terminated", terminationReason: "crashed", terminatedAt: input.at },
+  });
+  return count;
+}
+
+/** Live sessions per node, and the organization's live browser sessions per node (placement of creates). */
+export async function liveLoads(organizationId: string) {
+  const db = getDb();
+  const [all, browsers] = await Promise.all([
+    db.computer.groupBy({ by: ["hostId"], where: { status: { in: LIVE_STATUSES } }, _count: { _all: true } }),
+    db.computer.groupBy({
+      by: ["hostId"],
+      where: { status: { in: LIVE_STATUSES }, organizationId, kind: "browser" },
+      _count: { _all: true },
+    }),
+  ]);
+  const byHost = (rows: { hostId: string; _count: { _all: number } }[]) =>
+    new Map(rows.map((r) => [r.hostId, r._count._all]));
+  return { all: byHost(all), organizationBrowsers: byHost(browsers) };
+}
