@@ -3,6 +3,7 @@
 // shutdown, which route handlers cannot do. Domain code lives inside Next's
 // bundle; this file reaches it only through the slots in process-handles
 // (`shutdownKey`, `httpHandlersKey`, `upgradeHandlersKey`).
+// Requests and upgrades for a session another node runs go to it first (`clusterForwardKey`).
 // Upgrades go to the domain handlers by name ("computers-cdp", "computers-ws"), then to Next.
 // Before any of them, the edge (lib/api/edge): requests no route serves, bodies
 // past MAX_REQUEST_BODY_BYTES, the client address login limits key on, security headers.
@@ -23,7 +24,7 @@ import { scansAsJson, watchJsonShape } from "./lib/api/json-shape";
 import { AddressSlots, handshakeProblem, tooManyFromAddress } from "./lib/api/upgrade-guard";
 import { renderError } from "./lib/api/render";
 import { getEnv } from "./lib/env";
-import { httpHandlersKey, shutdownKey, upgradeHandlersKey } from "./lib/process-handles";
+import { clusterForwardKey, httpHandlersKey, shutdownKey, upgradeHandlersKey } from "./lib/process-handles";
 import { peekSingleton } from "./lib/singleton";
 
 const env = getEnv();
@@ -113,13 +114,19 @@ const server = createServer({ connectionsCheckingInterval: TIMEOUT_CHECK_MS, Ser
   if (hasBody && scansAsJson(req.headers["content-type"])) {
     watchJsonShape(req, drainLimit(env.MAX_REQUEST_BODY_BYTES), (error) => refuse(req, res, error, requestId));
   }
+  // A request for a session another node runs goes there (docs/cluster.md); the rest is served here.
+  if (peekSingleton(clusterForwardKey)?.http(req, res, () => serveHere(req, res, requestId))) return;
+  serveHere(req, res, requestId);
+});
+
+function serveHere(req: IncomingMessage, res: ServerResponse, requestId: string) {
   // Domain HTTP fast paths (the model gateway) first: each returns true when it took the request.
   // They answer every error with a JSON body of their own, so only Next needs `jsonForBareErrors`.
   const fastPaths = peekSingleton(httpHandlersKey);
   if (fastPaths) for (const take of fastPaths.values()) if (take(req, res)) return;
   jsonForBareErrors(res, surfaceOf(req.url ?? "/"), requestId, jsonSurfaceOf(req.url ?? "/") !== null);
   void handle(req, res);
-});
+}
 
 // Requests Node's parser refuses (unknown methods, oversized headers, timeouts) get JSON too.
 server.on("clientError", (err, socket) => answerClientError(err, socket));
@@ -156,6 +163,8 @@ server.on("upgrade", (req, socket, head) => {
   // Node no longer watches an upgraded socket: a reset must not become an uncaught error.
   socket.on("error", () => socket.destroy());
   const requestId = incomingRequestId(req);
+  // Carried to the owner when the upgrade is forwarded (one id across nodes).
+  req.headers["x-request-id"] = requestId;
   const surface = surfaceOf(req.url ?? "/");
   const address = clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustedProxies);
   if (!upgradeSlots.take(address)) {
@@ -168,13 +177,18 @@ server.on("upgrade", (req, socket, head) => {
     refuseUpgrade(socket, refusal, requestId, surface);
     return closeSoon(socket);
   }
+  if (peekSingleton(clusterForwardKey)?.upgrade(req, socket, head, () => upgradeHere(req, socket, head, requestId))) return;
+  upgradeHere(req, socket, head, requestId);
+});
+
+function upgradeHere(req: IncomingMessage, socket: Duplex, head: Buffer, requestId: string) {
   for (const take of peekSingleton(upgradeHandlersKey)?.values() ?? []) if (take(req, socket, head)) return;
   // Next serves WebSockets only for the dev server's hot reload.
   if (dev && (req.url ?? "").startsWith("/_next/")) return void nextUpgrade(req, socket, head);
   const path = (req.url ?? "/").split("?", 1)[0].slice(0, 200);
-  refuseUpgrade(socket, new AppError("not_found", `No WebSocket endpoint at ${path}`, { detail: "no_websocket_endpoint" }), requestId, surface);
+  refuseUpgrade(socket, new AppError("not_found", `No WebSocket endpoint at ${path}`, { detail: "no_websocket_endpoint" }), requestId, surfaceOf(req.url ?? "/"));
   closeSoon(socket);
-});
+}
 
 // Both limits cover receiving the request only: answers (SSE, NDJSON) and
 // upgraded sockets (CDP, live view) are not cut by them. A trickled body or

@@ -46,6 +46,8 @@ export function shutdown(reason: string): Promise<void> {
 }
 
 const starters: Starter[] = [
+  // First: a node that must not run (its id is live elsewhere) stops before its session recovery would end that node's sessions.
+  ["cluster node", () => import("@/lib/cluster/start").then((m) => m.startCluster())],
   ["api key cache", () => import("@/lib/auth/api-key-cache").then((m) => m.startApiKeyCache())],
   ["computers", () => import("@/lib/computers/start").then((m) => m.startComputers())],
   ["live view", () => import("@/lib/computers/live/start").then((m) => m.startLiveView())],

@@ -32,7 +32,16 @@ export const envSchema = z.object({
   WEBSOCKETS_MAX_PER_ADDRESS: z.coerce.number().int().min(1).default(256).describe("Upgrade requests and WebSockets (CDP, live view, VNC) one client address may hold at once (the forwarded address behind a trusted proxy); past it 429."),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info").describe("Least severe log level written (pino)."),
   DATA_DIR: z.string().default("data").describe("Directory of the SQLite file, generated secrets, saved states and model files (relative to the working directory)."),
-  HOST_ID: z.string().min(1).default("local").describe("Identifies this process's host in the computers table."),
+  HOST_ID: z.string().min(1).max(100).default("local").describe(
+    "This node's id: names the node in the nodes table and the sessions it runs. On PostgreSQL every node needs its own (a start with the id of a live node is refused; docs/cluster.md).",
+  ),
+  NODE_URL: z.preprocess((v) => (v === "" ? undefined : v), z.url().optional()).describe(
+    "Address other nodes reach this one at, to forward requests for its sessions (docs/cluster.md). Unset: http://127.0.0.1:PORT (one machine).",
+  ),
+  NODE_LEASE_SECONDS: z.coerce.number().int().min(3).max(600).default(15).describe(
+    "Seconds a node's lease lasts; it is renewed every third of it. A node silent for longer is dead: a survivor ends its sessions as crashed.",
+  ),
+  NODE_BROWSER_SLOTS: z.coerce.number().int().min(0).default(64).describe("Browser sessions this node offers the cluster (its capacity in the nodes table)."),
 
   // ---- database ----
   DATABASE_URL: z.string().optional().describe("file:<path> (SQLite) or postgresql://… Unset: SQLite at DATA_DIR/cabin.db."),

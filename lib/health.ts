@@ -1,5 +1,6 @@
 // What /api/health reports: each part's check, and an overall status that is
 // "ok" only when every required check passes.
+import { clusterHealth } from "@/lib/cluster/health";
 import { chromiumHelp } from "@/lib/computers/browser/find-chromium";
 import { computersHealth } from "@/lib/computers/health";
 import { getDb } from "@/lib/db";
@@ -44,6 +45,8 @@ export async function healthReport() {
     sessions,
     // Usage rows held in memory or given up: dropped rows do not fail health, they are counted.
     models: { ...modelsHealth(), usage: usageHealth() },
+    // This node and every node's lease and load (docs/cluster.md).
+    cluster: await clusterHealth(),
   };
   const healthy = Object.values(checks).every((c) => c.ok || c.required === false);
   return { healthy, body: { status: healthy ? "ok" : "error", checks } };

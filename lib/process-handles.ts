@@ -21,3 +21,16 @@ export const shutdownKey = singletonKey<ShutdownHandle>("shutdown");
 export const httpHandlersKey = singletonKey<Map<string, HttpHandler>>("httpHandlers");
 /** Domain WebSocket upgrade handlers by name, consulted in order before Next. */
 export const upgradeHandlersKey = singletonKey<Map<string, UpgradeHandler>>("upgradeHandlers");
+
+/** Answers locally what the forwarding layer leaves to this process (Next, the domain handlers). */
+export type ServeHere = () => void;
+/**
+ * The cluster's forwarding layer (docs/cluster.md): takes a request for a
+ * session another node runs and forwards it; true when it took the request
+ * (answering it later, or calling `here` to serve it in this process after all).
+ */
+export interface ClusterForwarder {
+  http(req: IncomingMessage, res: ServerResponse, here: ServeHere): boolean;
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, here: ServeHere): boolean;
+}
+export const clusterForwardKey = singletonKey<ClusterForwarder>("clusterForward");

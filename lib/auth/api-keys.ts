@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import { AppError } from "@/lib/api/errors";
 import { apiKeyCache, pgNotifyStatement, type CachedApiKey } from "@/lib/auth/api-key-cache";
 import { bearerKey, generateApiKey, hashApiKey } from "@/lib/auth/api-key-format";
+import { forwardedPrincipal } from "@/lib/cluster/forwarded-identity";
 import { dbProvider, getDb } from "@/lib/db";
 
 export interface ApiPrincipal {
@@ -106,6 +107,9 @@ export function authenticateApiKeyNow(authorization: string | null): ApiPrincipa
   if (!authorization) {
     throw unauthorized("Missing API key: send it as 'Authorization: Bearer <API_KEY>'");
   }
+  // A request another node forwarded, its key checked there (docs/cluster.md).
+  const forwarded = forwardedPrincipal(authorization);
+  if (forwarded) return forwarded;
   const key = bearerKey(authorization);
   if (!key) throw unauthorized("Malformed API key or Authorization header");
   const hash = hashApiKey(key);

@@ -2,6 +2,7 @@
 // working in, with their role there. The dashboard wrapper (`withMember`) and
 // the dashboard layout both ask this.
 import { getAuth } from "@/lib/auth/auth";
+import { forwardedMember } from "@/lib/cluster/forwarded-identity";
 import { resolveMembership, type Role } from "@/lib/auth/organizations";
 
 export interface Member {
@@ -24,6 +25,9 @@ export async function currentMember(headers: Headers): Promise<Member | null> {
  * the first belongs on the "create a team" page, not the login page.
  */
 export async function currentVisitor(headers: Headers): Promise<Member | "no-team" | "logged-out"> {
+  // A request another node forwarded, its login checked there (docs/cluster.md).
+  const forwarded = forwardedMember(headers);
+  if (forwarded) return { ...forwarded, role: forwarded.role as Role };
   const session = await getAuth().api.getSession({ headers });
   if (!session) return "logged-out";
   const membership = await resolveMembership({

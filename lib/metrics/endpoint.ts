@@ -3,6 +3,7 @@
 // Gauges that mirror live state are set here from their owners, at scrape time.
 import { createHash, timingSafeEqual } from "node:crypto";
 import { AppError } from "@/lib/api/errors";
+import { clusterHealth } from "@/lib/cluster/health";
 import { getSessionManager } from "@/lib/computers/registry";
 import { getEnv } from "@/lib/env";
 import { getMetrics } from "@/lib/metrics/registry";
@@ -39,9 +40,24 @@ function updateLiveGauges(): void {
   if (desktop) for (const [resource, n] of numericFields(desktop)) metrics.desktops.set({ resource }, n);
 }
 
+async function updateClusterGauges(): Promise<void> {
+  const metrics = getMetrics();
+  const view = await clusterHealth();
+  metrics.clusterNodes.reset();
+  metrics.clusterNodeLoad.reset();
+  metrics.clusterLeaseSeconds.reset();
+  for (const state of ["live", "dead", "reaped"] as const) metrics.clusterNodes.set({ state }, view.nodes.filter((n) => n.state === state).length);
+  const now = Date.now();
+  for (const n of view.nodes) {
+    if (n.state === "live") metrics.clusterNodeLoad.set({ node: n.id }, n.load);
+    metrics.clusterLeaseSeconds.set({ node: n.id }, Math.round((Date.parse(n.lease_until) - now) / 100) / 10);
+  }
+}
+
 /** The Prometheus text exposition of this process's metrics. */
 export async function renderMetrics(): Promise<{ body: string; contentType: string }> {
   updateLiveGauges();
+  await updateClusterGauges();
   const { registry } = getMetrics();
   return { body: await registry.metrics(), contentType: registry.contentType };
 }

@@ -58,6 +58,24 @@ function createMetrics() {
       labelNames: ["resource"] as const,
       registers,
     }),
+    clusterNodes: new Gauge({
+      name: "cabin_cluster_nodes",
+      help: "Nodes in the nodes table by lease state (live, dead: lapsed and not yet reaped, reaped)",
+      labelNames: ["state"] as const,
+      registers,
+    }),
+    clusterNodeLoad: new Gauge({
+      name: "cabin_cluster_node_load",
+      help: "Live sessions of each live node, as its last lease renewal reported",
+      labelNames: ["node"] as const,
+      registers,
+    }),
+    clusterLeaseSeconds: new Gauge({
+      name: "cabin_cluster_node_lease_remaining_seconds",
+      help: "Seconds until each node's lease lapses (negative: lapsed)",
+      labelNames: ["node"] as const,
+      registers,
+    }),
     desktops: new Gauge({
       name: "cabin_desktops",
       help: "Desktop sizes: live_desktops, desktop_processes, session_dirs",

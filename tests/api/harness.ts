@@ -91,6 +91,9 @@ async function dropDatabase(databaseUrl: string) {
   await client.end();
 }
 
+/** The CABIN_SECRET every test server on PostgreSQL shares, as the nodes of a cluster must. */
+export const POSTGRES_CLUSTER_SECRET = "test-cluster-secret-0123456789abcdef";
+
 function baseEnv(o: { port: number; dataDir: string; databaseUrl: string; env: Record<string, string | undefined>; dev?: boolean }): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,
@@ -116,6 +119,8 @@ function baseEnv(o: { port: number; dataDir: string; databaseUrl: string; env: R
     ORG_SESSION_CREATES_PER_MINUTE: "0",
     // The suites sign up many users and organizations; a real install's default (SIGNUP=invite) has its own tests.
     SIGNUP: "open",
+    // On PostgreSQL each server is a node of one cluster (docs/cluster.md): its own id, the secret they share.
+    ...(o.databaseUrl.startsWith("postgres") ? { HOST_ID: `node-${o.port}`, CABIN_SECRET: POSTGRES_CLUSTER_SECRET } : {}),
     ...o.env,
   };
 }

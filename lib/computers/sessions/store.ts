@@ -121,3 +121,12 @@ export async function terminateLeftovers(input: {
   const [older, newer] = await Promise.all([end({ lt: lastAlive }, lastAlive), end({ gte: lastAlive, lt: before }, latest)]);
   return older.count + newer.count;
 }
+
+/** A dead node's live rows end as crashed at `at` (its last lease renewal); the count ended. */
+export async function endSessionsOfDeadNode(input: { hostId: string; at: Date }): Promise<number> {
+  const { count } = await getDb().computer.updateMany({
+    where: { hostId: input.hostId, status: { in: LIVE_STATUSES } },
+    data: { status: "terminated", terminationReason: "crashed", terminatedAt: input.at },
+  });
+  return count;
+}

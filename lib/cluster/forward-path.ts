@@ -1,0 +1,23 @@
+// Which requests belong to one session, so that the node running it must answer
+// them (docs/cluster.md "Forwarding"): every path under /computers/{id} (actions,
+// streams, screenshots, the /ws, /cdp and vnc upgrades) and the dashboard's
+// /api/sessions/{id}. Pure.
+
+const SESSION_ID = /^comp_[0-9a-f]{24}$/;
+
+/** The session id a request path names, or null when the path is not one session's. */
+export function sessionIdOfPath(url: string): { id: string; surface: "computers" | "dashboard" } | null {
+  const path = url.split("?", 1)[0]!;
+  const parts = path.split("/");
+  // ["", "computers", id, ...] or ["", "api", "sessions", id, ...]
+  if (parts[1] === "computers" && parts[2] && SESSION_ID.test(parts[2])) return { id: parts[2], surface: "computers" };
+  if (parts[1] === "api" && parts[2] === "sessions" && parts[3] && SESSION_ID.test(parts[3])) return { id: parts[3], surface: "dashboard" };
+  return null;
+}
+
+/** The bearer token's presence, and a capability `token` in the query, as a forwarding node sees them. */
+export function queryToken(url: string): string | null {
+  const query = url.indexOf("?");
+  if (query < 0) return null;
+  return new URLSearchParams(url.slice(query + 1)).get("token");
+}

@@ -1,0 +1,88 @@
+// Where a request for one session goes (docs/cluster.md "Forwarding"): this
+// process, or the live node that runs it, with the caller authenticated here
+// and carried as a signed identity. Anything this process can answer itself
+// (unknown or ended sessions, bad credentials, foreign organizations) is left
+// to the handlers below, so every answer but the owner's is the usual one.
+import type { IncomingMessage } from "node:http";
+import { authenticateApiKey } from "@/lib/auth/api-keys";
+import { currentMember } from "@/lib/auth/member";
+import { clusterKey } from "@/lib/cluster/cluster-key";
+import type { ClusterNode } from "@/lib/cluster/cluster-node";
+import { queryToken, sessionIdOfPath } from "@/lib/cluster/forward-path";
+import { encodeIdentity, signForward, type ForwardedIdentity } from "@/lib/cluster/signature";
+import { findComputerById } from "@/lib/computers/sessions/store";
+
+/** The headers of a forwarded request that carry the forwarding node's signature. */
+export const FORWARD_HEADERS = {
+  from: "x-cabin-node",
+  time: "x-cabin-node-time",
+  identity: "x-cabin-node-identity",
+  signature: "x-cabin-node-signature",
+} as const;
+
+export interface ForwardTarget {
+  nodeId: string;
+  url: string;
+  /** The request's headers for the owner: credentials removed, signature added. */
+  headers: Record<string, string | string[]>;
+}
+
+// Hop-by-hop headers and credentials never travel to the owner.
+const DROPPED = new Set(["authorization", "cookie", "connection", "keep-alive", "proxy-authorization", "proxy-connection", "te", "trailer", ...Object.values(FORWARD_HEADERS)]);
+
+function headersObject(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+  }
+  return headers;
+}
+
+/** Who is calling, as the handlers below would decide it; null when they would refuse (or the token decides, at the owner). */
+async function callerOf(req: IncomingMessage, surface: "computers" | "dashboard"): Promise<ForwardedIdentity | "token" | null> {
+  if (surface === "dashboard") {
+    const member = await currentMember(headersObject(req));
+    if (!member) return null;
+    return { organizationId: member.organizationId, apiKeyId: null, member: { userId: member.userId, email: member.email, name: member.name, role: member.role } };
+  }
+  if (req.headers.authorization) {
+    const principal = await authenticateApiKey(req.headers.authorization).catch(() => null);
+    return principal ? { organizationId: principal.organizationId, apiKeyId: principal.apiKeyId, member: null } : null;
+  }
+  return queryToken(req.url ?? "/") !== null ? "token" : null;
+}
+
+/**
+ * The owner to forward to, or null to serve here. A session whose node's lease
+ * lapsed is ended first (`reap`), so the answer here is its 409.
+ */
+export async function planForward(node: ClusterNode, req: IncomingMessage, upgrade: boolean): Promise<ForwardTarget | null> {
+  const target = sessionIdOfPath(req.url ?? "/");
+  if (!target) return null;
+  const row = await findComputerById(target.id);
+  if (!row || row.status === "terminated" || row.hostId === node.id) return null;
+  const url = await node.liveUrlOf(row.hostId);
+  if (!url) {
+    await node.reap(row.hostId);
+    return null;
+  }
+  // A dashboard page's WebSocket (live view) brings its token, not the cookie's identity.
+  const caller = await callerOf(req, upgrade ? "computers" : target.surface);
+  if (caller === null) return null;
+  if (caller !== "token" && caller.organizationId !== row.organizationId) return null;
+  const identity = caller === "token" ? null : encodeIdentity(caller);
+  const requestId = String(req.headers["x-request-id"] ?? "");
+  const time = Date.now();
+  const method = req.method ?? "GET";
+  const path = req.url ?? "/";
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !DROPPED.has(name)) headers[name] = value;
+  if (upgrade) headers.connection = "Upgrade";
+  Object.assign(headers, {
+    [FORWARD_HEADERS.from]: node.id,
+    [FORWARD_HEADERS.time]: String(time),
+    ...(identity ? { [FORWARD_HEADERS.identity]: identity } : {}),
+    [FORWARD_HEADERS.signature]: signForward(clusterKey(), { method, path, time, identity, requestId, from: node.id }),
+  });
+  return { nodeId: row.hostId, url, headers };
+}
