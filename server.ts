@@ -167,6 +167,7 @@ server.on("upgrade", (req, socket, head) => {
   req.headers["x-request-id"] = requestId;
   const surface = surfaceOf(req.url ?? "/");
   const address = clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustedProxies);
+  req.headers[CLIENT_ADDRESS_HEADER] = address;
   if (!upgradeSlots.take(address)) {
     refuseUpgrade(socket, tooManyFromAddress("WebSocket upgrades", env.WEBSOCKETS_MAX_PER_ADDRESS, "WEBSOCKETS_MAX_PER_ADDRESS"), requestId, surface);
     return closeSoon(socket);

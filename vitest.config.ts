@@ -32,6 +32,18 @@ export default defineConfig({
       {
         resolve: { alias },
         test: {
+          name: "cluster",
+          include: ["tests/cluster/**/*.test.ts"],
+          environment: "node",
+          // Three nodes on one PostgreSQL (docs/cluster.md); the file starts its own servers.
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 240_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
           name: "hardening",
           include: ["tests/hardening/**/*.test.ts"],
           environment: "node",

@@ -1,7 +1,7 @@
 // `npm test`: the same preparation as `npm start`, then every suite — unit,
 // API against SQLite, its database files (POSTGRES_FILES) against a throwaway PostgreSQL, e2e in Chromium —
 // and one closing line "N passed, N failed".
-//   npm test -- --only unit,api-sqlite    run some phases (drift, house, unit, api-sqlite, api-postgres, hardening, e2e)
+//   npm test -- --only unit,api-sqlite    run some phases (drift, house, unit, api-sqlite, api-postgres, cluster, hardening, e2e)
 //   npm run test:hardening               only the hardening suites at full length (same preparation)
 //   npm test -- --full                   every phase, the hardening suites at full length
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -111,6 +111,15 @@ await phase("api-postgres", async () => {
   const pg = await step("PostgreSQL for the API suite", startPostgres);
   try {
     await vitest("api", "api-postgres", { CABIN_TEST_DATABASE_URL: pg.url }, POSTGRES_FILES.map((name) => `tests/api/${name}`));
+  } finally {
+    await pg.stop();
+  }
+});
+// Three nodes on one PostgreSQL: forwarding, failure and start-up checks (docs/cluster.md).
+await phase("cluster", async () => {
+  const pg = await step("PostgreSQL for the cluster suite", startPostgres);
+  try {
+    await vitest("cluster", "cluster", { CABIN_TEST_DATABASE_URL: pg.url });
   } finally {
     await pg.stop();
   }

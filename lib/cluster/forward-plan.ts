@@ -4,12 +4,14 @@
 // (unknown or ended sessions, bad credentials, foreign organizations) is left
 // to the handlers below, so every answer but the owner's is the usual one.
 import type { IncomingMessage } from "node:http";
+import { CLIENT_ADDRESS_HEADER } from "@/lib/api/client-address";
 import { authenticateApiKey } from "@/lib/auth/api-keys";
 import { currentMember } from "@/lib/auth/member";
 import { clusterKey } from "@/lib/cluster/cluster-key";
 import type { ClusterNode } from "@/lib/cluster/cluster-node";
 import { queryToken, sessionIdOfPath } from "@/lib/cluster/forward-path";
 import { encodeIdentity, signForward, type ForwardedIdentity } from "@/lib/cluster/signature";
+import { getSessionManager } from "@/lib/computers/registry";
 import { findComputerById } from "@/lib/computers/sessions/store";
 
 /** The headers of a forwarded request that carry the forwarding node's signature. */
@@ -59,6 +61,8 @@ async function callerOf(req: IncomingMessage, surface: "computers" | "dashboard"
 export async function planForward(node: ClusterNode, req: IncomingMessage, upgrade: boolean): Promise<ForwardTarget | null> {
   const target = sessionIdOfPath(req.url ?? "/");
   if (!target) return null;
+  // This node's own sessions are in memory: no lookup on their hot path.
+  if (getSessionManager().get(target.id)) return null;
   const row = await findComputerById(target.id);
   if (!row || row.status === "terminated" || row.hostId === node.id) return null;
   const url = await node.liveUrlOf(row.hostId);
@@ -78,6 +82,9 @@ export async function planForward(node: ClusterNode, req: IncomingMessage, upgra
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !DROPPED.has(name)) headers[name] = value;
   if (upgrade) headers.connection = "Upgrade";
+  // The client's address as this node judged it; the owner believes it when this node is in its TRUSTED_PROXIES.
+  const client = req.headers[CLIENT_ADDRESS_HEADER];
+  if (typeof client === "string" && client) headers["x-forwarded-for"] = client;
   Object.assign(headers, {
     [FORWARD_HEADERS.from]: node.id,
     [FORWARD_HEADERS.time]: String(time),

@@ -21,7 +21,8 @@ import type { ServeHere } from "@/lib/process-handles";
 export const CONNECT_TIMEOUT_MS = 5_000;
 
 // Keep-alive sockets between nodes: most forwarded requests skip the connect.
-const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+// No cap on sockets per node: a stream (SSE, exec) holds one for its whole life, and a queued request would hang.
+const agent = new http.Agent({ keepAlive: true });
 
 const header = (req: IncomingMessage, name: string) => {
   const value = req.headers[name];
@@ -87,7 +88,9 @@ export function forwardHttp(req: IncomingMessage, res: ServerResponse, here: Ser
 
 /** Opens the request to the owner; the body is sent only once connected, so a refused connection can still be answered here. */
 export function openToOwner(target: ForwardTarget, req: IncomingMessage, onConnected: () => void): http.ClientRequest {
-  const outgoing = http.request(new URL(req.url ?? "/", target.url), { method: req.method, headers: target.headers, agent });
+  const owner = new URL(target.url);
+  // The path goes as it came (no normalization): the signature covers it byte for byte.
+  const outgoing = http.request({ hostname: owner.hostname, port: owner.port, path: req.url ?? "/", method: req.method, headers: target.headers, agent });
   outgoing.once("socket", (socket) => {
     if (!socket.connecting) return onConnected();
     const timer = setTimeout(() => outgoing.destroy(Object.assign(new Error("connect timed out"), { code: "ETIMEDOUT" })), CONNECT_TIMEOUT_MS);
