@@ -122,6 +122,8 @@ describe("a cluster of three nodes", () => {
     const shown = await member.request(c, "GET", `/api/sessions/${id}`);
     expect(shown.status).toBe(200);
     expect(shown.body).toMatchObject({ id, kind: "browser", termination_reason: null });
+    // Tabs are read from the running browser: only A, the owner, can have answered.
+    expect(shown.body.tabs?.length).toBeGreaterThan(0);
     // Live on C: the session's live view through C's address.
     const view = openWs(via(c, shown.body.endpoints.ws));
     await view.opened;

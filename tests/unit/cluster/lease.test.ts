@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { deadNodes, leaseState, leaseUntil, renewEveryMs } from "@/lib/cluster/lease";
 import { queryToken, sessionIdOfPath } from "@/lib/cluster/forward-path";
+import { chooseNode } from "@/lib/cluster/placement";
 import { refusalToJoin, type NodeProbe } from "@/lib/cluster/start-checks";
 
 const now = new Date("2026-11-28T01:00:00Z");
@@ -68,5 +69,22 @@ describe("joining a cluster", () => {
     expect(await refusalToJoin({ ...args, probe: silent })).toBeNull();
     expect(await refusalToJoin({ ...args, probe: restarted })).toBeNull();
     expect(await refusalToJoin({ ...args, existing: node("a", -1), probe: answering })).toBeNull();
+  });
+});
+
+describe("placement", () => {
+  const c = (id: string, load: number, slots = 10, organizationLoad = 0) => ({ id, url: `http://${id}`, slots, load, organizationLoad });
+  it("keeps a create here when this node is within one of the least loaded", () => {
+    expect(chooseNode([c("a", 3), c("b", 2), c("c", 5)], "a")).toBe("a");
+    expect(chooseNode([c("a", 4), c("b", 2), c("c", 5)], "a")).toBe("b");
+  });
+  it("hands a create on from a node at capacity or draining, to the least loaded with room", () => {
+    expect(chooseNode([c("a", 10), c("b", 7), c("c", 5)], "a")).toBe("c");
+    expect(chooseNode([c("a", 0, 0), c("b", 3), c("c", 5)], "a")).toBe("b");
+    expect(chooseNode([c("a", 10), c("b", 10)], "a")).toBe("a");
+  });
+  it("prefers a node that already runs the organization's browser, if it has room", () => {
+    expect(chooseNode([c("a", 0), c("b", 6, 10, 2), c("c", 1)], "a")).toBe("b");
+    expect(chooseNode([c("a", 0), c("b", 10, 10, 2), c("c", 1)], "a")).toBe("a");
   });
 });
