@@ -54,6 +54,8 @@ const starters: Starter[] = [
   ["models", () => import("@/lib/models/start").then((m) => m.start())],
   // After computers and models (its loops use both); so its stop hook runs before theirs.
   ["agent tasks", () => import("@/lib/agent/start").then((m) => m.startAgentTasks())],
+  // Last: its stop hook runs first, so a stopping node takes no more creates while its sessions end.
+  ["cluster drain", () => import("@/lib/cluster/start").then((m) => m.startDrainOnStop())],
   ["first-run notice", () => import("@/lib/auth/first-run").then((m) => m.announceFirstRun()).then(() => null)],
 ];
 

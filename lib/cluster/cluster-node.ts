@@ -27,6 +27,8 @@ export class ClusterNode {
   readonly startedAt = new Date();
   /** When the previous process with this id last renewed its lease (null: first start). */
   previousRenewal: Date | null = null;
+  /** Stopping: creates are handed on (placement sees no room here). */
+  draining = false;
   private view: nodes.NodeRow[] = [];
   private timer: NodeJS.Timeout | null = null;
   private ticking: Promise<void> | null = null;
@@ -104,6 +106,12 @@ export class ClusterNode {
     await this.refresh();
     if (!this.shared) return;
     for (const dead of deadNodes(this.view, this.id, now)) await this.reap(dead.id);
+  }
+
+  /** The start of a clean stop: no more creates here, on this node or from the others (its row offers no slots). */
+  async drain(): Promise<void> {
+    this.draining = true;
+    await nodes.offerNoSlots({ id: this.id, startedAt: this.startedAt });
   }
 
   /** A clean stop (after the sessions ended): the lease ends now, so a restart need not wait for it. */

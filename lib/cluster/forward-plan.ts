@@ -41,7 +41,7 @@ function headersObject(req: IncomingMessage): Headers {
 }
 
 /** Who is calling, as the handlers below would decide it; null when they would refuse (or the token decides, at the owner). */
-async function callerOf(req: IncomingMessage, surface: "computers" | "dashboard"): Promise<ForwardedIdentity | "token" | null> {
+export async function callerOf(req: IncomingMessage, surface: "computers" | "dashboard"): Promise<ForwardedIdentity | "token" | null> {
   if (surface === "dashboard") {
     const member = await currentMember(headersObject(req));
     if (!member) return null;
@@ -74,6 +74,13 @@ export async function planForward(node: ClusterNode, req: IncomingMessage, upgra
   const caller = await callerOf(req, upgrade ? "computers" : target.surface);
   if (caller === null) return null;
   if (caller !== "token" && caller.organizationId !== row.organizationId) return null;
+  return signedTarget(node, req, { nodeId: row.hostId, url }, caller, upgrade);
+}
+
+/** The owner's address with the request's headers for it: credentials dropped, the caller's identity signed. */
+export function signedTarget(
+  node: ClusterNode, req: IncomingMessage, owner: { nodeId: string; url: string }, caller: ForwardedIdentity | "token", upgrade: boolean,
+): ForwardTarget {
   const identity = caller === "token" ? null : encodeIdentity(caller);
   const requestId = String(req.headers["x-request-id"] ?? "");
   const time = Date.now();
@@ -91,5 +98,5 @@ export async function planForward(node: ClusterNode, req: IncomingMessage, upgra
     ...(identity ? { [FORWARD_HEADERS.identity]: identity } : {}),
     [FORWARD_HEADERS.signature]: signForward(clusterKey(), { method, path, time, identity, requestId, from: node.id }),
   });
-  return { nodeId: row.hostId, url, headers };
+  return { ...owner, headers };
 }

@@ -10,6 +10,7 @@ import { surfaceOf } from "@/lib/api/edge";
 import { renderError } from "@/lib/api/render";
 import { clusterKey } from "@/lib/cluster/cluster-key";
 import { currentNode } from "@/lib/cluster/current-node";
+import { createSurface, planCreate } from "@/lib/cluster/forward-create";
 import { sessionIdOfPath } from "@/lib/cluster/forward-path";
 import { FORWARD_HEADERS, planForward, type ForwardTarget } from "@/lib/cluster/forward-plan";
 import { FORWARDED_MEMBER_HEADER, forwardedHeaders } from "@/lib/cluster/forwarded-identity";
@@ -75,8 +76,9 @@ export function forwardHttp(req: IncomingMessage, res: ServerResponse, here: Ser
     refuse(req, res, accepted);
     return true;
   }
-  if (!sessionIdOfPath(req.url ?? "/")) return false;
-  planForward(node, req, false).then(
+  const creating = createSurface(req);
+  if (!creating && !sessionIdOfPath(req.url ?? "/")) return false;
+  (creating ? planCreate(node, req, creating) : planForward(node, req, false)).then(
     (target) => (target ? send(req, res, target, here) : here()),
     (err) => {
       getLogger().error({ err }, "could not decide where a session request goes");

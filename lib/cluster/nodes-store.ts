@@ -65,3 +65,8 @@ export async function claimDeadNode(input: { id: string; leaseUntil: Date; now: 
   });
   return count > 0;
 }
+
+/** A draining node: placement sends it nothing more. */
+export async function offerNoSlots(input: { id: string; startedAt: Date }): Promise<void> {
+  await getDb().node.updateMany({ where: { id: input.id, startedAt: input.startedAt }, data: { browserSlots: 0, desktopSlots: 0 } });
+}

@@ -9,7 +9,7 @@ import { forwardUpgrade } from "@/lib/cluster/forward-upgrade";
 import { getLogger } from "@/lib/logger";
 import { clusterForwardKey } from "@/lib/process-handles";
 import { setSingleton } from "@/lib/singleton";
-import { setCurrentNode } from "@/lib/cluster/current-node";
+import { currentNode, setCurrentNode } from "@/lib/cluster/current-node";
 
 export async function startCluster(): Promise<() => Promise<void>> {
   const node = new ClusterNode();
@@ -25,4 +25,13 @@ export async function startCluster(): Promise<() => Promise<void>> {
   if (node.shared) setSingleton(clusterForwardKey, { http: forwardHttp, upgrade: forwardUpgrade });
   getLogger().info({ node: node.id, url: node.url, shared: node.shared }, "node registered");
   return () => node.stop();
+}
+
+/**
+ * Registered last by `boot`, so its stop hook runs first on SIGTERM: the node
+ * drains (creates go to other nodes) before its sessions end.
+ */
+export async function startDrainOnStop(): Promise<(() => Promise<void>) | null> {
+  const node = currentNode();
+  return node?.shared ? () => node.drain() : null;
 }

@@ -1,6 +1,7 @@
 // Three Cabin nodes on loopback ports sharing one PostgreSQL (docs/cluster.md),
 // for tests/cluster: the servers are the API harness's (production build), the
 // database a throwaway PostgreSQL unless CABIN_TEST_DATABASE_URL names one.
+import pg from "pg";
 import { WebSocket } from "ws";
 import { startPostgres } from "../../scripts/setup/postgres.mjs";
 import { call, type ApiResponse } from "../api/client";
@@ -83,4 +84,16 @@ export async function clusterView(node: TestServer) {
   const res = await fetch(`${node.url}/api/health`);
   const body = (await res.json()) as { checks: { cluster: { node: { id: string; started_at: string }; nodes: { id: string; state: string; load: number }[] } } };
   return body.checks.cluster;
+}
+
+/** The node a session runs on, as its row says (the test reads the shared database itself). */
+export async function hostOf(databaseUrl: string, id: string): Promise<string> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ hostId: string }>('SELECT "hostId" FROM computers WHERE id = $1', [id]);
+    return rows[0]!.hostId;
+  } finally {
+    await client.end();
+  }
 }

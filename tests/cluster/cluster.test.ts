@@ -10,7 +10,7 @@ import { sse } from "../api/stream-client";
 import { createOrgKey, type TestServer } from "../api/harness";
 import { startSite, type Site } from "../api/computers-fixtures";
 import { waitFor } from "../api/wait-for";
-import { clusterView, ensurePostgres, LEASE_SECONDS, openWs, signUpOn, startNode, stopPostgres, through, via } from "./cluster-fixtures";
+import { clusterView, ensurePostgres, hostOf, LEASE_SECONDS, openWs, signUpOn, startNode, stopPostgres, through, via } from "./cluster-fixtures";
 
 let a: TestServer;
 let b: TestServer;
@@ -185,5 +185,25 @@ describe("a cluster of three nodes", () => {
     await expect(startNode({ databaseUrl: a.databaseUrl, env: { CABIN_SECRET: "another-cluster-secret-0123456789abcdef" } })).rejects.toThrow(/CABIN_SECRET differs/);
     // A is untouched by the refused starts.
     expect((await clusterView(a)).nodes.filter((n) => n.state === "live").length).toBe(3);
+  });
+
+  it("places creates: a node without room hands them on; an organization's browsers join its browser's node", async () => {
+    const full = await startNode({ databaseUrl: a.databaseUrl, env: { NODE_BROWSER_SLOTS: "0" } });
+    extra.push(full);
+    const fullId = (await clusterView(full)).node.id;
+    const handed = await create(full);
+    expect([a, b, c].map((n) => `node-${n.port}`)).toContain(await hostOf(a.databaseUrl, handed.id));
+    expect(await hostOf(a.databaseUrl, handed.id)).not.toBe(fullId);
+    // Read and ended through the node that handed it on.
+    expect((await through(full, key, "GET", `/computers/${handed.id}`)).body.status).toMatch(/^(ready|running)$/);
+    expect((await through(full, key, "DELETE", `/computers/${handed.id}`)).status).toBe(204);
+
+    const other = await createOrgKey(a, "Placement Org");
+    const first = await through(b, other, "POST", "/computers", { kind: "browser" });
+    expect(await hostOf(a.databaseUrl, first.body.id)).toBe(`node-${b.port}`);
+    const second = await through(a, other, "POST", "/computers", { kind: "browser" });
+    expect(second.status).toBe(200);
+    expect(await hostOf(a.databaseUrl, second.body.id)).toBe(`node-${b.port}`);
+    for (const id of [first.body.id, second.body.id]) expect((await through(c, other, "DELETE", `/computers/${id}`)).status).toBe(204);
   });
 });

@@ -130,3 +130,14 @@ export async function endSessionsOfDeadNode(input: { hostId: string; at: Date })
   });
   return count;
 }
+
+/** Live sessions per node, and the organization's live browser sessions per node (placement of creates). */
+export async function liveLoads(organizationId: string) {
+  const db = getDb();
+  const [all, browsers] = await Promise.all([
+    db.computer.groupBy({ by: ["hostId"], where: { status: { in: LIVE_STATUSES } }, _count: { _all: true } }),
+    db.computer.groupBy({ by: ["hostId"], where: { status: { in: LIVE_STATUSES }, organizationId, kind: "browser" }, _count: { _all: true } }),
+  ]);
+  const byHost = (rows: { hostId: string; _count: { _all: number } }[]) => new Map(rows.map((r) => [r.hostId, r._count._all]));
+  return { all: byHost(all), organizationBrowsers: byHost(browsers) };
+}
