@@ -147,35 +147,44 @@ describe("a cluster of three nodes", () => {
   });
 
   it("ends a SIGKILLed node's sessions as crashed within the lease; the others keep working; its restart touches nothing of theirs", async () => {
-    const [onA, onB, onC] = [await create(a), await create(b), await create(c)];
+    // One organization per node: an organization's browsers would all join one node (placement).
+    const keys = { a: key, b: await createOrgKey(a, "Org on B"), c: await createOrgKey(a, "Org on C") };
+    const onA = await create(a);
+    const onB = (await through(b, keys.b, "POST", "/computers", { kind: "browser" })).body as { id: string };
+    const onC = (await through(c, keys.c, "POST", "/computers", { kind: "browser" })).body as { id: string };
+    for (const [node, id] of [[a, onA.id], [b, onB.id], [c, onC.id]] as const) expect(await hostOf(a.databaseUrl, id)).toBe(`node-${node.port}`);
     const killedAt = Date.now();
     await b.kill("SIGKILL");
     // Read through the list (not forwarded): the lease, not a refused connection, ends them.
     const statusOf = async (id: string) => {
-      const { body } = await through(a, key, "GET", "/computers?limit=100");
+      const { body } = await through(a, keys.b, "GET", "/computers?limit=100");
       return ((Array.isArray(body) ? body : body.data) as { id: string; status: string }[]).find((x) => x.id === id)?.status;
     };
     await waitFor(() => statusOf(onB.id), { until: (st) => st === "terminated", timeoutMs: (LEASE_SECONDS * 3 + 10) * 1000, message: "B's session to end" });
-    const crashed = await through(c, key, "GET", `/computers/${onB.id}`);
+    const crashed = await through(c, keys.b, "GET", `/computers/${onB.id}`);
     expect(crashed.body).toMatchObject({ status: "terminated", termination_reason: "crashed" });
     expect(Date.parse(crashed.body.terminated_at)).toBeLessThanOrEqual(killedAt + 1000);
     expect(Date.now() - killedAt).toBeLessThan((LEASE_SECONDS * 3 + 10) * 1000);
-    const refused = await act(a, onB.id, { type: "get_html_content" });
+    const refused = await through(a, keys.b, "POST", `/computers/${onB.id}/execute`, { action: { type: "get_html_content" } });
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe("conflict");
-    expect((await through(c, key, "DELETE", `/computers/${onB.id}`)).status).toBe(204);
+    expect((await through(c, keys.b, "DELETE", `/computers/${onB.id}`)).status).toBe(204);
     const dead = (await clusterView(a)).nodes.find((n) => n.id === `node-${b.port}`);
     expect(dead?.state).toBe("reaped");
 
-    for (const [node, id] of [[c, onA.id], [a, onC.id]] as const) expect((await act(node, id, { type: "get_html_content" })).status).toBe(200);
+    const works = async (node: TestServer, k: string, id: string) =>
+      (await through(node, k, "POST", `/computers/${id}/execute`, { action: { type: "get_html_content" } })).status;
+    expect(await works(c, key, onA.id)).toBe(200);
+    expect(await works(a, keys.c, onC.id)).toBe(200);
 
     b = await b.restart();
     await waitFor(() => clusterView(a), { until: (v) => v.nodes.filter((n) => n.state === "live").length === 3, message: "B live again" });
-    for (const [node, id] of [[b, onA.id], [b, onC.id]] as const) {
-      const res = await act(node, id, { type: "get_html_content" });
-      expect(res.status).toBe(200);
+    expect(await works(b, key, onA.id)).toBe(200);
+    expect(await works(b, keys.c, onC.id)).toBe(200);
+    for (const [k, id] of [[key, onA.id], [keys.c, onC.id]] as const) {
+      expect((await through(k === key ? a : c, k, "GET", `/computers/${id}`)).body.status).toBe("running");
+      expect((await through(b, k, "DELETE", `/computers/${id}`)).status).toBe(204);
     }
-    for (const id of [onA.id, onC.id]) expect((await through(b, key, "DELETE", `/computers/${id}`)).status).toBe(204);
   });
 
   it("refuses to start a node with a live node's id, or without the shared CABIN_SECRET", async () => {
