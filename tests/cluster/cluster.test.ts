@@ -17,7 +17,6 @@ let b: TestServer;
 let c: TestServer;
 let key: string;
 let site: Site;
-const extra: TestServer[] = [];
 
 beforeAll(async () => {
   await ensurePostgres();
@@ -29,9 +28,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await site?.close();
-  for (const s of [...extra, c, b].filter(Boolean)) await s.stop();
+  for (const s of [c, b].filter(Boolean)) await s.stop();
   await a?.destroy();
-  for (const s of [...extra, c, b].filter(Boolean)) await s.destroy();
+  for (const s of [c, b].filter(Boolean)) await s.destroy();
   await stopPostgres();
 }, 120_000);
 
@@ -177,7 +176,8 @@ describe("a cluster of three nodes", () => {
     expect(await works(c, key, onA.id)).toBe(200);
     expect(await works(a, keys.c, onC.id)).toBe(200);
 
-    b = await b.restart();
+    // Restarted with the same id, address and data directory, and (for the placement test) no slots.
+    b = await startNode({ databaseUrl: a.databaseUrl, dataDir: b.dataDir, port: b.port, env: { HOST_ID: `node-${b.port}`, NODE_BROWSER_SLOTS: "0" } });
     await waitFor(() => clusterView(a), { until: (v) => v.nodes.filter((n) => n.state === "live").length === 3, message: "B live again" });
     expect(await works(b, key, onA.id)).toBe(200);
     expect(await works(b, keys.c, onC.id)).toBe(200);
@@ -189,16 +189,18 @@ describe("a cluster of three nodes", () => {
 
   it("refuses to start a node with a live node's id, or without the shared CABIN_SECRET", async () => {
     const idOfA = (await clusterView(a)).node.id;
-    await expect(startNode({ databaseUrl: a.databaseUrl, env: { HOST_ID: idOfA } })).rejects.toThrow(/Another node with id '.*' \(HOST_ID\) is live/);
-    await expect(startNode({ databaseUrl: a.databaseUrl, env: { CABIN_SECRET: undefined } })).rejects.toThrow(/CABIN_SECRET is not set/);
-    await expect(startNode({ databaseUrl: a.databaseUrl, env: { CABIN_SECRET: "another-cluster-secret-0123456789abcdef" } })).rejects.toThrow(/CABIN_SECRET differs/);
+    await Promise.all([
+      expect(startNode({ databaseUrl: a.databaseUrl, env: { HOST_ID: idOfA } })).rejects.toThrow(/Another node with id '.*' \(HOST_ID\) is live/),
+      expect(startNode({ databaseUrl: a.databaseUrl, env: { CABIN_SECRET: undefined } })).rejects.toThrow(/CABIN_SECRET is not set/),
+      expect(startNode({ databaseUrl: a.databaseUrl, env: { CABIN_SECRET: "another-cluster-secret-0123456789abcdef" } })).rejects.toThrow(/CABIN_SECRET differs/),
+    ]);
     // A is untouched by the refused starts.
     expect((await clusterView(a)).nodes.filter((n) => n.state === "live").length).toBe(3);
   });
 
   it("places creates: a node without room hands them on; an organization's browsers join its browser's node", async () => {
-    const full = await startNode({ databaseUrl: a.databaseUrl, env: { NODE_BROWSER_SLOTS: "0" } });
-    extra.push(full);
+    // B came back offering no slots (the failure test restarted it so).
+    const full = b;
     const fullId = (await clusterView(full)).node.id;
     const handed = await create(full);
     expect([a, b, c].map((n) => `node-${n.port}`)).toContain(await hostOf(a.databaseUrl, handed.id));
@@ -208,11 +210,11 @@ describe("a cluster of three nodes", () => {
     expect((await through(full, key, "DELETE", `/computers/${handed.id}`)).status).toBe(204);
 
     const other = await createOrgKey(a, "Placement Org");
-    const first = await through(b, other, "POST", "/computers", { kind: "browser" });
-    expect(await hostOf(a.databaseUrl, first.body.id)).toBe(`node-${b.port}`);
+    const first = await through(c, other, "POST", "/computers", { kind: "browser" });
+    expect(await hostOf(a.databaseUrl, first.body.id)).toBe(`node-${c.port}`);
     const second = await through(a, other, "POST", "/computers", { kind: "browser" });
     expect(second.status).toBe(200);
-    expect(await hostOf(a.databaseUrl, second.body.id)).toBe(`node-${b.port}`);
+    expect(await hostOf(a.databaseUrl, second.body.id)).toBe(`node-${c.port}`);
     for (const id of [first.body.id, second.body.id]) expect((await through(c, other, "DELETE", `/computers/${id}`)).status).toBe(204);
   });
 });
