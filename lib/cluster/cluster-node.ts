@@ -15,6 +15,9 @@ import { dbProvider } from "@/lib/db";
 import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
 
+/** The first lease lasts at least this long: a node still starting is not declared dead. */
+const START_GRACE_SECONDS = 60;
+
 /** Thrown by `start` when this node must not run; the message says why and what to change. */
 export class NodeStartRefused extends Error {}
 
@@ -37,7 +40,8 @@ export class ClusterNode {
   async start(): Promise<void> {
     const fingerprint = keyFingerprint();
     const registration = {
-      id: this.id, url: this.url, startedAt: this.startedAt, leaseUntil: leaseUntil(this.startedAt, this.leaseSeconds), secretFingerprint: fingerprint,
+      // The first lease covers the rest of the start-up (Chromium, models), which may hold the event loop longer than a lease.
+      id: this.id, url: this.url, startedAt: this.startedAt, leaseUntil: leaseUntil(this.startedAt, Math.max(this.leaseSeconds, START_GRACE_SECONDS)), secretFingerprint: fingerprint,
       browserSlots: getEnv().NODE_BROWSER_SLOTS, desktopSlots: getEnv().DESKTOP_ENABLED ? getEnv().DESKTOP_MAX_SESSIONS : 0,
     };
     const existing = await nodes.findNode(this.id);
@@ -101,8 +105,20 @@ export class ClusterNode {
 
   private async renewAndReap(): Promise<void> {
     const now = new Date();
-    const renewed = await nodes.renewLease({ id: this.id, startedAt: this.startedAt, now, leaseUntil: leaseUntil(now, this.leaseSeconds), load: getSessionManager().liveCount });
-    if (!renewed) getLogger().error({ node: this.id }, "this node's row was claimed by another start with the same HOST_ID; its sessions may have been ended");
+    const manager = getSessionManager();
+    const lease = { id: this.id, startedAt: this.startedAt, now, leaseUntil: leaseUntil(now, this.leaseSeconds), load: manager.liveCount };
+    if (!(await nodes.renewLease(lease))) {
+      const row = await nodes.findNode(this.id);
+      if (row?.startedAt.getTime() === this.startedAt.getTime()) {
+        // Declared dead during a stall longer than the lease: a survivor ended this node's sessions
+        // as crashed, so nothing may keep running them (no zombies); then this node lives on.
+        getLogger().error({ node: this.id, sessions: manager.liveCount }, "this node's lease lapsed and its sessions were ended by another node; stopping them here");
+        for (const live of [...manager.sessionsView()]) void manager.terminate(live.id, "crashed").catch(() => {});
+        await nodes.renewLease({ ...lease, load: 0, afterReap: true });
+      } else {
+        getLogger().error({ node: this.id }, "this node's row was claimed by another start with the same HOST_ID; its sessions may have been ended");
+      }
+    }
     await this.refresh();
     if (!this.shared) return;
     for (const dead of deadNodes(this.view, this.id, now)) await this.reap(dead.id);

@@ -43,10 +43,13 @@ export async function claimNode(input: NodeRegistration & { takeOver?: { started
   }
 }
 
-/** Renews this process's lease; false when the row is no longer this process's (another start took it). */
-export async function renewLease(input: { id: string; startedAt: Date; now: Date; leaseUntil: Date; load: number }): Promise<boolean> {
+/**
+ * Renews this process's lease; false when the row is no longer this process's
+ * (another start took it) or, unless `afterReap`, when a survivor declared it dead.
+ */
+export async function renewLease(input: { id: string; startedAt: Date; now: Date; leaseUntil: Date; load: number; afterReap?: boolean }): Promise<boolean> {
   const { count } = await getDb().node.updateMany({
-    where: { id: input.id, startedAt: input.startedAt },
+    where: { id: input.id, startedAt: input.startedAt, ...(input.afterReap ? {} : { reapedAt: null }) },
     data: { renewedAt: input.now, leaseUntil: input.leaseUntil, load: input.load, reapedAt: null },
   });
   return count > 0;
