@@ -26,7 +26,7 @@ export async function desktopLiveRows(
 ) {
   const req = timedClient(build.server.url, build.key);
   const pid = build.server.process.pid!;
-  const id = (await req("POST", "/computers", { kind: "desktop" })).body.id as string;
+  const id = (await req("POST", "/computers", { kind: "desktop", auto_kill: false })).body.id as string;
   const watchDesktop = async (what: string, fps: number) => {
     const view = await openView(build.server.url, build.key, id, fps);
     await settle(1000);

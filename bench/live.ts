@@ -125,7 +125,8 @@ async function browserRows(build: Build): Promise<BrowserFigures> {
   const req = timedClient(build.server.url, build.key);
   const pid = build.server.process.pid!;
   const figures: BrowserFigures = { watched: [], keyP50: new Map() };
-  const id = (await req("POST", "/computers", { kind: "browser" })).body.id as string;
+  // Watching is not API activity: without auto_kill off the session idles out between the measured phases.
+  const id = (await req("POST", "/computers", { kind: "browser", auto_kill: false })).body.id as string;
   try {
     for (const [page, url] of PAGES) {
       await req("POST", `/computers/${id}/navigate`, { url: `${site.url}${url}` });
