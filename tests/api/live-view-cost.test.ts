@@ -23,14 +23,17 @@ function watch(id: string, fps: number) {
     headers: { authorization: `Bearer ${inject("apiKey")}` },
   });
   const frames: Buffer[] = [];
+  const last = { at: 0 };
   ws.on("message", (data, isBinary) => {
-    if (isBinary) frames.push(data as Buffer);
+    if (!isBinary) return;
+    frames.push(data as Buffer);
+    last.at = Date.now();
   });
   const opened = new Promise((resolve, reject) => {
     ws.once("open", resolve);
     ws.once("error", reject);
   });
-  return { ws, frames, opened };
+  return { ws, frames, last, opened };
 }
 
 describe("live view cost (browser)", () => {
@@ -65,6 +68,46 @@ describe("live view cost (browser)", () => {
     view.ws.close();
     await api("DELETE", `/computers/${s.id}`);
     await waitFor("the capture to stop", liveView, (v) => v.capturing === 0 && v.viewers === 0);
+  });
+
+  it("goes quiet on a still page: the settle capture's own repaint starts no further capture", async () => {
+    const s = await suite.session({ display: { width: 800, height: 600 } });
+    await execute(s.id, { type: "go_to_url", url: `${suite.site.url}/flip` });
+    // fps 5: the pacer's busy span (two intervals) outlasts a settle capture, where a loop showed before.
+    const view = watch(s.id, 5);
+    await view.opened;
+    await waitFor(
+      "a first frame",
+      async () => view.frames.length,
+      (n) => n > 0,
+    );
+    await waitFor(
+      "no frame for 1.5 s",
+      async () => Date.now() - view.last.at,
+      (quietMs) => quietMs > 1500,
+      15_000,
+      100,
+    );
+    const before = await liveView();
+    const frames = view.frames.length;
+    // A key press on the still page (it turns to noise) still shows, then the capture goes quiet again.
+    await execute(s.id, { type: "keypress", keys: ["k"] });
+    await waitFor(
+      "the key press's frame",
+      async () => view.frames.length,
+      (n) => n > frames,
+    );
+    await waitFor(
+      "quiet again",
+      async () => Date.now() - view.last.at,
+      (quietMs) => quietMs > 1500,
+      15_000,
+      100,
+    );
+    const encoded = (await liveView()).browser_screencast_frames - before.browser_screencast_frames;
+    expect(encoded).toBeLessThanOrEqual(4);
+    view.ws.close();
+    await api("DELETE", `/computers/${s.id}`);
   });
 
   it("shows the last repaint of an animation although Chromium's frames are paced", async () => {

@@ -61,6 +61,21 @@ describe("ScreencastPacer", () => {
     expect(settles()).toBe(1);
   });
 
+  it("does not settle again for the repaint its own settle capture causes", () => {
+    // fps 5: the busy span (two intervals, 400 ms) is longer than SETTLE_MS plus a screenshot.
+    const { p, settles } = pacer(200);
+    p.received(1);
+    vi.advanceTimersByTime(100);
+    p.received(2); // close to the first: busy, so a repaint may have been dropped
+    vi.advanceTimersByTime(100 + SETTLE_MS); // acknowledged at 200, settled SETTLE_MS later
+    expect(settles()).toBe(1);
+    // Page.captureScreenshot's repaint comes back as a screencast frame 40 ms later; the page is otherwise still.
+    vi.advanceTimersByTime(40);
+    p.received(3);
+    vi.advanceTimersByTime(5000);
+    expect(settles()).toBe(1);
+  });
+
   it("counts two frames close together as busy even when neither waited", () => {
     const { p, acks, settles } = pacer(100);
     p.received(1);

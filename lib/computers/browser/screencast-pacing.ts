@@ -98,6 +98,10 @@ export class ScreencastPacer {
       this.settleTimer = null;
       if (this.stopped || this.unacked.length > 0) return;
       this.mayHaveDropped = false;
+      // The burst is over. Page.captureScreenshot makes Chromium repaint, and that repaint comes back as a
+      // screencast frame soon after: measured from the burst's last frame it looked busy (at fps 5 the busy
+      // span is 400 ms), settled again, and a still page was captured six times a second for ever.
+      this.lastReceivedAt = Number.NEGATIVE_INFINITY;
       this.hooks.settle();
     }, SETTLE_MS);
   }
