@@ -95,7 +95,10 @@ test("browser session: live frames, takeover click, tabs, last tab refused, stop
   await saveScreenshot(page, testInfo, "session-1280");
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(canvas).toBeVisible();
-  expect(await horizontalOverflow(page), "horizontal overflow on the session page at 390 px").toBeLessThanOrEqual(0);
+  // Polled: the page lays out again after the resize (the live view measures its box in a ResizeObserver).
+  await expect
+    .poll(() => horizontalOverflow(page), { message: "horizontal overflow on the session page at 390 px" })
+    .toBeLessThanOrEqual(0);
   expect((await canvas.boundingBox())!.width).toBeLessThanOrEqual(390);
   await saveScreenshot(page, testInfo, "session-390");
   await page.setViewportSize({ width: 1280, height: 900 });

@@ -106,7 +106,10 @@ test("desktop: the exec console streams output and the timeline shows an API act
   await saveScreenshot(page, testInfo, "session-tools-desktop-1280");
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(consolePanel).toBeVisible();
-  expect(await horizontalOverflow(page), "horizontal overflow of the session tools at 390 px").toBeLessThanOrEqual(0);
+  // Polled: the page lays out again after the resize (the live view measures its box in a ResizeObserver).
+  await expect
+    .poll(() => horizontalOverflow(page), { message: "horizontal overflow of the session tools at 390 px" })
+    .toBeLessThanOrEqual(0);
   await saveScreenshot(page, testInfo, "session-tools-desktop-390");
 
   // The end of the session reaches the panels through the timeline.
@@ -167,10 +170,10 @@ test("browser: Connect with Playwright shows the CDP URL, and its snippets conne
     await page.setViewportSize({ width: 390, height: 844 });
     await panel.getByRole("button", { name: "Playwright" }).click();
     await expect(panel).toBeVisible();
-    expect(
-      await horizontalOverflow(page),
-      "horizontal overflow of Connect with Playwright at 390 px",
-    ).toBeLessThanOrEqual(0);
+    // Polled: the page lays out again after the resize (the live view measures its box in a ResizeObserver).
+    await expect
+      .poll(() => horizontalOverflow(page), { message: "horizontal overflow of Connect with Playwright at 390 px" })
+      .toBeLessThanOrEqual(0);
     await saveScreenshot(page, testInfo, "session-tools-browser-390");
 
     expect((await page.request.delete(`/api/sessions/${id}`)).status()).toBe(204);
