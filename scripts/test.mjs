@@ -23,6 +23,8 @@ const totals = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
 /** Each failed test, named with its file and the first line of its error: printed last, where a CI log's tail shows it. */
 const failedTests = [];
+/** [seconds, phase, file] of every vitest file: the slowest are printed last, where a suite's time goes. */
+const fileTimes = [];
 const firstLine = (text) =>
   String(text ?? "")
     .replace(/\x1b\[[0-9;]*m/g, "")
@@ -32,7 +34,7 @@ const firstLine = (text) =>
 
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
 
-function countVitest(file) {
+function countVitest(file, phaseName) {
   if (!existsSync(file)) return false;
   const r = JSON.parse(readFileSync(file, "utf8"));
   totals.passed += r.numPassedTests;
@@ -40,6 +42,7 @@ function countVitest(file) {
   totals.skipped += r.numPendingTests + (r.numTodoTests ?? 0);
   for (const file of r.testResults ?? []) {
     const name = path.relative(root, file.name);
+    if (file.endTime && file.startTime) fileTimes.push([(file.endTime - file.startTime) / 1000, phaseName, name]);
     const failed = (file.assertionResults ?? []).filter((a) => a.status === "failed");
     for (const a of failed) failedTests.push(`${name} › ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
     // A file that failed outside any test (a hook, an import, a crashed worker).
@@ -98,6 +101,7 @@ function printTimings() {
 // saved state, usage, budgets, limits shared across servers, responses, keys, logins, members, quotas. They run
 // again on PostgreSQL. The other API files drive Chromium, desktops and streams, whose rows go through the same
 // queries as these; running them twice doubled the suite (27 min per database in CI) and proved no query more.
+// Likewise the wire-format files (the OpenAI and AI SDK clients, local tool calls, the OpenAPI document) run once.
 const POSTGRES_FILES = [
   "computers-api",
   "computers-lifecycle",
@@ -112,9 +116,6 @@ const POSTGRES_FILES = [
   "models-usage",
   "models-key-rate-limit",
   "models-shared-limits",
-  "models-openai",
-  "models-tools-local",
-  "models-ai-sdk",
   "models-rate-limit-headers",
   "dashboard-usage",
   "dashboard-playground",
@@ -124,7 +125,6 @@ const POSTGRES_FILES = [
   "hardening-login",
   "login-backoff",
   "metrics",
-  "openapi",
   "cluster-shared-limits",
 ];
 
@@ -149,7 +149,7 @@ function vitest(project, name, env = {}, files = []) {
       env: { ...process.env, ...env },
     },
   ).finally(() => {
-    if (!countVitest(out)) totals.failed += 1; // the runner itself broke: count it, never hide it
+    if (!countVitest(out, name)) totals.failed += 1; // the runner itself broke: count it, never hide it
   });
 }
 
@@ -211,6 +211,9 @@ await phase("e2e", () => {
 
 rmSync(reports, { recursive: true, force: true });
 printTimings();
+console.log("\nSlowest test files (s)");
+for (const [seconds, phaseName, name] of fileTimes.sort((a, b) => b[0] - a[0]).slice(0, 15))
+  console.log(`  ${seconds.toFixed(1).padStart(7)}  ${phaseName.padEnd(13)} ${name}`);
 console.log(failures.length ? `\nFailed phases: ${failures.join(", ")}` : "\nAll phases passed");
 if (failedTests.length) console.log(`Failed tests:\n${failedTests.map((t) => `  ${t}`).join("\n")}`);
 console.log(`${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}`);
