@@ -9,7 +9,7 @@ const root = path.resolve(import.meta.dirname, "..");
 const dev = process.argv.includes("--dev");
 
 try {
-  await prepare({ build: !dev, desktops: "background" });
+  await prepare({ build: !dev, typecheck: false, desktops: "background" });
 } catch (err) {
   console.error(`\nSet-up failed: ${err.message}`);
   process.exit(1);
