@@ -136,11 +136,12 @@ async function nextFrame(view: View, after: number, ms: number): Promise<Frame |
   return view.frames[after] ?? null;
 }
 
-/** The newest frame once frames after `after` have stopped coming for 300 ms (the page has settled). */
+/** The newest frame once frames after `after` have stopped coming for 300 ms (the page has settled), or after 10 s of frames. */
 export async function settledFrame(view: View, after: number): Promise<Frame | null> {
   await nextFrame(view, after, 3000);
   let count = -1;
-  while (count !== view.frames.length) {
+  // Bounded: a capture that never goes quiet on a still page is a finding to print, not a reason to hang.
+  for (const until = performance.now() + 10_000; count !== view.frames.length && performance.now() < until; ) {
     count = view.frames.length;
     await new Promise((r) => setTimeout(r, 300));
   }
