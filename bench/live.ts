@@ -3,7 +3,8 @@
 // (still, a moving box, a full-screen animation) and per asked fps (5, 15,
 // 30): frames delivered per second, Chromium's CPU (its process tree) unwatched
 // and watched, the Cabin server's own CPU (its process alone; Chromium apart);
-// and key press → first frame showing it on a still page, per fps. Desktop: the
+// and key press → first frame showing it on a still page, per fps; and the floor
+// (bench/live-floor.ts: raw Playwright, no Cabin) the targets are read against. Desktop: the
 // same for a still screen and an animated terminal (every process inside the
 // desktop, spawned helpers apart). Figures, not assertions (docs/live-view-cost.md).
 //   BENCH_LIVE_SECONDS=4  BENCH_LIVE_KEYS=16  BENCH_LIVE_DESKTOP=1
@@ -34,6 +35,7 @@ import {
 } from "./live-measure";
 import { pct, timedClient } from "./timing";
 import { desktopLiveRows } from "./live-desktop";
+import { type Floor, floorRows } from "./live-floor";
 
 const SECONDS = Number(process.env.BENCH_LIVE_SECONDS ?? 4);
 const KEYS = Number(process.env.BENCH_LIVE_KEYS ?? 16);
@@ -172,6 +174,16 @@ async function startBaseline(dir: string): Promise<Build> {
   return { name: `baseline ${commit}`, server, key: await harness.createOrgKey(server, "Bench") };
 }
 
+/** What the floor allows for the targets: the least 15 full-size frames a second can add, the most fps Chromium makes. */
+function floorSummary(floor: Floor) {
+  rows.push([
+    "floor: 15 full-size frames a second add at least",
+    `${((15 * floor.perFrame) / Math.max(floor.unwatched, 1)).toFixed(2)}× the moving box's own Chromium CPU`,
+    "",
+  ]);
+  rows.push(["floor: delivered/asked at fps=30 at most", `${(floor.maxFps / 30).toFixed(2)}×`, ""]);
+}
+
 /** The targets, as ratios within this run (watching's added cost against the page's own, delivered/asked, key p50 against the baseline). */
 function summary(name: string, figures: BrowserFigures, baseline?: BrowserFigures) {
   const box = figures.watched.find((w) => w.page === "moving box" && w.fps === 15);
@@ -215,6 +227,8 @@ try {
       .join(" "),
     "",
   ]);
+  console.log("measuring the floor (raw Playwright)…");
+  const floor = await floorRows(`${site.url}/animated`, SECONDS, rows);
   // One server at a time, so neither's Chromium runs while the other is measured.
   let baselineFigures: BrowserFigures | undefined;
   let baselineName = "";
@@ -239,6 +253,7 @@ try {
       rows.push(["desktop", `skipped: ${String(err).slice(0, 120)}`, ""]);
     }
   }
+  floorSummary(floor);
   if (baselineFigures) summary(baselineName, baselineFigures);
   summary(current.name, figures, baselineFigures);
   rows.push([
