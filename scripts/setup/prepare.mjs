@@ -5,6 +5,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ensureDesktopImage, startDesktopImageInBackground } from "./desktop-image.mjs";
+import { cacheSqlitePrebuild } from "./native-prebuild.mjs";
 import { run, runTsx, step } from "./steps.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -44,7 +45,7 @@ function hashTree(entries) {
 async function ensureDependencies() {
   return step("npm dependencies", async () => {
     const lockHash = () => sha(readFileSync(path.join(root, "package-lock.json")));
-    if (existsSync(LOCK_STAMP) && readFileSync(LOCK_STAMP, "utf8") === lockHash()) return "up to date";
+    if (existsSync(LOCK_STAMP) && readFileSync(LOCK_STAMP, "utf8") === lockHash()) return `up to date${keepPrebuild()}`;
     // Not `npm ci`: it rejects a lock whose optional platform packages (macOS,
     // Windows builds) the registry mirror does not carry; install keeps to the
     // lock and skips what does not apply to this platform.
@@ -52,8 +53,18 @@ async function ensureDependencies() {
     // npm 11 runs install scripts only for packages allowed in package.json; prove the native one loads.
     await run(process.execPath, ["-e", "new (require('better-sqlite3'))(':memory:').close()"], { cwd: root });
     writeFileSync(LOCK_STAMP, lockHash());
-    return "installed";
+    return `installed${keepPrebuild()}`;
   });
+}
+
+/** The SQLite driver's compiled binary, kept for the next clone's install (native-prebuild.mjs); never fails the set-up. */
+function keepPrebuild() {
+  try {
+    const done = cacheSqlitePrebuild(root);
+    return done.startsWith("cached ") ? ` (SQLite driver ${done} for the next install)` : "";
+  } catch (err) {
+    return ` (SQLite driver binary not cached: ${err.message.split("\n")[0]})`;
+  }
 }
 
 async function ensureChromium() {
@@ -76,12 +87,14 @@ async function ensureBuild({ typecheck }) {
     }
     await run(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
       cwd: root,
-      // next.config.ts reads CABIN_BUILD_TYPECHECK: "0" skips the build's type check (about a third of a build).
+      // next.config.ts reads these: CABIN_BUILD_TYPECHECK "0" skips the build's type check.
       env: {
         ...process.env,
         NEXT_TELEMETRY_DISABLED: "1",
         NODE_ENV: "production",
         CABIN_BUILD_TYPECHECK: typecheck ? "1" : "0",
+        // next.config.ts: a checkout's first build (no stamp yet) writes no Turbopack cache; later ones do.
+        CABIN_BUILD_CACHE: stamp ? "1" : "0",
       },
     });
     writeFileSync(BUILD_STAMP, typecheck ? wanted : wanted + UNCHECKED);
