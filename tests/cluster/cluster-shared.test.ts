@@ -10,6 +10,8 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readBrowserState, setBrowserState, startSite, type Site } from "../api/computers-fixtures";
 import { canRunDesktops, desktopImagesDir } from "../api/desktop-fixtures";
+import { idleSteps, SCRIPTED_MODEL } from "../api/agent-fixtures";
+import { startScriptedUpstream, type ScriptedUpstream } from "../api/scripted-cua-upstream";
 import { createOrgKey, type TestServer } from "../api/harness";
 import { ndjson } from "../api/stream-client";
 import { waitFor } from "../api/wait-for";
@@ -30,16 +32,19 @@ let a: TestServer;
 let b: TestServer;
 let c: TestServer;
 let site: Site;
+let upstream: ScriptedUpstream;
 const ids: Record<string, string> = {};
 
 beforeAll(async () => {
   await ensurePostgres();
-  a = await startNode({ env: NODE_ENV });
+  upstream = await startScriptedUpstream();
+  const models = JSON.stringify({
+    [SCRIPTED_MODEL]: { backend: "openai-compatible", url: upstream.url, responses: "native" },
+  });
+  const env = { ...NODE_ENV, MODELS: models };
+  a = await startNode({ env });
   [b, c] = await Promise.all(
-    [0, 1].map(() => startNode({ databaseUrl: a.databaseUrl, env: NODE_ENV })) as [
-      Promise<TestServer>,
-      Promise<TestServer>,
-    ],
+    [0, 1].map(() => startNode({ databaseUrl: a.databaseUrl, env })) as [Promise<TestServer>, Promise<TestServer>],
   );
   site = await startSite();
   const views = await waitFor(() => Promise.all([a, b, c].map(clusterView)), {
@@ -51,6 +56,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await site?.close();
+  await upstream?.close();
   for (const s of [c, b, a].filter(Boolean)) await s.stop();
   for (const s of [c, b, a].filter(Boolean)) await s.destroy();
   await stopPostgres();
@@ -124,7 +130,11 @@ describe("shared across the nodes of a cluster", () => {
     const session = await createdOn(a, key);
     expect(await hostOf(a.databaseUrl, session)).toBe(ids.a);
 
-    const task = await through(b, key, "POST", "/agent/tasks", { instruction: "look", computer_id: session });
+    const task = await through(b, key, "POST", "/agent/tasks", {
+      instruction: "look",
+      model: SCRIPTED_MODEL,
+      computer_id: session,
+    });
     expect(task.status, JSON.stringify(task.body)).toBe(503);
     expect(task.body.error.message).toContain(`runs on host '${ids.a}'`);
     expect((await through(b, key, "GET", "/agent/tasks")).body.data).toEqual([]);
@@ -146,6 +156,30 @@ describe("shared across the nodes of a cluster", () => {
     // The session itself is untouched, and still served through B.
     expect((await through(b, key, "GET", `/computers/${session}`)).body.status).not.toBe("terminated");
     expect((await through(c, key, "DELETE", `/computers/${session}`)).status).toBe(204);
+  });
+
+  it("serves a task running on B through A and C: read, pause, resume, stop", async () => {
+    const key = await createOrgKey(a, "Task Spread");
+    upstream.setScript(idleSteps(400));
+    const started = await through(b, key, "POST", "/agent/tasks", {
+      instruction: "wait",
+      model: SCRIPTED_MODEL,
+      start_url: `${site.url}/form`,
+    });
+    expect(started.status, JSON.stringify(started.body)).toBe(201);
+    const taskId = started.body.task_id as string;
+    const [row] = await query<{ hostId: string }>('SELECT "hostId" FROM agent_tasks WHERE id = $1', [taskId]);
+    expect(row!.hostId).toBe(ids.b);
+    const read = (node: TestServer) => through(node, key, "GET", `/agent/tasks/${taskId}`);
+    await waitFor(async () => (await read(c)).body.status, { until: (s) => s === "running", message: "task running" });
+
+    const paused = await through(a, key, "POST", `/agent/tasks/${taskId}/pause`);
+    expect(paused.status, JSON.stringify(paused.body)).toBe(200);
+    expect((await read(c)).body.status).toBe("paused");
+    expect((await through(c, key, "POST", `/agent/tasks/${taskId}/resume`)).status).toBe(200);
+    const stopped = await through(a, key, "POST", `/agent/tasks/${taskId}/stop`);
+    expect(stopped.status, JSON.stringify(stopped.body)).toBe(200);
+    await waitFor(async () => (await read(c)).body.status, { until: (s) => s === "stopped", message: "task stopped" });
   });
 
   it.skipIf(!canRunDesktops)(
