@@ -112,9 +112,16 @@ describe("shared across the nodes of a cluster", () => {
     expect(await hostOf(a.databaseUrl, saved)).toBe(ids.a);
     await setBrowserState(saved, site, "crossnode", { base: a.url, key });
     expect((await through(a, key, "DELETE", `/computers/${saved}`)).status).toBe(204);
-    const [row] = await query<{ size: number; inline: boolean; file: string | null }>(
-      `SELECT "sizeBytes" AS size, data IS NOT NULL AS inline, "filePath" AS file FROM computer_states WHERE "computerId" = $1`,
-      [saved],
+    // The state is saved as the session's tear-down ends; poll for its row.
+    const row = await waitFor(
+      async () =>
+        (
+          await query<{ size: number; inline: boolean; file: string | null }>(
+            `SELECT "sizeBytes" AS size, data IS NOT NULL AS inline, "filePath" AS file FROM computer_states WHERE "computerId" = $1`,
+            [saved],
+          )
+        )[0],
+      { until: (r) => r !== undefined, message: "the saved state's row" },
     );
     expect(row!.size).toBeGreaterThan(INLINE_MAX);
     expect(row).toMatchObject({ inline: true, file: null });
