@@ -8,6 +8,7 @@ import { isAppError } from "@/lib/api/errors";
 import { executeAction } from "@/lib/computers/actions/action-service";
 import type { ActionResult } from "@/lib/computers/actions/failures";
 import { createComputer, deleteComputer, type SessionCaller } from "@/lib/computers/service";
+import { assertServedHere } from "@/lib/computers/sessions/access";
 import { findComputer } from "@/lib/computers/sessions/store";
 import { randomHex } from "@/lib/random-id";
 
@@ -96,6 +97,9 @@ export async function reuseComputer(input: {
 }): Promise<ComputerRef | null> {
   const row = await findComputer({ id: input.computerId, organizationId: input.caller.organizationId });
   if (!row || row.status === "terminated") return null;
+  // The task's loop drives its computer in this process: a session on another node of a
+  // cluster is refused here (503 session_on_other_host naming the node), before any task exists.
+  assertServedHere(row);
   return {
     caller: input.caller,
     computerId: row.id,

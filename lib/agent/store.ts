@@ -16,6 +16,15 @@ export function findTask(where: { id: string; organizationId: string }) {
   return getDb().agentTask.findFirst({ where, include: { steps: { orderBy: { index: "asc" } } } });
 }
 
+/** Where a task runs and whether its loop is live (cluster forwarding; docs/cluster.md). */
+export async function findTaskHost(id: string) {
+  const row = await getDb().agentTask.findUnique({
+    where: { id },
+    select: { organizationId: true, hostId: true, status: true },
+  });
+  return row && { ...row, live: (LIVE_TASK_STATUSES as readonly string[]).includes(row.status) };
+}
+
 export function findTaskByIdempotencyKey(where: { organizationId: string; idempotencyKey: string }) {
   return getDb().agentTask.findFirst({ where, include: { steps: { orderBy: { index: "asc" } } } });
 }

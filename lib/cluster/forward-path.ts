@@ -1,7 +1,8 @@
 // Which requests belong to one session, so that the node running it must answer
 // them (docs/cluster.md "Forwarding"): every path under /computers/{id} (actions,
 // streams, screenshots, the /ws, /cdp and vnc upgrades) and the dashboard's
-// /api/sessions/{id}. Pure.
+// /api/sessions/{id}; and every request for one agent task (its loop runs on the
+// node that started it): /agent/tasks/{id}… and the dashboard's /api/tasks/{id}…. Pure.
 
 const SESSION_ID = /^comp_[0-9a-f]{24}$/;
 
@@ -14,6 +15,17 @@ export function sessionIdOfPath(url: string): { id: string; surface: "computers"
   if (parts[1] === "api" && parts[2] === "sessions" && parts[3] && SESSION_ID.test(parts[3]))
     return { id: parts[3], surface: "dashboard" };
   return null;
+}
+
+const TASK_ID = /^task_[0-9a-f]{24}$/;
+
+/** The agent task id a request path names, or null when the path is not one task's. */
+export function taskIdOfPath(url: string): { id: string; surface: "computers" | "dashboard" } | null {
+  const parts = url.split("?", 1)[0]!.split("/");
+  // ["", "agent", "tasks", id, ...] or ["", "api", "tasks", id, ...]
+  if (parts[2] !== "tasks" || !parts[3] || !TASK_ID.test(parts[3])) return null;
+  if (parts[1] === "agent") return { id: parts[3], surface: "computers" };
+  return parts[1] === "api" ? { id: parts[3], surface: "dashboard" } : null;
 }
 
 /** The bearer token's presence, and a capability `token` in the query, as a forwarding node sees them. */

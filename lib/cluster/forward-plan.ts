@@ -9,7 +9,8 @@ import { authenticateApiKey } from "@/lib/auth/api-keys";
 import { currentMember } from "@/lib/auth/member";
 import { clusterKey } from "@/lib/cluster/cluster-key";
 import type { ClusterNode } from "@/lib/cluster/cluster-node";
-import { queryToken, sessionIdOfPath } from "@/lib/cluster/forward-path";
+import { queryToken, sessionIdOfPath, taskIdOfPath } from "@/lib/cluster/forward-path";
+import { findTaskHost } from "@/lib/agent/store";
 import { encodeIdentity, signForward, type ForwardedIdentity } from "@/lib/cluster/signature";
 import { getSessionManager } from "@/lib/computers/registry";
 import { findComputerById } from "@/lib/computers/sessions/store";
@@ -81,7 +82,7 @@ export async function planForward(
   upgrade: boolean,
 ): Promise<ForwardTarget | null> {
   const target = sessionIdOfPath(req.url ?? "/");
-  if (!target) return null;
+  if (!target) return upgrade ? null : planTaskForward(node, req);
   // This node's own sessions are in memory: no lookup on their hot path.
   if (getSessionManager().get(target.id)) return null;
   const row = await findComputerById(target.id);
@@ -96,6 +97,22 @@ export async function planForward(
   if (caller === null) return null;
   if (caller !== "token" && caller.organizationId !== row.organizationId) return null;
   return signedTarget(node, req, { nodeId: row.hostId, url }, caller, upgrade);
+}
+
+/**
+ * A request for a live agent task another live node runs goes there: its loop, pause,
+ * resume, messages and stop are in that process. An ended task is answered here from its row.
+ */
+async function planTaskForward(node: ClusterNode, req: IncomingMessage): Promise<ForwardTarget | null> {
+  const target = taskIdOfPath(req.url ?? "/");
+  if (!target) return null;
+  const row = await findTaskHost(target.id);
+  if (!row?.live || row.hostId === node.id) return null;
+  const url = await node.liveUrlOf(row.hostId);
+  if (!url) return null; // its node's reaper fails the task (failLeftoverTasks); the row answers here
+  const caller = await callerOf(req, target.surface);
+  if (caller === null || caller === "token" || caller.organizationId !== row.organizationId) return null;
+  return signedTarget(node, req, { nodeId: row.hostId, url }, caller, false);
 }
 
 /** The owner's address with the request's headers for it: credentials dropped, the caller's identity signed. */

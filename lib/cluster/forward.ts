@@ -11,7 +11,7 @@ import { renderError } from "@/lib/api/render";
 import { clusterKey } from "@/lib/cluster/cluster-key";
 import { currentNode } from "@/lib/cluster/current-node";
 import { createSurface, planCreate } from "@/lib/cluster/forward-create";
-import { sessionIdOfPath } from "@/lib/cluster/forward-path";
+import { sessionIdOfPath, taskIdOfPath } from "@/lib/cluster/forward-path";
 import { FORWARD_HEADERS, planForward, type ForwardTarget } from "@/lib/cluster/forward-plan";
 import { FORWARDED_MEMBER_HEADER, forwardedHeaders } from "@/lib/cluster/forwarded-identity";
 import { decodeIdentity, verifyForward } from "@/lib/cluster/signature";
@@ -86,7 +86,7 @@ export function forwardHttp(req: IncomingMessage, res: ServerResponse, here: Ser
     return true;
   }
   const creating = createSurface(req);
-  if (!creating && !sessionIdOfPath(req.url ?? "/")) return false;
+  if (!creating && !sessionIdOfPath(req.url ?? "/") && !taskIdOfPath(req.url ?? "/")) return false;
   (creating ? planCreate(node, req, creating) : planForward(node, req, false)).then(
     (target) => (target ? send(req, res, target, here) : here()),
     (err) => {

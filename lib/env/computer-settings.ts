@@ -120,7 +120,7 @@ export const computerSettings = {
     .min(0)
     .default(1_048_576)
     .describe(
-      "Saved states larger than this many bytes go to encrypted files under DATA_DIR/states instead of the database.",
+      "On SQLite, saved states larger than this many bytes go to encrypted files under DATA_DIR/states instead of the database (on PostgreSQL every state is in the database).",
     ),
   BROWSER_STANDBY_CONTEXTS: z.coerce
     .number()

@@ -96,6 +96,26 @@ describe("QuotaGate", () => {
       gate.admit({ sessions: [], organizationId: "org_a", kind: "browser", quotas: rate, now: NOW + 60_001 }),
     ).not.toThrow();
   });
+
+  it("adds the other nodes' sessions and recent creations (a cluster) to this node's own", () => {
+    const gate = new QuotaGate();
+    const two = { ...quotas, browserSessions: 2, createsPerMinute: 0 };
+    const elsewhere = { sessions: [session()], createdAt: [] };
+    const err = refusal(() =>
+      gate.admit({ sessions: [session()], organizationId: "org_a", kind: "browser", quotas: two, elsewhere, now: NOW }),
+    );
+    expect(err.message).toContain("may run 2 browser sessions at once");
+    expect(err.message).toContain("runs 2");
+
+    const rate = { ...quotas, browserSessions: 100, createsPerMinute: 3 };
+    const recent = { sessions: [], createdAt: [NOW - 50_000, NOW - 20_000] };
+    gate.admit({ sessions: [], organizationId: "org_c", kind: "browser", quotas: rate, elsewhere: recent, now: NOW });
+    const limited = refusal(() =>
+      gate.admit({ sessions: [], organizationId: "org_c", kind: "browser", quotas: rate, elsewhere: recent, now: NOW }),
+    );
+    // The oldest of the three (another node's, 50 s ago) leaves the window in 10 s.
+    expect(limited.headers?.["retry-after"]).toBe("10");
+  });
 });
 
 describe("quota settings", () => {

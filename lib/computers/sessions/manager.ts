@@ -24,6 +24,7 @@ import {
 } from "@/lib/computers/sessions/lifecycle";
 import { QuotaGate } from "@/lib/computers/sessions/quotas";
 import { organizationQuotas } from "@/lib/computers/sessions/quotas-store";
+import { SharedQuotaTurns } from "@/lib/computers/sessions/quotas-shared";
 import { sweepScreenshots } from "@/lib/computers/screenshots/screenshots";
 import { SessionEndBus } from "@/lib/computers/sessions/session-end";
 import { SessionEvents } from "@/lib/computers/events/session-events";
@@ -44,6 +45,7 @@ export class SessionManager {
   private shuttingDown = false;
   private readonly heartbeat = new HostHeartbeat();
   private readonly quotaGate = new QuotaGate();
+  private readonly quotaTurns = new SharedQuotaTurns();
   /** Subscribers of GET /computers/{id}/events; told first when a session ends (`ends`). */
   readonly events = new SessionEvents();
   /** The one end-of-session event (`SessionEnded`), published by `terminate` before the tear-down. */
@@ -99,30 +101,23 @@ export class SessionManager {
     const { options } = input;
     const driver = this.drivers.get(options.kind);
     if (!driver) throw new AppError("unavailable", `No driver for ${options.kind} sessions`);
+    const turn = await this.quotaTurns.turn(input.organizationId, this.hostId);
     // No await from here until startWith registers the session: the quota check and the
     // registration are one step, so two creates at quota − 1 cannot both pass.
-    this.quotaGate.admit({
-      sessions: this.sessions.values(),
-      organizationId: input.organizationId,
-      kind: options.kind,
-      quotas,
-    });
+    const admission = { organizationId: input.organizationId, kind: options.kind, quotas, elsewhere: turn.elsewhere };
+    turn.admitting(() => this.quotaGate.admit({ sessions: this.sessions.values(), ...admission }));
     try {
-      return await this.startWith(driver, input);
+      return await this.startWith(driver, input, turn.release);
     } catch (err) {
       if (isActionError(err) && err.reason !== "failed") throw err;
       getLogger().error({ err: scrubSecrets(String(err)) }, "session provisioning failed");
-      throw new AppError(
-        "unavailable",
-        `Could not start the ${options.kind} session: ${scrubSecrets(firstLine(err))}`,
-        {
-          detail: "provision_failed",
-        },
-      );
+      const message = `Could not start the ${options.kind} session: ${scrubSecrets(firstLine(err))}`;
+      throw new AppError("unavailable", message, { detail: "provision_failed" });
     }
   }
 
-  private async startWith(driver: ComputerDriver, input: StartInput): Promise<store.ComputerRow> {
+  /** `rowInserted` lets the organization's next create on this node read the counts (SharedQuotaTurns). */
+  private async startWith(driver: ComputerDriver, input: StartInput, rowInserted: () => void) {
     const { options } = input;
     const id = store.newComputerId();
     const createdAt = new Date();
@@ -146,6 +141,8 @@ export class SessionManager {
       this.sessions.delete(id);
       rejectStarted(err);
       throw err;
+    } finally {
+      rowInserted();
     }
     try {
       const handle = await driver.start(

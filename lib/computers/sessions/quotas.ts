@@ -68,6 +68,13 @@ export function liveUsage(sessions: Iterable<QuotaSession>, organizationId: stri
   return usage;
 }
 
+/** What the organization runs, and created in the last minute, on the other nodes (lib/computers/sessions/quotas-shared.ts). */
+export interface QuotaElsewhere {
+  sessions: QuotaSession[];
+  /** Creation times (ms) within the last minute. */
+  createdAt: number[];
+}
+
 const WINDOW_MS = 60_000;
 const MAX_RETRY_AFTER_SECONDS = 60;
 
@@ -86,11 +93,14 @@ export class QuotaGate {
     organizationId: string;
     kind: ComputerKind;
     quotas: OrganizationQuotas;
+    /** The other nodes' share (a cluster on PostgreSQL; docs/cluster.md). */
+    elsewhere?: QuotaElsewhere | null;
     now?: number;
   }): void {
     const { organizationId, kind, quotas } = input;
     const now = input.now ?? Date.now();
-    const mine = [...input.sessions].filter((s) => s.organizationId === organizationId && s.kind === kind && !s.ending);
+    const all = [...input.sessions, ...(input.elsewhere?.sessions ?? [])];
+    const mine = all.filter((s) => s.organizationId === organizationId && s.kind === kind && !s.ending);
     const limit = kind === "browser" ? quotas.browserSessions : quotas.desktopSessions;
     if (mine.length >= limit) {
       // The earliest a slot frees by itself (a lifetime or idle deadline); a DELETE frees one at once.
@@ -104,14 +114,17 @@ export class QuotaGate {
     }
     if (quotas.createsPerMinute > 0) {
       const recent = (this.recentCreates.get(organizationId) ?? []).filter((at) => at > now - WINDOW_MS);
-      if (recent.length >= quotas.createsPerMinute) {
+      const counted = [...recent, ...(input.elsewhere?.createdAt ?? [])].sort((x, y) => x - y);
+      if (counted.length >= quotas.createsPerMinute) {
         this.recentCreates.set(organizationId, recent);
         throw new AppError(
           "rate_limited",
           `Creation rate reached: your organization may create ${quotas.createsPerMinute} sessions per minute on this server (quota ${QUOTA_SETTING.createsPerMinute})`,
           {
             detail: "session_create_rate_exceeded",
-            headers: { "retry-after": clampSeconds(recent[0] + WINDOW_MS - now) },
+            headers: {
+              "retry-after": clampSeconds(counted[counted.length - quotas.createsPerMinute]! + WINDOW_MS - now),
+            },
           },
         );
       }

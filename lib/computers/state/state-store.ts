@@ -1,10 +1,13 @@
 // Saved state of persistent sessions, for every kind of computer. The bytes are
 // opaque here (a driver's SavedState), sealed with `sealState`.
-// Small states live in the computer_states row; large ones (desktop snapshots)
-// in a file under DATA_DIR/states named by the row, written atomically.
+// On PostgreSQL every state lives in the computer_states row, so any node of a
+// cluster restores it (docs/cluster.md). On SQLite (one node) small states live
+// in the row; large ones (desktop snapshots, above STATE_INLINE_MAX_BYTES) in a
+// file under DATA_DIR/states named by the row, written atomically: the database
+// file stays small and is never rewritten around a snapshot.
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { getDb } from "@/lib/db";
+import { dbProvider, getDb } from "@/lib/db";
 import { dataDir, getEnv } from "@/lib/env";
 import type { ComputerKind, SavedState } from "@/lib/computers/driver";
 import { openState, sealState } from "@/lib/computers/state/state-crypto";
@@ -26,7 +29,7 @@ export async function saveState(input: {
 }): Promise<number> {
   const { computerId, organizationId, state } = input;
   const sealed = sealState(state.data, computerId);
-  const inline = sealed.length <= getEnv().STATE_INLINE_MAX_BYTES;
+  const inline = dbProvider() === "postgresql" || sealed.length <= getEnv().STATE_INLINE_MAX_BYTES;
   const db = getDb();
   let filePath: string | null = null;
   if (!inline) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { deadNodes, leaseState, leaseUntil, renewEveryMs } from "@/lib/cluster/lease";
-import { queryToken, sessionIdOfPath } from "@/lib/cluster/forward-path";
+import { queryToken, sessionIdOfPath, taskIdOfPath } from "@/lib/cluster/forward-path";
 import { chooseNode } from "@/lib/cluster/placement";
 import { refusalToJoin, type NodeProbe } from "@/lib/cluster/start-checks";
 
@@ -44,6 +44,16 @@ describe("session paths", () => {
     expect(sessionIdOfPath(`/v1/computers/${id}`)).toBeNull();
     expect(queryToken(`/computers/${id}/ws?token=abc&x=1`)).toBe("abc");
     expect(queryToken(`/computers/${id}/ws`)).toBeNull();
+  });
+
+  it("names the agent task of a task path, and nothing else", () => {
+    const task = `task_${"b".repeat(24)}`;
+    expect(taskIdOfPath(`/agent/tasks/${task}`)).toEqual({ id: task, surface: "computers" });
+    expect(taskIdOfPath(`/agent/tasks/${task}/stop?x=1`)).toEqual({ id: task, surface: "computers" });
+    expect(taskIdOfPath(`/api/tasks/${task}/pause`)).toEqual({ id: task, surface: "dashboard" });
+    expect(taskIdOfPath("/agent/tasks")).toBeNull();
+    expect(taskIdOfPath("/agent/tasks/stream")).toBeNull();
+    expect(taskIdOfPath(`/v1/tasks/${task}`)).toBeNull();
   });
 });
 
