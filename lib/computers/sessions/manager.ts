@@ -26,6 +26,7 @@ import { QuotaGate } from "@/lib/computers/sessions/quotas";
 import { organizationQuotas } from "@/lib/computers/sessions/quotas-store";
 import { sweepScreenshots } from "@/lib/computers/screenshots/screenshots";
 import { SessionEndBus } from "@/lib/computers/sessions/session-end";
+import { StartAdmission, startLimitsFromEnv } from "@/lib/computers/sessions/start-admission";
 import { SessionEvents } from "@/lib/computers/events/session-events";
 import { saveIfChanged, tearDown } from "@/lib/computers/sessions/session-teardown";
 import * as store from "@/lib/computers/sessions/store";
@@ -44,6 +45,8 @@ export class SessionManager {
   private shuttingDown = false;
   private readonly heartbeat = new HostHeartbeat();
   private readonly quotaGate = new QuotaGate();
+  /** This node's start queue; `createComputer` (lib/computers/service.ts) runs every `start` through it. */
+  readonly admission = new StartAdmission(startLimitsFromEnv);
   /** Subscribers of GET /computers/{id}/events; told first when a session ends (`ends`). */
   readonly events = new SessionEvents();
   /** The one end-of-session event (`SessionEnded`), published by `terminate` before the tear-down. */
