@@ -47,7 +47,7 @@ async function liveSessionIds(): Promise<string[]> {
 
 async function deleteAll() {
   for (const id of await liveSessionIds())
-    expect((await api("DELETE", `/computers/${id}`, undefined, target())).status).toBe(200);
+    expect((await api("DELETE", `/computers/${id}`, undefined, target())).status).toBe(204);
 }
 
 describe("start admission", () => {
