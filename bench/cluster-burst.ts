@@ -21,7 +21,13 @@ export async function measureBurst(
   setup: { burst: number; floorSeconds: number },
 ): Promise<BurstFigures> {
   const server = await startServer({
-    env: { LOG_LEVEL: "warn", SESSION_START_CONCURRENCY: String(concurrency), ORG_MAX_BROWSER_SESSIONS: "64" },
+    env: {
+      LOG_LEVEL: "warn",
+      SESSION_START_CONCURRENCY: String(concurrency),
+      ORG_MAX_BROWSER_SESSIONS: "64",
+      // Standby refills start contexts outside the admission queue (docs/cluster.md "Start admission").
+      BROWSER_STANDBY_REFILL_CONCURRENCY: process.env.BENCH_CLUSTER_STANDBY_REFILL,
+    },
   });
   try {
     const client: Client = timedClient(server.url, await createOrgKey(server, "Bench Burst"));

@@ -8,6 +8,8 @@
 // the scaling rows show what the cluster costs, not what nodes on machines of their own gain.
 //   BENCH_CLUSTER_REQUESTS=200 BENCH_CLUSTER_CREATES=12 BENCH_CLUSTER_SECONDS=8
 //   BENCH_CLUSTER_BURST=20 BENCH_CLUSTER_FLOOR_SECONDS=8 BENCH_CLUSTER_BURST_CONCURRENCY=1,20
+//   BENCH_CLUSTER_STANDBY_REFILL (BROWSER_STANDBY_REFILL_CONCURRENCY of the burst's node; unset: its default)
+//   BENCH_CLUSTER_PARTS=scale,forwarding,burst
 import { startPostgres } from "../scripts/setup/postgres.mjs";
 import { createOrgKey, startServer, type TestServer } from "../tests/api/harness";
 import { measureBurst } from "./cluster-burst";
