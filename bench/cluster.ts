@@ -1,90 +1,86 @@
-// npm run bench:cluster — what forwarding costs: two nodes on one PostgreSQL
-// (docs/cluster.md), a browser session on node A, and the same requests sent
-// to A (served locally) and to B (forwarded to A), interleaved so both see the
-// same machine load. Plain: GET /computers/{id}/status and an action
-// (get_html_content); streamed: the time to the first byte of the /events SSE.
-// Figures, not assertions. Both nodes share this machine's cores, so the added
-// latency here includes B's CPU time; nodes on their own machines add about
-// one loopback-or-LAN round trip plus the signing.
-//   BENCH_CLUSTER_REQUESTS=200
+// npm run bench:cluster — a cluster on this machine (docs/cluster.md), in three parts:
+//  1. scaling: creates/s and live-action throughput with 1, 2 and 3 nodes (bench/cluster-scale.ts);
+//  2. forwarding: the added latency of a request forwarded by another node (bench/cluster-forwarding.ts);
+//  3. the burst: live sessions' latency while a burst of creates starts on one node, against the
+//     same live traffic alone, with start admission as configured and with it opened wide
+//     (bench/cluster-burst.ts).
+// Figures, not assertions. All nodes share this machine's cores: more nodes here add no CPU, so
+// the scaling rows show what the cluster costs, not what nodes on machines of their own gain.
+//   BENCH_CLUSTER_REQUESTS=200 BENCH_CLUSTER_CREATES=12 BENCH_CLUSTER_SECONDS=8
+//   BENCH_CLUSTER_BURST=20 BENCH_CLUSTER_FLOOR_SECONDS=8 BENCH_CLUSTER_BURST_CONCURRENCY=1,20
+//   BENCH_CLUSTER_STANDBY_REFILL (BROWSER_STANDBY_REFILL_CONCURRENCY of the burst's node; unset: its default)
+//   BENCH_CLUSTER_PARTS=scale,forwarding,burst
 import { startPostgres } from "../scripts/setup/postgres.mjs";
 import { createOrgKey, startServer, type TestServer } from "../tests/api/harness";
-import { pct, printTable, timedClient } from "./timing";
+import { measureBurst } from "./cluster-burst";
+import { forwardingRows } from "./cluster-forwarding";
+import { ratio, summary } from "./cluster-live";
+import { measureOn, type ScaleFigures } from "./cluster-scale";
+import { pct, printTable } from "./timing";
 
-const REQUESTS = Number(process.env.BENCH_CLUSTER_REQUESTS ?? 200);
-
-async function firstByteMs(url: string, key: string): Promise<number> {
-  const controller = new AbortController();
-  const started = performance.now();
-  const res = await fetch(url, { headers: { authorization: `Bearer ${key}` }, signal: controller.signal });
-  if (res.status !== 200) throw new Error(`events: ${res.status}`);
-  const reader = res.body!.getReader();
-  await reader.read();
-  const ms = performance.now() - started;
-  controller.abort();
-  await reader.cancel().catch(() => {});
-  return ms;
-}
-
-const summary = (values: number[]) => `p50 ${pct(values, 50).toFixed(1)} ms, p99 ${pct(values, 99).toFixed(1)} ms`;
+const setting = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const CREATES = setting("BENCH_CLUSTER_CREATES", 12);
+const SECONDS = setting("BENCH_CLUSTER_SECONDS", 8);
+const BURST = setting("BENCH_CLUSTER_BURST", 20);
+const FLOOR_SECONDS = setting("BENCH_CLUSTER_FLOOR_SECONDS", 8);
+const BURST_CONCURRENCY = (process.env.BENCH_CLUSTER_BURST_CONCURRENCY ?? "1,20").split(",").map(Number);
+const PARTS = (process.env.BENCH_CLUSTER_PARTS ?? "scale,forwarding,burst").split(",");
 
 const pg = await startPostgres();
 process.env.CABIN_TEST_DATABASE_URL = pg.url;
 const nodes: TestServer[] = [];
 try {
-  const env = { LOG_LEVEL: "warn" };
-  nodes.push(await startServer({ env }));
-  nodes.push(await startServer({ env, databaseUrl: nodes[0]!.databaseUrl }));
-  const [a, b] = nodes as [TestServer, TestServer];
-  const key = await createOrgKey(a, "Bench Cluster");
-  const onA = timedClient(a.url, key);
-  const viaB = timedClient(b.url, key);
-  const { body: session } = await onA("POST", "/computers", { kind: "browser" });
-  const id = session.id as string;
-  const plain = { local: [] as number[], forwarded: [] as number[] };
-  const action = { local: [] as number[], forwarded: [] as number[] };
-  const streamed = { local: [] as number[], forwarded: [] as number[] };
-  for (let i = 0; i < 10; i++) await viaB("GET", `/computers/${id}/status`); // warm both paths
-  for (let i = 0; i < REQUESTS; i++) {
-    plain.local.push((await onA("GET", `/computers/${id}/status`)).ms);
-    plain.forwarded.push((await viaB("GET", `/computers/${id}/status`)).ms);
-    if (i % 2 === 0) {
-      action.local.push((await onA("POST", `/computers/${id}/execute`, { action: { type: "get_html_content" } })).ms);
-      action.forwarded.push(
-        (await viaB("POST", `/computers/${id}/execute`, { action: { type: "get_html_content" } })).ms,
-      );
-    }
-    if (i % 5 === 0) {
-      streamed.local.push(await firstByteMs(`${a.url}/computers/${id}/events`, key));
-      streamed.forwarded.push(await firstByteMs(`${b.url}/computers/${id}/events`, key));
-    }
+  const env = { LOG_LEVEL: "warn", ORG_MAX_BROWSER_SESSIONS: "64" };
+  const scale: ScaleFigures[] = [];
+  let forwarding: string[][] = [];
+  let key = "";
+  for (let n = 1; n <= 3 && (PARTS.includes("scale") || (PARTS.includes("forwarding") && n <= 2)); n++) {
+    nodes.push(await startServer({ env, databaseUrl: nodes[0]?.databaseUrl }));
+    if (n === 1) key = await createOrgKey(nodes[0]!, "Bench Cluster");
+    if (PARTS.includes("scale")) scale.push(await measureOn(nodes, { creates: CREATES, seconds: SECONDS, key }));
+    if (n === 2 && PARTS.includes("forwarding")) forwarding = await forwardingRows(nodes[0]!, nodes[1]!, key);
   }
-  await onA("DELETE", `/computers/${id}`);
-  const added = (x: { local: number[]; forwarded: number[] }, p: number) =>
-    (pct(x.forwarded, p) - pct(x.local, p)).toFixed(1);
-  printTable([
-    ["status (plain), local on A", summary(plain.local), "—"],
-    [
-      "status (plain), forwarded B → A",
-      summary(plain.forwarded),
-      `added p50 ${added(plain, 50)} ms, p99 ${added(plain, 99)} ms`,
-    ],
-    ["action get_html_content, local", summary(action.local), "—"],
-    [
-      "action get_html_content, forwarded",
-      summary(action.forwarded),
-      `added p50 ${added(action, 50)} ms, p99 ${added(action, 99)} ms`,
-    ],
-    ["events SSE first byte, local", summary(streamed.local), "—"],
-    [
-      "events SSE first byte, forwarded",
-      summary(streamed.forwarded),
-      `added p50 ${added(streamed, 50)} ms, p99 ${added(streamed, 99)} ms`,
-    ],
-  ]);
-} finally {
   for (const node of nodes.slice(1)) await node.stop();
-  await nodes[0]?.destroy();
-  for (const node of nodes.slice(1)) await node.destroy();
+  await nodes[0]?.stop();
+  if (scale.length) {
+    console.log(`\n## Scaling: ${CREATES} creates at once, then ${SECONDS} s of screenshot loops on them\n`);
+    const one = scale[0]!;
+    printTable(
+      scale.flatMap((s) => [
+        [
+          `${s.nodes} node(s): creates/s`,
+          s.createsPerSecond.toFixed(2),
+          ratio(s.createsPerSecond, one.createsPerSecond),
+        ],
+        [
+          `${s.nodes} node(s): screenshots/s`,
+          `${s.actionsPerSecond.toFixed(1)} (${summary(s.actionLatencies)})`,
+          ratio(s.actionsPerSecond, one.actionsPerSecond),
+        ],
+      ]),
+    );
+  }
+  if (forwarding.length) {
+    console.log("\n## Forwarding: the same requests to the session's node and through another node\n");
+    printTable(forwarding);
+  }
+  if (PARTS.includes("burst")) {
+    console.log(`\n## Burst: ${BURST} creates at once on one node, 2 live sessions' screenshot loops\n`);
+    const rows: string[][] = [];
+    for (const concurrency of BURST_CONCURRENCY) {
+      const b = await measureBurst(concurrency, { burst: BURST, floorSeconds: FLOOR_SECONDS });
+      const floor99 = pct(b.floor, 99);
+      rows.push([`start concurrency ${concurrency}: live, no burst (floor)`, summary(b.floor), "—"]);
+      rows.push([
+        `start concurrency ${concurrency}: live during the burst`,
+        summary(b.during),
+        `p50 ${ratio(pct(b.during, 50), pct(b.floor, 50))}, p99 ${ratio(pct(b.during, 99), floor99)}; target p99 ≤ 1000 ms`,
+      ]);
+      rows.push([`start concurrency ${concurrency}: the burst's creates`, `${b.createSeconds.toFixed(1)} s`, "—"]);
+    }
+    printTable(rows);
+  }
+} finally {
+  for (const node of nodes) await node.destroy();
   await pg.stop();
 }

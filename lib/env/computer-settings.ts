@@ -84,6 +84,29 @@ export const computerSettings = {
     .default(600)
     .describe("Sessions (both kinds) one organization may create per minute (0 turns the limit off)."),
 
+  // ---- start admission on this node (docs/cluster.md "Start admission") ----
+  SESSION_START_CONCURRENCY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(1)
+    .describe(
+      "Browser-context and desktop starts this node runs at once; later creates wait in a queue, in order, so a burst of creates does not stall live sessions.",
+    ),
+  SESSION_START_QUEUE_MAX: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(64)
+    .describe("Creates that may wait for a start on this node; one past it is a 503 with retry-after."),
+  SESSION_START_QUEUE_WAIT_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(600)
+    .default(60)
+    .describe("Seconds a create may wait for a start on this node before it is a 503 with retry-after."),
+
   // ---- browser sessions ----
   CHROMIUM_PATH: z
     .string()

@@ -35,6 +35,8 @@ function updateLiveGauges(): void {
   }
   for (const live of manager.sessionsView())
     metrics.sessions.inc({ kind: live.kind, state: live.ending ? "ending" : "live" });
+  metrics.sessionStarts.set({ state: "queued" }, manager.admission.queued);
+  metrics.sessionStarts.set({ state: "starting" }, manager.admission.starting);
   const browser = manager.driverFor("browser")?.health();
   if (browser)
     for (const [resource, n] of numericFields(browser))

@@ -76,6 +76,12 @@ function createMetrics() {
       labelNames: ["node"] as const,
       registers,
     }),
+    sessionStarts: new Gauge({
+      name: "cabin_session_start_queue",
+      help: "Session starts on this node: queued (creates waiting for a start slot) and starting (running now)",
+      labelNames: ["state"] as const,
+      registers,
+    }),
     desktops: new Gauge({
       name: "cabin_desktops",
       help: "Desktop sizes: live_desktops, desktop_processes, session_dirs",

@@ -1,0 +1,95 @@
+// Admission of session starts on this node (docs/cluster.md "Start admission"): at most
+// `concurrency` context or desktop starts run at once; later creates wait in a FIFO queue,
+// up to `queueMax` of them and for at most `maxWaitMs` each. Past either bound the create
+// is a 503 with retry-after, and nothing was made. Starting a Chromium context or a desktop
+// takes most of both cores for a moment; unbounded, a burst of creates starves the actions
+// of live sessions (measured in bench/cluster-burst.ts).
+import { AppError } from "@/lib/api/errors";
+import { getEnv } from "@/lib/env";
+
+export interface AdmissionLimits {
+  concurrency: number;
+  queueMax: number;
+  maxWaitMs: number;
+}
+
+/** The SESSION_START_* settings (docs/configuration.md). */
+export function startLimitsFromEnv(): AdmissionLimits {
+  const env = getEnv();
+  return {
+    concurrency: env.SESSION_START_CONCURRENCY,
+    queueMax: env.SESSION_START_QUEUE_MAX,
+    maxWaitMs: env.SESSION_START_QUEUE_WAIT_SECONDS * 1000,
+  };
+}
+
+interface Waiter {
+  admit: () => void;
+  timer: NodeJS.Timeout;
+}
+
+export class StartAdmission {
+  private running = 0;
+  private readonly queue: Waiter[] = [];
+
+  constructor(private readonly limits: () => AdmissionLimits) {}
+
+  /** Creates waiting for a start slot (the `cabin_session_start_queue` gauge). */
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  /** Starts running now. */
+  get starting(): number {
+    return this.running;
+  }
+
+  /** Runs `start` once a slot is free, in arrival order; the slot is released when it settles. */
+  async run<T>(start: () => Promise<T>): Promise<T> {
+    await this.enter();
+    try {
+      return await start();
+    } finally {
+      this.leave();
+    }
+  }
+
+  private enter(): Promise<void> {
+    const { concurrency, queueMax, maxWaitMs } = this.limits();
+    if (this.running < concurrency && this.queue.length === 0) {
+      this.running++;
+      return Promise.resolve();
+    }
+    if (this.queue.length >= queueMax) {
+      return Promise.reject(busy(`${this.queue.length} creates already wait for a start on this node`, maxWaitMs));
+    }
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        // The slot passes straight from `leave` to the waiter: `running` is not lowered in between.
+        admit: () => {
+          clearTimeout(waiter.timer);
+          resolve();
+        },
+        timer: setTimeout(() => {
+          this.queue.splice(this.queue.indexOf(waiter), 1);
+          reject(busy(`the create waited ${Math.round(maxWaitMs / 1000)} s for a start slot on this node`, maxWaitMs));
+        }, maxWaitMs),
+      };
+      this.queue.push(waiter);
+    });
+  }
+
+  private leave() {
+    const next = this.queue.shift();
+    if (next) next.admit();
+    else this.running--;
+  }
+}
+
+function busy(why: string, maxWaitMs: number): AppError {
+  const retryAfter = Math.max(1, Math.ceil(maxWaitMs / 1000));
+  return new AppError("unavailable", `Too many session starts at once: ${why}; retry in ${retryAfter} s`, {
+    detail: "start_queue_full",
+    headers: { "retry-after": String(retryAfter) },
+  });
+}
