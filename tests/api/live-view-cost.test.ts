@@ -33,7 +33,23 @@ function watch(id: string, fps: number) {
     ws.once("open", resolve);
     ws.once("error", reject);
   });
-  return { ws, frames, last, opened };
+  /** Resolves once more than `count` frames have come. */
+  const framesPast = (what: string, count: number) =>
+    waitFor(
+      what,
+      async () => frames.length,
+      (n) => n > count,
+    );
+  /** Resolves once no frame has come for 1.5 s; times out if the capture never goes quiet. */
+  const quiet = (what: string) =>
+    waitFor(
+      what,
+      async () => Date.now() - last.at,
+      (quietMs) => quietMs > 1500,
+      15_000,
+      100,
+    );
+  return { ws, frames, opened, framesPast, quiet };
 }
 
 describe("live view cost (browser)", () => {
@@ -42,11 +58,7 @@ describe("live view cost (browser)", () => {
     await execute(s.id, { type: "go_to_url", url: `${suite.site.url}/fullscreen` });
     const view = watch(s.id, 5);
     await view.opened;
-    await waitFor(
-      "frames of the animation",
-      async () => view.frames.length,
-      (n) => n >= 3,
-    );
+    await view.framesPast("frames of the animation", 2);
     const before = { at: Date.now(), stats: await liveView(), frames: view.frames.length };
     // Ten more frames of a page Chromium repaints up to 60 times a second (about two seconds at fps=5).
     await waitFor(
@@ -76,34 +88,14 @@ describe("live view cost (browser)", () => {
     // fps 5: the pacer's busy span (two intervals) outlasts a settle capture, where a loop showed before.
     const view = watch(s.id, 5);
     await view.opened;
-    await waitFor(
-      "a first frame",
-      async () => view.frames.length,
-      (n) => n > 0,
-    );
-    await waitFor(
-      "no frame for 1.5 s",
-      async () => Date.now() - view.last.at,
-      (quietMs) => quietMs > 1500,
-      15_000,
-      100,
-    );
+    await view.framesPast("a first frame", 0);
+    await view.quiet("no frame for 1.5 s");
     const before = await liveView();
     const frames = view.frames.length;
     // A key press on the still page (it turns to noise) still shows, then the capture goes quiet again.
     await execute(s.id, { type: "keypress", keys: ["k"] });
-    await waitFor(
-      "the key press's frame",
-      async () => view.frames.length,
-      (n) => n > frames,
-    );
-    await waitFor(
-      "quiet again",
-      async () => Date.now() - view.last.at,
-      (quietMs) => quietMs > 1500,
-      15_000,
-      100,
-    );
+    await view.framesPast("the key press's frame", frames);
+    await view.quiet("quiet again");
     const encoded = (await liveView()).browser_screencast_frames - before.browser_screencast_frames;
     expect(encoded).toBeLessThanOrEqual(4);
     view.ws.close();
@@ -114,11 +106,7 @@ describe("live view cost (browser)", () => {
     const s = await suite.session({ display: { width: 800, height: 600 } });
     const view = watch(s.id, 5);
     await view.opened;
-    await waitFor(
-      "a first frame",
-      async () => view.frames.length,
-      (n) => n > 0,
-    );
+    await view.framesPast("a first frame", 0);
     const blank = view.frames[0].length;
     await execute(s.id, { type: "go_to_url", url: `${suite.site.url}/burst` });
     // The page ends on full-screen noise, a frame many times the size of the blank or box frames before it.
