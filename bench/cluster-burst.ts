@@ -25,7 +25,7 @@ export async function measureBurst(
       LOG_LEVEL: "warn",
       SESSION_START_CONCURRENCY: String(concurrency),
       ORG_MAX_BROWSER_SESSIONS: "64",
-      // Standby refills start contexts outside the admission queue (docs/cluster.md "Start admission").
+      // Standby refills take start slots only when no create waits (docs/cluster.md "Start admission").
       BROWSER_STANDBY_REFILL_CONCURRENCY: process.env.BENCH_CLUSTER_STANDBY_REFILL,
     },
   });

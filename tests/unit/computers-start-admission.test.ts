@@ -54,4 +54,31 @@ describe("StartAdmission", () => {
     await expect(admission.run(() => Promise.reject(new Error("no chromium")))).rejects.toThrow("no chromium");
     expect(await admission.run(async () => "next")).toBe("next");
   });
+
+  it("background starts (standby refills) wait while a create waits, then take the freed slot", async () => {
+    const admission = new StartAdmission(() => ({ concurrency: 1, queueMax: 5, maxWaitMs: 60_000 }));
+    const order: string[] = [];
+    const first = heldStart();
+    const running = admission.run(first.start);
+    const refill = admission.runInBackground(async () => void order.push("refill"));
+    const create = admission.run(async () => void order.push("create"));
+    expect({ starting: admission.starting, queued: admission.queued }).toEqual({ starting: 1, queued: 1 });
+    first.finish();
+    await Promise.all([running, refill, create]);
+    expect(order).toEqual(["create", "refill"]);
+    expect(admission.starting).toBe(0);
+  });
+
+  it("a background start runs at once on an idle node and holds the slot a create then waits for", async () => {
+    const admission = new StartAdmission(() => ({ concurrency: 1, queueMax: 5, maxWaitMs: 60_000 }));
+    const refill = heldStart();
+    const running = admission.runInBackground(refill.start);
+    expect(admission.starting).toBe(1);
+    const create = admission.run(async () => "created");
+    expect(admission.queued).toBe(1);
+    refill.finish();
+    await running;
+    expect(await create).toBe("created");
+    expect(admission.starting).toBe(0);
+  });
 });

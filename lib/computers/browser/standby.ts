@@ -1,8 +1,9 @@
 // The BrowserPool's standby contexts: blank contexts with their first page already
 // open, handed to new sessions so a create skips the ~40 ms first page. Their
 // number follows recent demand (standbyTarget); they are made in the background,
-// at most BROWSER_STANDBY_REFILL_CONCURRENCY at a time, so refills never hold up a
-// request: a create that finds standby empty makes its own context at once.
+// at most BROWSER_STANDBY_REFILL_CONCURRENCY at a time, in the background lane of the
+// node's start queue (StartAdmission.runInBackground), so refills never hold up a create
+// nor start beside one: a create that finds standby empty makes its own context at once.
 //
 // The pool keeps one StandbyContexts per owner (Slot.owner): the spare browser's, with the
 // operator's floor, and one per organization with a browser, made in that browser (sessions
@@ -15,6 +16,7 @@ import { getLogger } from "@/lib/logger";
 import { usable, type Slot } from "@/lib/computers/browser/slot";
 import { StandbyDemand, standbyTarget } from "@/lib/computers/browser/standby-demand";
 import { newSessionContext } from "@/lib/computers/browser/egress-context";
+import { nodeStartAdmission } from "@/lib/computers/sessions/start-admission";
 
 export const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
 
@@ -143,16 +145,19 @@ export class StandbyContexts {
   private async makeOne(): Promise<void> {
     let context: BrowserContext | null = null;
     try {
-      await this.of.withSlot(async (slot) => {
-        context = await newSessionContext(slot.browser, { viewport: DEFAULT_VIEWPORT });
-        const page = await context.newPage();
-        // Claimed meanwhile (the spare went to an organization): this context is no longer ours to hand out.
-        if (this.stopped || !usable(slot) || slot.owner !== this.of.owner) {
-          await context.close().catch(() => {});
-          return;
-        }
-        this.ready.push({ slot, context, page });
-      });
+      await nodeStartAdmission().runInBackground(() =>
+        this.of.withSlot(async (slot) => {
+          if (this.stopped) return; // stopped while it waited for a slot
+          context = await newSessionContext(slot.browser, { viewport: DEFAULT_VIEWPORT });
+          const page = await context.newPage();
+          // Claimed meanwhile (the spare went to an organization): this context is no longer ours to hand out.
+          if (this.stopped || !usable(slot) || slot.owner !== this.of.owner) {
+            await context.close().catch(() => {});
+            return;
+          }
+          this.ready.push({ slot, context, page });
+        }),
+      );
     } catch (err) {
       await (context as BrowserContext | null)?.close().catch(() => {});
       if (this.stopped) return;

@@ -27,7 +27,7 @@ import { organizationQuotas } from "@/lib/computers/sessions/quotas-store";
 import { SharedQuotaTurns } from "@/lib/computers/sessions/quotas-shared";
 import { sweepScreenshots } from "@/lib/computers/screenshots/screenshots";
 import { SessionEndBus } from "@/lib/computers/sessions/session-end";
-import { StartAdmission, startLimitsFromEnv } from "@/lib/computers/sessions/start-admission";
+import { nodeStartAdmission } from "@/lib/computers/sessions/start-admission";
 import { SessionEvents } from "@/lib/computers/events/session-events";
 import { saveIfChanged, tearDown } from "@/lib/computers/sessions/session-teardown";
 import * as store from "@/lib/computers/sessions/store";
@@ -47,8 +47,8 @@ export class SessionManager {
   private readonly heartbeat = new HostHeartbeat();
   private readonly quotaGate = new QuotaGate();
   private readonly quotaTurns = new SharedQuotaTurns();
-  /** This node's start queue; `createComputer` (lib/computers/service.ts) runs every `start` through it. */
-  readonly admission = new StartAdmission(startLimitsFromEnv);
+  /** This node's start queue; `createComputer` (lib/computers/service.ts) runs every `start` through it, the standby refills in its background lane. */
+  readonly admission = nodeStartAdmission();
   /** Subscribers of GET /computers/{id}/events; told first when a session ends (`ends`). */
   readonly events = new SessionEvents();
   /** The one end-of-session event (`SessionEnded`), published by `terminate` before the tear-down. */

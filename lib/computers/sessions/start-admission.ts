@@ -4,8 +4,12 @@
 // is a 503 with retry-after, and nothing was made. Starting a Chromium context or a desktop
 // takes most of both cores for a moment; unbounded, a burst of creates starves the actions
 // of live sessions (measured in bench/cluster-burst.ts).
+//
+// Background starts (the BrowserPool's standby refills) take the same slots but only when no
+// create waits: they never delay a create and never run beside one past `concurrency`.
 import { AppError } from "@/lib/api/errors";
 import { getEnv } from "@/lib/env";
+import { singleton, singletonKey } from "@/lib/singleton";
 
 export interface AdmissionLimits {
   concurrency: number;
@@ -28,9 +32,18 @@ interface Waiter {
   timer: NodeJS.Timeout;
 }
 
+const NODE_ADMISSION = singletonKey<StartAdmission>("startAdmission");
+
+/** This node's one start queue: creates (`SessionManager.admission`) and standby refills share it. */
+export function nodeStartAdmission(): StartAdmission {
+  return singleton(NODE_ADMISSION, () => new StartAdmission(startLimitsFromEnv));
+}
+
 export class StartAdmission {
   private running = 0;
   private readonly queue: Waiter[] = [];
+  /** Background starts waiting for a slot no create wants; unbounded and without a deadline. */
+  private readonly background: Array<() => void> = [];
 
   constructor(private readonly limits: () => AdmissionLimits) {}
 
@@ -47,6 +60,20 @@ export class StartAdmission {
   /** Runs `start` once a slot is free, in arrival order; the slot is released when it settles. */
   async run<T>(start: () => Promise<T>): Promise<T> {
     await this.enter();
+    try {
+      return await start();
+    } finally {
+      this.leave();
+    }
+  }
+
+  /**
+   * Runs `start` in a slot no create is waiting for (the standby refills): admitted only while
+   * the create queue is empty, so a burst of creates goes first and refills follow it.
+   */
+  async runInBackground<T>(start: () => Promise<T>): Promise<T> {
+    if (this.running < this.limits().concurrency && this.queue.length === 0) this.running++;
+    else await new Promise<void>((resolve) => this.background.push(resolve));
     try {
       return await start();
     } finally {
@@ -81,8 +108,10 @@ export class StartAdmission {
 
   private leave() {
     const next = this.queue.shift();
-    if (next) next.admit();
-    else this.running--;
+    if (next) return next.admit();
+    const refill = this.background.shift();
+    if (refill) return refill();
+    this.running--;
   }
 }
 
