@@ -97,8 +97,9 @@ export async function reuseComputer(input: {
 }): Promise<ComputerRef | null> {
   const row = await findComputer({ id: input.computerId, organizationId: input.caller.organizationId });
   if (!row || row.status === "terminated") return null;
-  // The task's loop drives its computer in this process: a session on another node of a
-  // cluster is refused here (503 session_on_other_host naming the node), before any task exists.
+  // The task's loop drives its computer in this process. In a cluster the start was sent to the
+  // session's node before it got here (startOnSessionNode); a session that moved meanwhile is
+  // refused (503 session_on_other_host naming the node), before any task exists.
   assertServedHere(row);
   return {
     caller: input.caller,

@@ -6,11 +6,30 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { publicOrigin } from "@/lib/api/public-url";
 import type { ApiPrincipal } from "@/lib/auth/api-keys";
+import { forwardToSessionNode } from "@/lib/cluster/forward-by-body";
 import { registerTools } from "@/lib/mcp/tools";
 
 export const MCP_SERVER_INFO = { name: "cabin", version: "1.0.0" };
 
-export async function handleMcpRequest(req: Request, principal: ApiPrincipal): Promise<Response> {
+/** The session a JSON-RPC `tools/call` names in its `session_id` argument, or null. */
+export function toolCallSession(message: unknown): string | null {
+  const call = message as { method?: unknown; params?: { arguments?: { session_id?: unknown } } } | null;
+  const id = call?.method === "tools/call" ? call.params?.arguments?.session_id : null;
+  return typeof id === "string" && id ? id : null;
+}
+
+export async function handleMcpRequest(incoming: Request, principal: ApiPrincipal): Promise<Response> {
+  let req = incoming;
+  if (incoming.method === "POST") {
+    // A tool call on a session another node runs is answered by that node (docs/cluster.md "Forwarding").
+    const body = await incoming.text();
+    const sessionId = toolCallSession(parsedOrNull(body));
+    const elsewhere = sessionId
+      ? await forwardToSessionNode({ req: incoming, body, sessionId, caller: { ...principal, member: null } })
+      : null;
+    if (elsewhere) return elsewhere;
+    req = new Request(incoming.url, { method: "POST", headers: incoming.headers, body, signal: incoming.signal });
+  }
   const server = new McpServer(MCP_SERVER_INFO, {
     capabilities: { tools: {} },
     instructions:
@@ -28,4 +47,12 @@ export async function handleMcpRequest(req: Request, principal: ApiPrincipal): P
   const closing = new TransformStream<Uint8Array, Uint8Array>({ flush: () => void server.close() });
   void response.body.pipeTo(closing.writable).catch(() => void server.close());
   return new Response(closing.readable, { status: response.status, headers: response.headers });
+}
+
+function parsedOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null; // the transport answers a parse error itself
+  }
 }

@@ -3,14 +3,18 @@ import { methodNotAllowed, withApiKey } from "@/lib/api/handlers";
 import { publicOrigin } from "@/lib/api/public-url";
 import { readJson } from "@/lib/api/request";
 import { listTasks, startTask } from "@/lib/agent/service";
+import { startOnSessionNode } from "@/lib/agent/start-elsewhere";
 
 export const dynamic = "force-dynamic";
 
-export const POST = withApiKey("api", async ({ req, principal }) =>
-  Response.json(await startTask({ caller: principal, body: await readJson(req), origin: publicOrigin(req.headers) }), {
+export const POST = withApiKey("api", async ({ req, principal }) => {
+  const body = await readJson(req);
+  const elsewhere = await startOnSessionNode(req, body, { ...principal, member: null });
+  if (elsewhere) return elsewhere;
+  return Response.json(await startTask({ caller: principal, body, origin: publicOrigin(req.headers) }), {
     status: 201,
-  }),
-);
+  });
+});
 
 export const GET = withApiKey("api", async ({ req, principal }) =>
   Response.json(

@@ -3,6 +3,7 @@ import { publicOrigin } from "@/lib/api/public-url";
 import { readJson } from "@/lib/api/request";
 import { withMember } from "@/lib/api/with-member";
 import { listTasks, startTask } from "@/lib/agent/service";
+import { startOnSessionNode } from "@/lib/agent/start-elsewhere";
 
 export const dynamic = "force-dynamic";
 
@@ -12,13 +13,13 @@ export const GET = withMember(async ({ member }) =>
   Response.json(await listTasks({ caller: teamCaller(member.organizationId) })),
 );
 
-export const POST = withMember(async ({ req, member }) =>
-  Response.json(
-    await startTask({
-      caller: teamCaller(member.organizationId),
-      body: await readJson(req),
-      origin: publicOrigin(req.headers),
-    }),
+export const POST = withMember(async ({ req, member }) => {
+  const body = await readJson(req);
+  const { organizationId, ...who } = member;
+  const elsewhere = await startOnSessionNode(req, body, { organizationId, apiKeyId: null, member: who });
+  if (elsewhere) return elsewhere;
+  return Response.json(
+    await startTask({ caller: teamCaller(organizationId), body, origin: publicOrigin(req.headers) }),
     { status: 201 },
-  ),
-);
+  );
+});

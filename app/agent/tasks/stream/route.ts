@@ -2,13 +2,17 @@
 import { methodNotAllowed, withApiKey } from "@/lib/api/handlers";
 import { publicOrigin } from "@/lib/api/public-url";
 import { readJson } from "@/lib/api/request";
+import { startOnSessionNode } from "@/lib/agent/start-elsewhere";
 import { streamTask } from "@/lib/agent/stream";
 
 export const dynamic = "force-dynamic";
 
-export const POST = withApiKey("api", async ({ req, principal }) =>
-  streamTask({ caller: principal, body: await readJson(req), origin: publicOrigin(req.headers), signal: req.signal }),
-);
+export const POST = withApiKey("api", async ({ req, principal }) => {
+  const body = await readJson(req);
+  // The SSE stream comes from the session's node when another node runs it (startOnSessionNode).
+  const elsewhere = await startOnSessionNode(req, body, { ...principal, member: null });
+  return elsewhere ?? streamTask({ caller: principal, body, origin: publicOrigin(req.headers), signal: req.signal });
+});
 
 const wrongMethod = methodNotAllowed(["POST"]);
 export { wrongMethod as GET, wrongMethod as PUT, wrongMethod as PATCH, wrongMethod as DELETE };
