@@ -3,7 +3,9 @@
 // paints (up to 60 a second); ScreencastPacer acknowledges at most one frame
 // per interval of the asked fps, so Chromium encodes about that many and drops
 // the rest unencoded, and a Page.captureScreenshot after an animation stops
-// shows its last repaint (docs/live-view-cost.md). Every frame that arrives is
+// shows its last repaint (docs/live-view-cost.md). While the page stays busy
+// (BusyMeter) the screencast stops and a ScreenshotClock takes one screenshot
+// per interval instead, until the page is still again. Every frame that arrives is
 // offered to `thin`, which sends at most `fps` a second and keeps the latest
 // skipped one to send when its turn comes, so the last change before a still
 // screen is never the one left out. The main tab changes on new_tab,
@@ -14,6 +16,7 @@ import type { ScreencastFrame, ScreencastSettings, ScreencastSink } from "@/lib/
 import { CaptureSet } from "@/lib/computers/live/captures";
 import { liveViewStats } from "@/lib/computers/live/hub";
 import { ScreencastPacer } from "@/lib/computers/browser/screencast-pacing";
+import { BusyMeter, ScreenshotClock } from "@/lib/computers/browser/screenshot-clock";
 
 const FOLLOW_MAIN_EVERY_MS = 200;
 const THIN_SLACK = 0.75;
@@ -28,7 +31,13 @@ interface ScreencastFrameEvent {
 class PageCapture {
   private page: Page | undefined;
   private cdp: CDPSession | null = null;
+  /** Set while the screencast runs (a still or lightly changing page). */
   private pacer: ScreencastPacer | null = null;
+  /** Set while the page is busy: screenshots on a clock, the screencast stopped. */
+  private clock: ScreenshotClock | null = null;
+  /** The clock could not keep the asked rate on this page: the paced screencast stays for this capture. */
+  private clockTooSlow = false;
+  private readonly busy: BusyMeter;
   /** Screencast frames received; a settle screenshot taken while one arrived may be older than it and is dropped. */
   private framesReceived = 0;
   private size = "";
@@ -45,6 +54,7 @@ class PageCapture {
     private readonly settings: ScreencastSettings,
     private readonly sink: ScreencastSink,
   ) {
+    this.busy = new BusyMeter(settings.fps);
     this.timer = setInterval(() => this.follow(), FOLLOW_MAIN_EVERY_MS);
     this.timer.unref();
   }
@@ -68,14 +78,11 @@ class PageCapture {
   private async attach(page: Page, size?: { width: number; height: number }) {
     const cdp = await page.context().newCDPSession(page);
     this.cdp = cdp;
-    const pacer = new ScreencastPacer(1000 / this.settings.fps, {
-      ack: (sessionId) => void cdp.send("Page.screencastFrameAck", { sessionId }).catch(() => {}),
-      settle: () => void this.screenshot(cdp, size),
-    });
-    this.pacer = pacer;
     cdp.on("Page.screencastFrame", (event: ScreencastFrameEvent) => {
       liveViewStats().browser_screencast_frames++;
-      if (this.stopped || this.cdp !== cdp) return;
+      const pacer = this.pacer;
+      // A frame still in flight when the screencast stopped for the clock is left out: the clock's first shot is newer.
+      if (this.stopped || this.cdp !== cdp || !pacer) return;
       this.framesReceived++;
       const { deviceWidth, deviceHeight, timestamp } = event.metadata;
       // Decoded only if sent: a frame replaced before its turn never is.
@@ -86,6 +93,16 @@ class PageCapture {
         timestamp: timestamp ? Math.round(timestamp * 1000) : Date.now(),
       }));
       pacer.received(event.sessionId);
+      if (this.busy.record() && !this.clockTooSlow) this.switchMode(cdp, size, "clock");
+    });
+    await this.startScreencast(cdp, size);
+  }
+
+  private async startScreencast(cdp: CDPSession, size?: { width: number; height: number }) {
+    this.busy.reset();
+    this.pacer = new ScreencastPacer(1000 / this.settings.fps, {
+      ack: (sessionId) => void cdp.send("Page.screencastFrameAck", { sessionId }).catch(() => {}),
+      settle: () => void this.screenshot(cdp, size),
     });
     await cdp.send("Page.startScreencast", {
       format: "jpeg",
@@ -93,24 +110,56 @@ class PageCapture {
       ...(size ? { maxWidth: size.width, maxHeight: size.height } : {}),
       everyNthFrame: 1,
     });
-    // Chromium sends screencast frames only when something repaints: a still page
-    // would show a new viewer nothing, so the capture opens with one screenshot.
+    // Chromium sends screencast frames only when something repaints: a still page would show a new viewer
+    // nothing, and a change between the clock's last shot and this start would be lost, so one screenshot.
     await this.screenshot(cdp, size);
+  }
+
+  /** Busy page: screencast → screenshot clock; still again: clock → screencast. Serialized with `follow`. */
+  private switchMode(cdp: CDPSession, size: { width: number; height: number } | undefined, to: "clock" | "screencast") {
+    if (to === "clock") {
+      // Stop feeding frames at once; the switch itself waits its turn.
+      this.pacer?.stop();
+      this.pacer = null;
+    }
+    this.switching = this.switching.then(async () => {
+      if (this.stopped || this.cdp !== cdp) return;
+      if (to === "screencast") {
+        this.clock = null;
+        return this.startScreencast(cdp, size).catch(() => {});
+      }
+      if (this.clock) return;
+      await cdp.send("Page.stopScreencast").catch(() => {});
+      const clock = new ScreenshotClock(1000 / this.settings.fps, {
+        shoot: () => this.shoot(cdp),
+        frame: (jpeg) =>
+          size && this.thin(() => ({ jpeg, width: size.width, height: size.height, timestamp: Date.now() })),
+        still: () => this.clock === clock && this.switchMode(cdp, size, "screencast"),
+        tooSlow: () => {
+          this.clockTooSlow = true;
+          if (this.clock === clock) this.switchMode(cdp, size, "screencast");
+        },
+      });
+      this.clock = clock;
+      clock.start();
+    });
+  }
+
+  private async shoot(cdp: CDPSession): Promise<Buffer | null> {
+    const shot = (await cdp
+      .send("Page.captureScreenshot", { format: "jpeg", quality: this.settings.quality })
+      .catch(() => null)) as { data: string } | null;
+    if (!shot || this.stopped || this.cdp !== cdp) return null;
+    liveViewStats().browser_screencast_frames++;
+    return Buffer.from(shot.data, "base64");
   }
 
   /** One Page.captureScreenshot of the current page, sent unless a screencast frame arrived meanwhile (it may be newer). */
   private async screenshot(cdp: CDPSession, size?: { width: number; height: number }) {
     const before = this.framesReceived;
-    const shot = (await cdp
-      .send("Page.captureScreenshot", { format: "jpeg", quality: this.settings.quality })
-      .catch(() => null)) as { data: string } | null;
-    if (!shot || this.stopped || this.cdp !== cdp || !size || this.framesReceived !== before) return;
-    this.thin(() => ({
-      jpeg: Buffer.from(shot.data, "base64"),
-      width: size.width,
-      height: size.height,
-      timestamp: Date.now(),
-    }));
+    const jpeg = await this.shoot(cdp);
+    if (!jpeg || !size || this.framesReceived !== before) return;
+    this.thin(() => ({ jpeg, width: size.width, height: size.height, timestamp: Date.now() }));
   }
 
   /**
@@ -143,6 +192,8 @@ class PageCapture {
     this.cdp = null;
     this.pacer?.stop();
     this.pacer = null;
+    this.clock?.stop();
+    this.clock = null;
     if (!cdp) return;
     await cdp.send("Page.stopScreencast").catch(() => {});
     await cdp.detach().catch(() => {});
