@@ -167,7 +167,9 @@ export const computerSettings = {
     .min(1)
     .max(16)
     .default(2)
-    .describe("Standby contexts made at once in the background."),
+    .describe(
+      "Standby contexts made at once in the background, each in a free start slot (SESSION_START_CONCURRENCY).",
+    ),
   BROWSER_STANDBY_MIN_FREE_MB: z.coerce
     .number()
     .int()
