@@ -21,8 +21,10 @@ export default defineConfig({
           name: "api",
           include: ["tests/api/**/*.test.ts"],
           environment: "node",
-          // One server per run (tests/api/global-setup.ts); files run in sequence
-          // against it so timing-sensitive lifecycle tests stay honest on 2 cores.
+          // One server per vitest process (tests/api/global-setup.ts); files run in sequence
+          // against it so timing-sensitive lifecycle tests stay honest on 2 cores. `npm test`
+          // runs two such processes side by side, light files beside heavy (API_LIGHT_LANE
+          // in scripts/test.mjs).
           globalSetup: ["tests/api/global-setup.ts"],
           fileParallelism: false,
           testTimeout: 60_000,

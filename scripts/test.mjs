@@ -128,6 +128,32 @@ const POSTGRES_FILES = [
   "cluster-shared-limits",
 ];
 
+// api-sqlite runs in two vitest processes side by side, each with its own server (tests/api/global-setup.ts)
+// and its files in sequence: most API files wait on servers, Chromium and timers, and one lane left the two
+// cores idle more than half the time (17:55 alone on a quiet machine). This lane holds the files whose work is
+// the model gateway, the database and logins (no Chromium of their own, or very little), so that what runs
+// beside a Chromium or desktop file is light. Substrings of tests/api/ file names.
+const API_LIGHT_LANE = [
+  "models-",
+  "sdk-surface-models",
+  "login-backoff",
+  "hardening-login",
+  "metrics",
+  "dashboard-usage",
+  "dashboard-playground",
+  "foundation-",
+  "openapi",
+  "invitation-signup",
+  "db-usage-month-totals",
+  "quotas",
+  "agent-tasks",
+  "mcp",
+  "cua-loop.test",
+  "public-links",
+  "computers-pagination",
+  "computers-api",
+];
+
 // The long hardening suites at the length `npm test` (and so CI) runs them: long enough that a
 // leak of anything per session (a context, a process, an fd, a mount) still shows against the
 // baseline, short enough for the CI budget. `--full` (npm run test:hardening) runs the full
@@ -174,7 +200,24 @@ await phase("house", async () => {
   await run(bin("biome"), ["ci", "--reporter=summary", "."], { cwd: root });
 });
 await phase("unit", () => vitest("unit", "unit"));
-await phase("api-sqlite", () => vitest("api", "api-sqlite"));
+await phase("api-sqlite", async () => {
+  const lanes = await Promise.allSettled([
+    vitest(
+      "api",
+      "api-sqlite",
+      {},
+      API_LIGHT_LANE.flatMap((name) => ["--exclude", `tests/api/${name}*`]),
+    ),
+    vitest(
+      "api",
+      "api-sqlite-light",
+      {},
+      API_LIGHT_LANE.map((name) => `tests/api/${name}`),
+    ),
+  ]);
+  const failed = lanes.find((lane) => lane.status === "rejected");
+  if (failed) throw failed.reason;
+});
 // Three nodes on one PostgreSQL: forwarding, failure and start-up checks (docs/cluster.md).
 await phase("cluster", async () => {
   const pg = await step("PostgreSQL for the cluster suite", startPostgres);
