@@ -1,5 +1,5 @@
-// The capture of a browser page that animates (docs/live-view-cost.md "Busy
-// pages"): while a CDP screencast runs, Chromium captures every repaint of the
+// The capture of a browser page that animates (docs/live-view-cost.md "How the
+// browser capture works"): while a CDP screencast runs, Chromium captures every repaint of the
 // page, up to 60 a second, even the ones the pacer then lets it drop unencoded,
 // so below the page's own repaint rate a paced screencast still costs about
 // twice what the frames delivered do. While the page is busy the capture stops
