@@ -81,4 +81,15 @@ describe("StartAdmission", () => {
     expect(await create).toBe("created");
     expect(admission.starting).toBe(0);
   });
+
+  it("a background start that hangs gives its slot back after its hold time; a waiting create then runs", async () => {
+    const admission = new StartAdmission(() => ({ concurrency: 1, queueMax: 5, maxWaitMs: 60_000 }));
+    const hung = heldStart();
+    const refill = admission.runInBackground(hung.start, 20);
+    expect(await admission.run(async () => "created")).toBe("created");
+    expect(admission.starting).toBe(0);
+    hung.finish();
+    await refill;
+    expect(admission.starting).toBe(0);
+  });
 });

@@ -145,9 +145,11 @@ export class StandbyContexts {
   private async makeOne(): Promise<void> {
     let context: BrowserContext | null = null;
     try {
-      await nodeStartAdmission().runInBackground(() =>
-        this.of.withSlot(async (slot) => {
-          if (this.stopped) return; // stopped while it waited for a slot
+      // The browser first (a launch may take a while, or hang until Playwright gives up on a Chromium killed
+      // mid-launch): only the context's start takes a start slot, so a refill never holds one while it waits.
+      await this.of.withSlot((slot) =>
+        nodeStartAdmission().runInBackground(async () => {
+          if (this.stopped || !usable(slot)) return; // stopped, or its browser died, while it waited
           context = await newSessionContext(slot.browser, { viewport: DEFAULT_VIEWPORT });
           const page = await context.newPage();
           // Claimed meanwhile (the spare went to an organization): this context is no longer ours to hand out.

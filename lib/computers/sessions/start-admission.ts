@@ -6,7 +6,8 @@
 // of live sessions (measured in bench/cluster-burst.ts).
 //
 // Background starts (the BrowserPool's standby refills) take the same slots but only when no
-// create waits: they never delay a create and never run beside one past `concurrency`.
+// create waits: they never delay a create and never run beside one past `concurrency`. One
+// that hangs (a Chromium that died under it) gives its slot back after BACKGROUND_HOLD_MS.
 import { AppError } from "@/lib/api/errors";
 import { getEnv } from "@/lib/env";
 import { singleton, singletonKey } from "@/lib/singleton";
@@ -31,6 +32,9 @@ interface Waiter {
   admit: () => void;
   timer: NodeJS.Timeout;
 }
+
+/** The longest a background start holds a slot; past it the slot goes to the queue whatever the start does. */
+export const BACKGROUND_HOLD_MS = 10_000;
 
 const NODE_ADMISSION = singletonKey<StartAdmission>("startAdmission");
 
@@ -71,13 +75,21 @@ export class StartAdmission {
    * Runs `start` in a slot no create is waiting for (the standby refills): admitted only while
    * the create queue is empty, so a burst of creates goes first and refills follow it.
    */
-  async runInBackground<T>(start: () => Promise<T>): Promise<T> {
+  async runInBackground<T>(start: () => Promise<T>, holdMs = BACKGROUND_HOLD_MS): Promise<T> {
     if (this.running < this.limits().concurrency && this.queue.length === 0) this.running++;
     else await new Promise<void>((resolve) => this.background.push(resolve));
+    let held = true;
+    const release = () => {
+      if (!held) return;
+      held = false;
+      this.leave();
+    };
+    const timer = setTimeout(release, holdMs);
     try {
       return await start();
     } finally {
-      this.leave();
+      clearTimeout(timer);
+      release();
     }
   }
 
