@@ -153,10 +153,6 @@ const API_LIGHT_LANE = [
   "computers-pagination",
   "computers-api",
 ];
-// Files that run alone after the two lanes: their checks depend on the desktop keeping up with input sent
-// back to back (a double click's two presses through openbox), which a loaded machine can miss. Side by side
-// with the other lane, the double click of computers-actions-all-desktop lost its second press in 2 of 3 runs.
-const API_ALONE = ["computers-actions-all-desktop"];
 
 // The long hardening suites at the length `npm test` (and so CI) runs them: long enough that a
 // leak of anything per session (a context, a process, an fd, a mount) still shows against the
@@ -210,7 +206,7 @@ await phase("api-sqlite", async () => {
       "api",
       "api-sqlite",
       {},
-      [...API_LIGHT_LANE, ...API_ALONE].flatMap((name) => ["--exclude", `tests/api/${name}*`]),
+      API_LIGHT_LANE.flatMap((name) => ["--exclude", `tests/api/${name}*`]),
     ),
     vitest(
       "api",
@@ -219,18 +215,8 @@ await phase("api-sqlite", async () => {
       API_LIGHT_LANE.map((name) => `tests/api/${name}`),
     ),
   ]);
-  const alone = await vitest(
-    "api",
-    "api-sqlite-alone",
-    {},
-    API_ALONE.map((name) => `tests/api/${name}`),
-  ).then(
-    () => null,
-    (err) => err,
-  );
   const failed = lanes.find((lane) => lane.status === "rejected");
   if (failed) throw failed.reason;
-  if (alone) throw alone;
 });
 // Three nodes on one PostgreSQL: forwarding, failure and start-up checks (docs/cluster.md).
 await phase("cluster", async () => {
