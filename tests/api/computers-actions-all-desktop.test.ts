@@ -124,10 +124,11 @@ describe.skipIf(!canRunDesktops)("every action on a desktop session", () => {
     const desktop = await createDesktop(suite.a);
     const r = await recorder(suite.a, desktop.id);
     const at = (dx: number, dy: number) => ({ x: r.x + dx, y: r.y + dy });
-    // openbox takes the press first (click to focus) and replays it to the window, so xev may log the first key before it.
+    // openbox holds the press (click to focus) before replaying it; the keys must still come after the click.
     await r.step({ type: "point_and_type", ...at(100, 100), text: "ok" }, [
       "ButtonPress 1",
       "ButtonRelease 1",
+      "KeyPress o",
       "KeyPress k",
     ]);
     await r.step({ type: "key_down", keys: ["shift", "a"] }, ["KeyPress Shift_L", "KeyPress A"]);

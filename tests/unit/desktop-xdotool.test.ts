@@ -24,7 +24,7 @@ describe("desktop actions → xdotool", () => {
       "--repeat",
       "2",
       "--delay",
-      "0",
+      "100",
       "1",
     ]);
     expect(args({ type: "right_click", x: 1, y: 2 })).toEqual(["mousemove", "1", "2", "click", "--delay", "0", "3"]);
@@ -58,6 +58,8 @@ describe("desktop actions → xdotool", () => {
       "--delay",
       "0",
       "1",
+      "sleep",
+      "0.1",
       "type",
       "--delay",
       "0",

@@ -1,6 +1,7 @@
 // Actions → xdotool argument lists (pure; unit tested). Every command that has a
-// delay gets `--delay 0`: xdotool's defaults (12 ms per key, ~100 ms per click)
-// make a 20-character type take 150 ms instead of 11.
+// delay gets `--delay 0` (xdotool's defaults, 12 ms per key, make a 20-character
+// type take 150 ms instead of 11), except the gap inside a double click
+// (`DOUBLE_CLICK_GAP_MS`).
 import { ActionError } from "@/lib/computers/actions/action-error";
 import type { Action, ActionOf } from "@/lib/computers/actions/actions";
 import { canonicalKey, type CanonicalKey } from "@/lib/computers/sessions/keys";
@@ -79,6 +80,16 @@ const xy = (x: number, y: number) => [String(Math.round(x)), String(Math.round(y
 const move = (x: number, y: number) => ["mousemove", ...xy(x, y)];
 /** Seconds between the steps of a drag (xdotool `sleep`). */
 const DRAG_PAUSE = "0.05";
+/**
+ * The window manager holds every press on a window (openbox's click-to-focus grab), focuses and raises, then
+ * replays it. Input sent before the replay is queued behind it, and openbox drops a second press from that
+ * queue: with no gap, 3 to 5 of 30 presses in back-to-back click/double-click rounds never reached the window;
+ * with `DOUBLE_CLICK_GAP_MS` (xdotool's own default, a person's pace, inside the 200 ms double-click time of X
+ * toolkits) none did, also with the CPU saturated. Keys typed right after a click overtook it, so
+ * `point_and_type` waits `CLICK_SETTLE` seconds before typing. See docs/desktops.md.
+ */
+const DOUBLE_CLICK_GAP_MS = "100";
+const CLICK_SETTLE = "0.1";
 
 function notches(delta: number): number {
   return delta === 0 ? 0 : Math.min(MAX_NOTCHES, Math.max(1, Math.round(Math.abs(delta) / PIXELS_PER_NOTCH)));
@@ -121,7 +132,15 @@ export function xdotoolArgs(action: Action): string[] | null {
         String(BUTTONS[action.button]),
       ]);
     case "double_click":
-      return holding(action.held_keys, [...move(action.x, action.y), "click", "--repeat", "2", "--delay", "0", "1"]);
+      return holding(action.held_keys, [
+        ...move(action.x, action.y),
+        "click",
+        "--repeat",
+        "2",
+        "--delay",
+        DOUBLE_CLICK_GAP_MS,
+        "1",
+      ]);
     case "right_click":
       return [...move(action.x, action.y), "click", "--delay", "0", "3"];
     case "move":
@@ -133,7 +152,7 @@ export function xdotoolArgs(action: Action): string[] | null {
         "--delay",
         "0",
         "1",
-        ...(action.text ? ["type", "--delay", "0", "--", action.text] : []),
+        ...(action.text ? ["sleep", CLICK_SETTLE, "type", "--delay", "0", "--", action.text] : []),
       ];
     case "mouse_down":
     case "mouse_up": {
