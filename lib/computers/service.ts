@@ -58,15 +58,17 @@ export async function createComputer(input: {
   try {
     // Before the row exists: a refused request leaves nothing behind.
     driver.validate({ viewport: options.display, stealth: options.stealth, proxy, restore });
-    const row = await manager.admission.run(() =>
-      manager.start({
-        organizationId: input.principal.organizationId,
-        apiKeyId: input.principal.apiKeyId,
-        createdByUserId: input.principal.userId ?? null,
-        options,
-        proxy,
-        restore,
-      }),
+    const row = await manager.admission.run(
+      () =>
+        manager.start({
+          organizationId: input.principal.organizationId,
+          apiKeyId: input.principal.apiKeyId,
+          createdByUserId: input.principal.userId ?? null,
+          options,
+          proxy,
+          restore,
+        }),
+      input.principal.organizationId,
     );
     return toSession(row, input.origin);
   } catch (err) {

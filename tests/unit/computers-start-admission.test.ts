@@ -23,6 +23,39 @@ describe("StartAdmission", () => {
     expect({ starting: admission.starting, queued: admission.queued }).toEqual({ starting: 0, queued: 0 });
   });
 
+  it("takes waiting creates in turns by organization, each organization's own in order", async () => {
+    const admission = new StartAdmission(() => ({ concurrency: 1, queueMax: 10, maxWaitMs: 60_000 }));
+    const order: string[] = [];
+    const first = heldStart();
+    const running = admission.run(first.start, "org-a");
+    const starts = [
+      ["org-a", "a1"],
+      ["org-a", "a2"],
+      ["org-a", "a3"],
+      ["org-b", "b1"],
+      ["org-c", "c1"],
+      ["org-b", "b2"],
+    ].map(([org, name]) => admission.run(async () => void order.push(name), org));
+    expect(admission.queued).toBe(6);
+    first.finish();
+    await Promise.all([running, ...starts]);
+    expect(order).toEqual(["a1", "b1", "c1", "a2", "b2", "a3"]);
+  });
+
+  it("a create that times out leaves the turns; the next organization's create is admitted", async () => {
+    const admission = new StartAdmission(() => ({ concurrency: 1, queueMax: 10, maxWaitMs: 50 }));
+    const first = heldStart();
+    const running = admission.run(first.start, "org-a");
+    const late = await admission.run(async () => "never", "org-b").catch((err: unknown) => err);
+    expect(isAppError(late) && late.status).toBe(503);
+    expect(admission.queued).toBe(0);
+    const next = admission.run(async () => "next", "org-c");
+    first.finish();
+    await running;
+    expect(await next).toBe("next");
+    expect(admission.starting).toBe(0);
+  });
+
   it("refuses a create past the queue bound with a 503 and retry-after, and the queue goes on", async () => {
     const admission = new StartAdmission(() => ({ concurrency: 1, queueMax: 1, maxWaitMs: 30_000 }));
     const first = heldStart();
