@@ -1,48 +1,13 @@
 // What the desktop-browsing suite reads of the machine itself: a pixel of a screenshot, the
 // desktop Chromium processes a server started, and the listening sockets of a network namespace.
 import { readdirSync, readFileSync } from "node:fs";
-import { inflateSync } from "node:zlib";
+import { decodePng } from "./png";
 
-/** The RGB value of one pixel of an 8-bit RGB(A), non-interlaced PNG (filters undone row by row). */
+/** The RGB value of one pixel of a PNG (grey as three equal values). */
 export function pixelAt(png: Buffer, px: number, py: number): [number, number, number] {
-  let off = 8,
-    width = 0,
-    channels = 3;
-  const idat: Buffer[] = [];
-  while (off < png.length) {
-    const len = png.readUInt32BE(off);
-    const type = png.subarray(off + 4, off + 8).toString();
-    const data = png.subarray(off + 8, off + 8 + len);
-    if (type === "IHDR") {
-      width = data.readUInt32BE(0);
-      channels = data[9] === 6 ? 4 : 3;
-    }
-    if (type === "IDAT") idat.push(data);
-    off += 12 + len;
-  }
-  const raw = inflateSync(Buffer.concat(idat));
-  const stride = width * channels;
-  let prev = Buffer.alloc(stride);
-  for (let y = 0; y <= py; y++) {
-    const filter = raw[y * (stride + 1)];
-    const line = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
-    const cur = Buffer.alloc(stride);
-    for (let x = 0; x < stride; x++) {
-      const a = x >= channels ? cur[x - channels] : 0,
-        b = prev[x],
-        c = x >= channels ? prev[x - channels] : 0;
-      const p = a + b - c;
-      const paeth =
-        Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c)
-          ? a
-          : Math.abs(p - b) <= Math.abs(p - c)
-            ? b
-            : c;
-      cur[x] = (line[x] + ([0, a, b, (a + b) >> 1, paeth][filter] ?? 0)) & 255;
-    }
-    prev = cur;
-  }
-  return [prev[px * channels], prev[px * channels + 1], prev[px * channels + 2]];
+  const { width, channels, pixels } = decodePng(png);
+  const at = (py * width + px) * channels;
+  return channels < 3 ? [pixels[at], pixels[at], pixels[at]] : [pixels[at], pixels[at + 1], pixels[at + 2]];
 }
 
 /**

@@ -5,10 +5,10 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { inflateSync } from "node:zlib";
 import { afterAll, beforeAll } from "vitest";
 import { createOrgKey, startServer, type TestServer } from "./harness";
 import { api, waitFor, type Target } from "./computers-fixtures";
+import { decodePng } from "./png";
 
 /** Desktops need Linux and root; elsewhere the desktop suites are skipped (and kind "desktop" answers 400). */
 export const canRunDesktops = process.platform === "linux" && process.getuid?.() === 0;
@@ -67,53 +67,15 @@ export async function waitTerminated(t: Target, id: string, timeoutMs = 20_000) 
   );
 }
 
-/** Width, height and the number of distinct pixel values of an 8-bit RGB(A) PNG (filters undone row by row). */
+/** Width, height and the number of distinct colours among every 8th pixel of every 8th row. */
 export function pngStats(png: Buffer): { width: number; height: number; colors: number } {
-  if (png.subarray(1, 4).toString() !== "PNG") throw new Error("not a PNG");
-  let off = 8;
-  const idat: Buffer[] = [];
-  let width = 0,
-    height = 0,
-    channels = 3;
-  while (off < png.length) {
-    const len = png.readUInt32BE(off);
-    const type = png.subarray(off + 4, off + 8).toString();
-    const data = png.subarray(off + 8, off + 8 + len);
-    if (type === "IHDR") {
-      width = data.readUInt32BE(0);
-      height = data.readUInt32BE(4);
-      channels = { 2: 3, 6: 4, 0: 1, 4: 2, 3: 1 }[data[9]] ?? 3;
-    }
-    if (type === "IDAT") idat.push(data);
-    off += 12 + len;
-  }
-  const raw = inflateSync(Buffer.concat(idat));
-  const stride = width * channels;
-  const prev = Buffer.alloc(stride);
-  const cur = Buffer.alloc(stride);
+  const { width, height, channels, pixels } = decodePng(png);
   const colors = new Set<string>();
-  for (let y = 0; y < height; y++) {
-    const filter = raw[y * (stride + 1)];
-    const line = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
-    for (let x = 0; x < stride; x++) {
-      const a = x >= channels ? cur[x - channels] : 0;
-      const b = prev[x];
-      const c = x >= channels ? prev[x - channels] : 0;
-      const p = a + b - c;
-      const pr =
-        Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c)
-          ? a
-          : Math.abs(p - b) <= Math.abs(p - c)
-            ? b
-            : c;
-      const add = [0, a, b, (a + b) >> 1, pr][filter] ?? 0;
-      cur[x] = (line[x] + add) & 255;
+  for (let y = 0; y < height; y += 8)
+    for (let x = 0; x < width; x += 8) {
+      const at = (y * width + x) * channels;
+      colors.add(pixels.subarray(at, at + channels).toString("hex"));
     }
-    if (y % 8 === 0)
-      for (let x = 0; x < width; x += 8)
-        colors.add(cur.subarray(x * channels, x * channels + channels).toString("hex"));
-    cur.copy(prev);
-  }
   return { width, height, colors: colors.size };
 }
 
