@@ -2,45 +2,18 @@
 // skipped when already done: npm dependencies, a Chromium, the database
 // client and migrations, and a production build that matches the sources.
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { buildStampFile, hashBuildInputs } from "./build-inputs.mjs";
 import { ensureDesktopImage, startDesktopImageInBackground } from "./desktop-image.mjs";
 import { cacheSqlitePrebuild } from "./native-prebuild.mjs";
 import { run, runTsx, step } from "./steps.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const LOCK_STAMP = path.join(root, "node_modules", ".cabin-lock-hash");
-const BUILD_STAMP = path.join(root, ".next", "cabin-build-hash");
-const BUILD_INPUTS = [
-  "app",
-  "components",
-  "lib",
-  "public",
-  "instrumentation.ts",
-  "next.config.ts",
-  "postcss.config.mjs",
-  "tsconfig.json",
-  "package-lock.json",
-  "prisma/schema.prisma",
-];
+const BUILD_STAMP = buildStampFile(root);
 
 const sha = (data) => createHash("sha256").update(data).digest("hex");
-
-function hashTree(entries) {
-  const hash = createHash("sha256");
-  const visit = (rel) => {
-    const abs = path.join(root, rel);
-    if (!existsSync(abs)) return;
-    const stat = statSync(abs);
-    if (stat.isDirectory()) {
-      for (const name of readdirSync(abs).sort()) visit(path.join(rel, name));
-    } else {
-      hash.update(rel).update("\0").update(readFileSync(abs)).update("\0");
-    }
-  };
-  entries.forEach(visit);
-  return hash.digest("hex");
-}
 
 async function ensureDependencies() {
   return step("npm dependencies", async () => {
@@ -77,7 +50,7 @@ const UNCHECKED = ":unchecked";
 
 async function ensureBuild({ typecheck }) {
   return step("production build", async () => {
-    const wanted = hashTree(BUILD_INPUTS);
+    const wanted = hashBuildInputs(root);
     const stamp = existsSync(BUILD_STAMP) ? readFileSync(BUILD_STAMP, "utf8") : "";
     if (stamp === wanted || (stamp === wanted + UNCHECKED && !typecheck)) return "up to date";
     if (stamp === wanted + UNCHECKED) {

@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { createServer } from "node:net";
 import { SERVER_NODE_ARGS } from "../../scripts/server-command.mjs";
+import { staleBuild } from "../../scripts/setup/build-inputs.mjs";
 import { dropDatabase, freshDatabase } from "./test-databases";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -133,8 +134,13 @@ function tail(file: string): string {
 }
 
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
-  if (!options.dev && !existsSync(path.join(root, ".next", "BUILD_ID"))) {
-    throw new Error("No production build: run `npm test` (which builds) or `npm run build` first");
+  if (!options.dev) {
+    if (!existsSync(path.join(root, ".next", "BUILD_ID")))
+      throw new Error("No production build: run `npm test` (which builds) or `npm run build` first");
+    // The route handlers run from .next: on a stale build a test would silently run old code.
+    const stale = staleBuild(root);
+    if (stale)
+      throw new Error(`Stale production build: ${stale}. Run \`npm run build\` (or \`npm test\`, which builds) first`);
   }
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), "cabin-test-"));
   // Migrated already: a copy of the template (test-databases.ts), or the database of a server started before.
