@@ -7,7 +7,7 @@ const TONES: Record<string, string> = {
   stopped: "bg-slate-100 text-slate-600 ring-slate-200",
 };
 
-/** A task's status; an ended one also says why (end_reason). */
+/** A task's status; an ended one also says why (end_reason), unless the reason only repeats it ("stopped"). */
 export function TaskStatus({ status, reason }: { status: string; reason: string | null }) {
   const live = status === "running" || status === "queued";
   return (
@@ -18,7 +18,7 @@ export function TaskStatus({ status, reason }: { status: string; reason: string 
     >
       {live && <span aria-hidden className="size-1.5 rounded-full bg-current" />}
       {status}
-      {reason && !live && status !== "paused" ? `: ${reason}` : ""}
+      {reason && reason !== status && !live && status !== "paused" ? `: ${reason}` : ""}
     </span>
   );
 }

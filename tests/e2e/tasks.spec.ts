@@ -88,6 +88,7 @@ for (const viewport of [
     const row = page.getByTestId("task-row").first();
     await expect(row).toContainText("Wait and watch the page");
     await expect(row.getByTestId("task-status")).toHaveAttribute("data-status", "stopped");
+    await expect(row.getByTestId("task-status")).toHaveText("stopped"); // not "stopped: stopped"
     expect(await horizontalOverflow(page)).toBe(0);
     await saveScreenshot(page, testInfo, `tasks-${viewport.width}`);
 
