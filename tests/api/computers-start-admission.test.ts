@@ -1,19 +1,18 @@
 // Start admission (docs/cluster.md "Start admission"): on a server that runs one start at a
-// time and lets 16 creates wait, a burst within that bound is all admitted and succeeds, the
+// time and lets 4 creates wait, a burst within that bound is all admitted and succeeds, the
 // waiting creates show in /metrics as cabin_session_start_queue{state="queued"}, and a burst
 // past the bound gets 503s with retry-after that leave no session behind. Waiting creates take
 // turns by organization: one organization's create is not held behind another's whole burst.
 // Standby contexts are off, so every create starts a context and the queue really fills.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api } from "./computers-fixtures";
+import { api, type Target } from "./computers-fixtures";
 import { createOrgKey, startServer, type TestServer } from "./harness";
 import { waitFor } from "./wait-for";
 
 const TOKEN = "metrics-token-admission-0123456789";
-const QUEUE_MAX = 16;
+const QUEUE_MAX = 4;
 let server: TestServer;
 let key: string;
-let keyB: string;
 
 beforeAll(async () => {
   server = await startServer({
@@ -22,11 +21,10 @@ beforeAll(async () => {
       SESSION_START_CONCURRENCY: "1",
       SESSION_START_QUEUE_MAX: String(QUEUE_MAX),
       BROWSER_STANDBY_CONTEXTS: "0",
-      ORG_MAX_BROWSER_SESSIONS: "100",
+      ORG_MAX_BROWSER_SESSIONS: "40",
     },
   });
   key = await createOrgKey(server, "admission");
-  keyB = await createOrgKey(server, "admission-b");
 }, 120_000);
 afterAll(async () => {
   await server?.stop();
@@ -34,10 +32,10 @@ afterAll(async () => {
 });
 
 const target = () => ({ base: server.url, key });
-const create = (apiKey = key) => api("POST", "/computers", { kind: "browser" }, { base: server.url, key: apiKey });
+const create = (t: Target = target()) => api("POST", "/computers", { kind: "browser" }, t);
 
-async function queuedStarts(): Promise<number> {
-  const res = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+async function queuedStarts(base = server.url): Promise<number> {
+  const res = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
   const line = (await res.text()).split("\n").find((l) => l.startsWith('cabin_session_start_queue{state="queued"}'));
   return Number(line?.split(" ")[1] ?? Number.NaN);
 }
@@ -48,10 +46,10 @@ async function liveSessionIds(): Promise<string[]> {
   return (res.body as { id: string }[]).map((s) => s.id);
 }
 
-async function deleteAll(apiKey = key) {
-  const res = await api("GET", "/computers?type=live", undefined, { base: server.url, key: apiKey });
+async function deleteAll(t: Target = target()) {
+  const res = await api("GET", "/computers?type=live", undefined, t);
   for (const { id } of res.body as { id: string }[])
-    expect((await api("DELETE", `/computers/${id}`, undefined, { base: server.url, key: apiKey })).status).toBe(204);
+    expect((await api("DELETE", `/computers/${id}`, undefined, t)).status).toBe(204);
 }
 
 describe("start admission", () => {
@@ -73,34 +71,8 @@ describe("start admission", () => {
     await deleteAll();
   });
 
-  it("admits a second organization's create next, ahead of the rest of the first one's burst", async () => {
-    const finished: string[] = [];
-    const tagged = (name: string, apiKey: string) =>
-      create(apiKey).then((res) => {
-        finished.push(name);
-        return res;
-      });
-    // The second organization's key is looked up once first, so its create reaches the queue at once.
-    expect((await api("GET", "/computers", undefined, { base: server.url, key: keyB })).status).toBe(200);
-    const burst = Array.from({ length: QUEUE_MAX }, (_, i) => tagged(`a${i + 1}`, key));
-    // One of the burst starts, the others wait; once 10 wait (a start takes 20–100 ms here), b1 arrives behind them.
-    await waitFor(queuedStarts, {
-      until: (n) => n >= 10,
-      intervalMs: 5,
-      message: "the burst queued",
-    });
-    const results = await Promise.all([...burst, tagged("b1", keyB)]);
-    expect(results.map((r) => r.status)).toEqual(results.map(() => 200));
-    // In arrival order b1 would finish last, behind the whole burst; in turns it is admitted at the
-    // next free slot after it arrives, so most of the burst still follows it.
-    const after = finished.slice(finished.indexOf("b1") + 1);
-    expect(after.length, finished.join(" ")).toBeGreaterThanOrEqual(2);
-    await deleteAll();
-    await deleteAll(keyB);
-  });
-
   it("answers a create past the queue bound with a 503 and retry-after, and makes nothing for it", async () => {
-    const results = await Promise.all(Array.from({ length: QUEUE_MAX * 3 }, () => create()));
+    const results = await Promise.all(Array.from({ length: 16 }, () => create()));
     const refused = results.filter((r) => r.status === 503);
     const created = results.filter((r) => r.status === 200);
     expect(refused.length + created.length).toBe(results.length);
@@ -113,5 +85,53 @@ describe("start admission", () => {
     }
     expect((await liveSessionIds()).sort()).toEqual(created.map((r) => r.body.id as string).sort());
     await deleteAll();
+  });
+});
+
+// Its own server, where every start launches a Chromium of its own (one session per process): a
+// start then takes far longer than a request takes to reach the queue, so who waits when is certain.
+describe("start admission by organization", () => {
+  const BURST = 6;
+  let slow: TestServer;
+  let a: Target;
+  let b: Target;
+  beforeAll(async () => {
+    slow = await startServer({
+      env: {
+        METRICS_TOKEN: TOKEN,
+        SESSION_START_CONCURRENCY: "1",
+        SESSION_START_QUEUE_MAX: "10",
+        BROWSER_STANDBY_CONTEXTS: "0",
+        BROWSER_MAX_CONTEXTS_PER_PROCESS: "1",
+      },
+    });
+    a = { base: slow.url, key: await createOrgKey(slow, "turns-a") };
+    b = { base: slow.url, key: await createOrgKey(slow, "turns-b") };
+  }, 120_000);
+  afterAll(async () => {
+    await slow?.stop();
+    await slow?.destroy();
+  });
+
+  it("admits a second organization's create next, ahead of the rest of the first one's burst", async () => {
+    const finished: string[] = [];
+    const tagged = (name: string, t: Target) =>
+      create(t).then((res) => {
+        finished.push(name);
+        return res;
+      });
+    const burst = Array.from({ length: BURST }, (_, i) => tagged(`a${i + 1}`, a));
+    // One of the burst starts; the rest wait. Then b1 arrives behind all of them.
+    await waitFor(() => queuedStarts(slow.url), {
+      until: (n) => n === BURST - 1,
+      intervalMs: 5,
+      message: "the rest of the burst queued",
+    });
+    const results = await Promise.all([...burst, tagged("b1", b)]);
+    expect(results.map((r) => r.status)).toEqual(results.map(() => 200));
+    // In arrival order b1 would finish last; in turns it is admitted after the next of the burst.
+    expect(finished.indexOf("b1"), finished.join(" ")).toBeLessThanOrEqual(3);
+    await deleteAll(a);
+    await deleteAll(b);
   });
 });
