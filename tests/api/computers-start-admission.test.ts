@@ -14,16 +14,23 @@ const QUEUE_MAX = 4;
 let server: TestServer;
 let key: string;
 
-beforeAll(async () => {
-  server = await startServer({
+/**
+ * A server that runs one start at a time, plus `env`. Standby is off, its floor and its demand-sized
+ * ceiling both: a refill after a burst would otherwise hold the one start slot when the next burst comes.
+ */
+const admissionServer = (env: Record<string, string>) =>
+  startServer({
     env: {
       METRICS_TOKEN: TOKEN,
       SESSION_START_CONCURRENCY: "1",
-      SESSION_START_QUEUE_MAX: String(QUEUE_MAX),
       BROWSER_STANDBY_CONTEXTS: "0",
-      ORG_MAX_BROWSER_SESSIONS: "40",
+      BROWSER_STANDBY_MAX_CONTEXTS: "0",
+      ...env,
     },
   });
+
+beforeAll(async () => {
+  server = await admissionServer({ SESSION_START_QUEUE_MAX: String(QUEUE_MAX), ORG_MAX_BROWSER_SESSIONS: "40" });
   key = await createOrgKey(server, "admission");
 }, 120_000);
 afterAll(async () => {
@@ -96,15 +103,7 @@ describe("start admission by organization", () => {
   let a: Target;
   let b: Target;
   beforeAll(async () => {
-    slow = await startServer({
-      env: {
-        METRICS_TOKEN: TOKEN,
-        SESSION_START_CONCURRENCY: "1",
-        SESSION_START_QUEUE_MAX: "10",
-        BROWSER_STANDBY_CONTEXTS: "0",
-        BROWSER_MAX_CONTEXTS_PER_PROCESS: "1",
-      },
-    });
+    slow = await admissionServer({ SESSION_START_QUEUE_MAX: "10", BROWSER_MAX_CONTEXTS_PER_PROCESS: "1" });
     a = { base: slow.url, key: await createOrgKey(slow, "turns-a") };
     b = { base: slow.url, key: await createOrgKey(slow, "turns-b") };
   }, 120_000);
@@ -121,9 +120,10 @@ describe("start admission by organization", () => {
         return res;
       });
     const burst = Array.from({ length: BURST }, (_, i) => tagged(`a${i + 1}`, a));
-    // One of the burst starts; the rest wait. Then b1 arrives behind all of them.
+    // One of the burst starts, the rest wait (the first may already be done: it can take the spare
+    // Chromium). Once all of it has arrived and at least two wait, b1 arrives behind them.
     await waitFor(() => queuedStarts(slow.url), {
-      until: (n) => n === BURST - 1,
+      until: (n) => n >= 2 && n + finished.length >= BURST - 1,
       intervalMs: 5,
       message: "the rest of the burst queued",
     });
