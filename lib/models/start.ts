@@ -8,12 +8,16 @@ import { getLogger } from "@/lib/logger";
 import { registerModelFastPath } from "@/lib/models/gateway/fast-path";
 import { disposeLocalRuntime } from "@/lib/models/local/runtime";
 import { listModels, warmUpModels } from "@/lib/models/registry";
-import { flushUsage } from "@/lib/models/usage/usage";
+import { flushUsage, replayUsageJournal } from "@/lib/models/usage/usage";
 
 export async function start(): Promise<() => Promise<void>> {
   // Builds the registry now: a bad MODELS value is reported at start-up, not at the first request.
   listModels();
   registerOrganizationResources("model spend", spendResources);
+  // Before any request: what a killed process answered but did not write is billed first (docs/models.md "Usage").
+  await replayUsageJournal().catch((err) =>
+    getLogger().error({ err, part: "models" }, "usage journal replay failed; its files are kept for the next start"),
+  );
   // Production only: in development Next's router keeps /v1 hot-reloadable.
   if (getEnv().NODE_ENV === "production") registerModelFastPath();
   if (getEnv().MODEL_WARMUP) {
