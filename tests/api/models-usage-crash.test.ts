@@ -63,7 +63,15 @@ describe("usage rows after a crash", () => {
     );
     // At once: the batch writer waits about a second before its first write.
     await gateway.kill("SIGKILL");
-    gateway = await gateway.restart();
+    // On PostgreSQL the server is a cluster node: until a node can take over its own killed incarnation
+    // at once (docs/cluster.md), its start is refused while the dead one's lease runs.
+    const killed = gateway;
+    gateway = await waitFor(() => killed.restart().catch(() => null), {
+      until: (started) => started !== null,
+      timeoutMs: 90_000,
+      intervalMs: 1_000,
+      message: "the restart on the same data",
+    }).then((started) => started!);
 
     const { client } = createDb(gateway.databaseUrl);
     try {
