@@ -245,7 +245,7 @@ describe("shared across the nodes of a cluster", () => {
       instruction: "look",
       model: SCRIPTED_MODEL,
       computer_id: session,
-      max_steps: 500,
+      max_steps: 200,
     });
     expect(task.status, JSON.stringify(task.body)).toBe(201);
     const taskId = task.body.task_id as string;
