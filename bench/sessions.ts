@@ -139,6 +139,17 @@ try {
   standbyBefore = await standbySettled();
   const burst2 = await backToBack(ids);
   record(`create→ready back to back ×20 again (standby ${standbyBefore} at start)`, burst2, "p50 ≤ 20 ms, p95 ≤ 60 ms");
+  const rawP50 = pct(floorFigures.create, 50);
+  rows.push([
+    "back to back p50 / raw newContext+newPage p50 (both runs)",
+    `${(pct(burst, 50) / rawP50).toFixed(2)}×, ${(pct(burst2, 50) / rawP50).toFixed(2)}×`,
+    "≤ 0.5×",
+  ]);
+  rows.push([
+    "ten concurrent (sized) / raw ten concurrent",
+    `${(sizedTen / floorFigures.tenConcurrentMs).toFixed(2)}×`,
+    "reported",
+  ]);
   del.push(...(await deleteAll(ids)));
   record("delete (non-persistent, answered)", del, "≤ 10 ms p50");
 

@@ -10,9 +10,12 @@ import { getLogger } from "@/lib/logger";
 import { clusterForwardKey } from "@/lib/process-handles";
 import { setSingleton } from "@/lib/singleton";
 import { currentNode, setCurrentNode } from "@/lib/cluster/current-node";
+import { registerIncarnationProbe } from "@/lib/cluster/start-checks";
 
 export async function startCluster(): Promise<() => Promise<void>> {
   const node = new ClusterNode();
+  // Before the start checks: they may probe this process's own address (a restart after kill -9).
+  registerIncarnationProbe();
   try {
     await node.start();
   } catch (err) {

@@ -61,6 +61,18 @@ export interface StartSpec {
   stealth: boolean;
   /** restore: start from this saved state (environment_id). */
   restore?: SavedState;
+  /** A computer started ahead for this create (`ComputerDriver.reserveWarm`): `start` adopts it. */
+  warm?: WarmReservation;
+}
+
+/**
+ * A computer started ahead of demand (a standby browser context, a standby desktop) and set
+ * aside for one create. It was started already, so that create takes no start slot
+ * (docs/cluster.md "Start admission"). `release` is called once the create is over either way:
+ * it gives the computer back to the standby unless `start` adopted it.
+ */
+export interface WarmReservation {
+  release(): void;
 }
 
 export interface ComputerEvents {
@@ -258,6 +270,11 @@ export interface ComputerDriver {
    */
   validate(spec: Omit<StartSpec, "id" | "organizationId">): void;
   start(spec: StartSpec, events: ComputerEvents): Promise<ComputerHandle>;
+  /**
+   * A computer already started that fits `spec`, taken out of the standby for one create; null
+   * when none is ready (the create then starts one, through the node's start queue).
+   */
+  reserveWarm?(spec: Omit<StartSpec, "id" | "warm">): WarmReservation | null;
   /** Boot: clean up leftovers of a previous process and warm up (must not throw). */
   warm(): Promise<void>;
   /** Process shutdown, after every handle was stopped. */

@@ -8,7 +8,7 @@ import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
 import { assertServedHere, findOwnedComputer, reachSession } from "@/lib/computers/sessions/access";
 import { parseCreateOptions } from "@/lib/computers/sessions/create-options";
-import type { ComputerKind, ProxyConfig, SavedState } from "@/lib/computers/driver";
+import type { ComputerKind, ProxyConfig, SavedState, WarmReservation } from "@/lib/computers/driver";
 import { asAppError } from "@/lib/computers/actions/failures";
 import { toSession, toSessionListItem, type SessionObject } from "@/lib/computers/sessions/lifecycle";
 import { listComputerPage, nextPageHeaders, parsePageQuery } from "@/lib/computers/sessions/list-page";
@@ -55,24 +55,29 @@ export async function createComputer(input: {
   const restore = options.environmentId
     ? await loadEnvironment(input.principal.organizationId, options.environmentId, options.kind)
     : undefined;
+  const spec = { organizationId: input.principal.organizationId, viewport: options.display, stealth: options.stealth };
+  let warm: WarmReservation | null = null;
   try {
     // Before the row exists: a refused request leaves nothing behind.
-    driver.validate({ viewport: options.display, stealth: options.stealth, proxy, restore });
-    const row = await manager.admission.run(
-      () =>
-        manager.start({
-          organizationId: input.principal.organizationId,
-          apiKeyId: input.principal.apiKeyId,
-          createdByUserId: input.principal.userId ?? null,
-          options,
-          proxy,
-          restore,
-        }),
-      input.principal.organizationId,
-    );
+    driver.validate({ ...spec, proxy, restore });
+    const start = () =>
+      manager.start({
+        organizationId: input.principal.organizationId,
+        apiKeyId: input.principal.apiKeyId,
+        createdByUserId: input.principal.userId ?? null,
+        options,
+        proxy,
+        restore,
+        warm: warm ?? undefined,
+      });
+    // A computer started ahead (standby) needs no start slot: only what still has to start queues.
+    warm = driver.reserveWarm?.({ ...spec, proxy, restore }) ?? null;
+    const row = warm ? await start() : await manager.admission.run(start, input.principal.organizationId);
     return toSession(row, input.origin);
   } catch (err) {
     throw asAppError(err);
+  } finally {
+    warm?.release();
   }
 }
 

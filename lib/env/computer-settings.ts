@@ -235,6 +235,15 @@ export const computerSettings = {
     .min(1)
     .default(16)
     .describe("Desktops running at once on this host (an idle one takes ~50 MiB, plus its apps)."),
+  DESKTOP_STANDBY: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(16)
+    .default(1)
+    .describe(
+      "Fresh desktops kept started (default screen size) so a create adopts one at once; within DESKTOP_MAX_SESSIONS and free memory (BROWSER_STANDBY_MIN_FREE_MB). 0: every desktop starts cold.",
+    ),
   DESKTOP_START_TIMEOUT_SECONDS: z.coerce
     .number()
     .int()

@@ -16,7 +16,7 @@ import {
   type Site,
   type Target,
 } from "../api/computers-fixtures";
-import { canRunDesktops, createDesktop, desktopImagesDir, exec } from "../api/desktop-fixtures";
+import { canRunDesktops, createDesktop, desktopHealth, desktopImagesDir, exec } from "../api/desktop-fixtures";
 import { census, describeDescendants, printSummary, profilesOf, type Census } from "./host-census";
 
 const BROWSER_CYCLES = Number(process.env.SOAK_BROWSER_CYCLES ?? 500);
@@ -36,7 +36,10 @@ let server: TestServer;
 let target: Target;
 beforeAll(async () => {
   site = await startSite();
-  server = await startServer({ env: canRunDesktops ? { DESKTOP_IMAGES_DIR: desktopImagesDir() } : {} });
+  // A warm desktop (DESKTOP_STANDBY) in the census from the baseline on: one that leaked would show.
+  server = await startServer({
+    env: canRunDesktops ? { DESKTOP_IMAGES_DIR: desktopImagesDir(), DESKTOP_STANDBY: "1" } : {},
+  });
   target = { base: server.url, key: await createOrgKey(server, "Soak Org") };
 }, 300_000);
 afterAll(async () => {
@@ -66,7 +69,9 @@ function ending(i: number, every: number, idleSeconds: number, lifetimeSeconds: 
 /** The pool at its floor: no session, no organization's browser (BROWSER_ORG_IDLE_SECONDS), the standby trimmed back, and no context or page beyond the standby's own. */
 const settledPool = async () => {
   const p = await poolStats(server.url);
+  const desktop = canRunDesktops ? await desktopHealth({ base: server.url }) : null;
   return (
+    (!desktop || desktop.standby_desktops === desktop.standby_desktop_target) &&
     p.ending_sessions === 0 &&
     p.live_sessions === 0 &&
     p.session_contexts === 0 &&

@@ -24,6 +24,7 @@ import { egressProxyOf } from "@/lib/computers/browser/egress-context";
 import { BrowserLiveInput } from "@/lib/computers/browser/live-input";
 import { browserScreencast } from "@/lib/computers/browser/screencast";
 import { TabSet } from "@/lib/computers/browser/tabs";
+import { fitsStandby, takeReserved } from "@/lib/computers/browser/standby-reservation";
 import { poolCdpCapability } from "@/lib/computers/browser/cdp-target";
 import { firstLine, readDocument, readPageContext } from "@/lib/computers/browser/page-reading";
 
@@ -59,9 +60,9 @@ export class BrowserComputer implements ComputerHandle {
     const options: BrowserContextOptions = { viewport: size, deviceScaleFactor: spec.viewport.scale };
     if (spec.proxy) options.proxy = { ...spec.proxy };
     if (spec.restore) options.storageState = JSON.parse(spec.restore.data.toString("utf8"));
-    // A standby context was made with the defaults; only the viewport can change afterwards.
-    const canUseStandby = !spec.proxy && !spec.restore && spec.viewport.scale === 1;
-    const lease = await pool.acquire(options, canUseStandby, spec.organizationId);
+    // Set aside before the create (StandbyReservation), or one made ready while it waited for a start slot.
+    const ready = takeReserved(spec) ?? (fitsStandby(spec) ? pool.takeStandby(spec.organizationId, false) : undefined);
+    const lease = await pool.acquire(options, spec.organizationId, ready);
     try {
       const computer = new BrowserComputer(
         spec.id,

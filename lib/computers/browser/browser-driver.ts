@@ -5,6 +5,7 @@ import type { ComputerDriver, ComputerEvents, StartSpec } from "@/lib/computers/
 import { BrowserComputer } from "@/lib/computers/browser/browser-computer";
 import { findChromium } from "@/lib/computers/browser/find-chromium";
 import { BrowserPool } from "@/lib/computers/browser/pool";
+import { reserveStandby } from "@/lib/computers/browser/standby-reservation";
 import { getLogger } from "@/lib/logger";
 import { singleton, singletonKey } from "@/lib/singleton";
 
@@ -23,6 +24,10 @@ export const browserDriver: ComputerDriver = {
 
   start(spec: StartSpec, events: ComputerEvents) {
     return BrowserComputer.open(getBrowserPool(), spec, events);
+  },
+
+  reserveWarm(spec) {
+    return reserveStandby(getBrowserPool(), spec);
   },
 
   async warm() {

@@ -1,24 +1,21 @@
-// The browser pool: long-lived Chromium processes, one BrowserContext per session
-// (~13 MiB each, against ~64 MiB for a browser with one session), plus standby contexts
-// with a blank page already open (StandbyContexts, sized from demand), because a
-// context's first page costs ~40 ms and creating a session must not. Standby
-// contexts are handed out when a session's options can be applied after creation
-// (viewport: yes; proxy, device scale, saved state: no → a fresh context).
+// The browser pool: long-lived Chromium processes, one BrowserContext per session (~13 MiB each,
+// against ~64 MiB for a browser with one session), plus standby contexts with a blank page already
+// open (StandbyContexts, sized from demand), because a context's first page costs ~40 ms and creating
+// a session must not. A create that fits a standby context (standby-reservation.ts) has one set aside
+// before it asks for a start slot; others get a fresh context (proxy, device scale, saved state).
 //
-// Sessions of different organizations never share a Chromium process (docs/security.md "Sessions apart": a
-// renderer exploit must not reach another customer's pages through the browser
-// process). Each Slot has an owner; the spare (owner null) holds the standby, and the
-// first create of an organization without a browser claims it, standby included,
-// while a new spare starts behind it. An organization's browser closes
-// BROWSER_ORG_IDLE_SECONDS after its last session.
-//
-// A process is retired after BROWSER_RECYCLE_AFTER_CONTEXTS sessions (it takes no
-// new ones and closes with its last), and its sessions are told when it crashes.
+// Sessions of different organizations never share a Chromium process (docs/security.md "Sessions
+// apart": a renderer exploit must not reach another customer's pages through the browser process).
+// Each Slot has an owner; the spare (owner null) holds the standby, and the first create of an
+// organization without a browser claims it, standby included, while a new spare starts behind it.
+// An organization's browser closes BROWSER_ORG_IDLE_SECONDS after its last session. A process is
+// retired after BROWSER_RECYCLE_AFTER_CONTEXTS sessions (it takes no new ones and closes with its
+// last), and its sessions are told when it crashes.
 import type { BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { getLogger } from "@/lib/logger";
 import { killLaunch, killMarked, processTreeCount, reapOrphanProfiles } from "@/lib/computers/browser/processes";
 import { closeQuietly, usable, type Slot } from "@/lib/computers/browser/slot";
-import { DEFAULT_VIEWPORT, type Standby } from "@/lib/computers/browser/standby";
+import { DEFAULT_VIEWPORT, readyFor, type Standby } from "@/lib/computers/browser/standby";
 import { StandbyByOwner } from "@/lib/computers/browser/standby-owners";
 import { newSessionContext } from "@/lib/computers/browser/egress-context";
 import { ChromiumLauncher } from "@/lib/computers/browser/launcher";
@@ -77,16 +74,14 @@ export class BrowserPool {
     await this.standby.of(null).fill();
   }
 
-  /** A context (and its first page) for a new session of organization `owner`, in a browser only it uses. */
-  async acquire(options: BrowserContextOptions, canUseStandby: boolean, owner: string): Promise<Lease> {
+  /** A context (and first page) for a session of `owner`, in a browser only it uses: `ready` (reserved by takeStandby) if still usable. */
+  async acquire(options: BrowserContextOptions, owner: string, ready?: Standby): Promise<Lease> {
     if (this.stopped) throw new Error("The browser pool is shut down");
-    if (canUseStandby) {
-      const ready = this.takeStandby(owner);
-      if (ready) {
-        this.hold(ready.slot, ready.context);
-        return { ...ready, fromStandby: true };
-      }
+    if (ready && readyFor(ready, owner)) {
+      this.hold(ready.slot, ready.context);
+      return { ...ready, fromStandby: true };
     }
+    if (ready) void ready.context.close().catch(() => {});
     return this.withSlot(owner, async (slot) => {
       let context: BrowserContext | null = null;
       try {
@@ -102,10 +97,16 @@ export class BrowserPool {
     });
   }
 
-  /** A ready context of `owner`'s; an organization without a browser with room first claims the spare, standby and all. */
-  private takeStandby(owner: string): Standby | undefined {
+  /** A reserved context a create did not use: ready again for the next one, if its browser still can. */
+  giveBack(ready: Standby): void {
+    this.standby.giveBack(ready, !this.stopped);
+  }
+
+  /** Sets a ready context of `owner`'s aside for one create; without a browser with room it first claims the spare, standby and all. */
+  takeStandby(owner: string, countAsDemand = true): Standby | undefined {
+    if (this.stopped) return undefined;
     if (!this.slots.some((s) => s.owner === owner && this.hasRoom(s))) this.claimSpare(owner);
-    return this.standby.of(owner).take();
+    return this.standby.of(owner).take(countAsDemand);
   }
 
   /** Counts a context as a session of its slot before anything can retire and close that slot. */

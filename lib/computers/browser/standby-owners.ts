@@ -4,7 +4,7 @@
 // has passed (StandbyDemand).
 import { getEnv } from "@/lib/env";
 import type { Slot } from "@/lib/computers/browser/slot";
-import { StandbyContexts } from "@/lib/computers/browser/standby";
+import { readyFor, type Standby, StandbyContexts } from "@/lib/computers/browser/standby";
 
 export class StandbyByOwner {
   private readonly byOwner = new Map<string | null, StandbyContexts>();
@@ -30,6 +30,13 @@ export class StandbyByOwner {
     const standby = this.byOwner.get(owner);
     this.byOwner.delete(owner);
     void standby?.stop();
+  }
+
+  /** A reserved context a create did not use: back to its owner's ready list (`keep`), else closed. */
+  giveBack(ready: Standby, keep: boolean): void {
+    const owner = ready.slot.owner;
+    if (keep && owner !== null && readyFor(ready, owner)) this.of(owner).adopt([ready]);
+    else void ready.context.close().catch(() => {});
   }
 
   get size(): number {

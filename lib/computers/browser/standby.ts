@@ -26,6 +26,11 @@ export interface Standby {
   page: Page;
 }
 
+/** Still usable by a session of `owner`: its browser lives and its page is open. */
+export function readyFor(s: Standby, owner: string): boolean {
+  return usable(s.slot) && !s.page.isClosed() && s.slot.owner === owner;
+}
+
 // Measured PSS of one idle context with a blank page (sessions.md §1), with headroom.
 const PER_CONTEXT_BYTES = 80 * 1024 * 1024;
 const RETRY_MS = 5_000;
@@ -76,9 +81,9 @@ export class StandbyContexts {
     while (this.making.size) await Promise.all([...this.making]);
   }
 
-  /** A create that could use a standby context: counted as demand; a ready context if there is one. */
-  take(): Standby | undefined {
-    this.demand.record();
+  /** A create that could use a standby context: counted as demand (once per create); a ready context if there is one. */
+  take(countAsDemand = true): Standby | undefined {
+    if (countAsDemand) this.demand.record();
     let found: Standby | undefined;
     while (!found && this.ready.length) {
       const s = this.ready.shift()!;

@@ -6,6 +6,7 @@ import { ActionError } from "@/lib/computers/actions/action-error";
 import type { ComputerDriver, ComputerEvents, ComputerHandle, StartSpec } from "@/lib/computers/driver";
 import { DesktopComputer } from "@/lib/computers/desktop/desktop-computer";
 import { DesktopRunner } from "@/lib/computers/desktop/desktop-runner";
+import { DesktopReservation, DesktopStandby, type StandbyDesktop } from "@/lib/computers/desktop/desktop-standby";
 import {
   availability,
   type Availability,
@@ -23,6 +24,8 @@ interface DriverState {
   live: Map<string, DesktopComputer>;
   starting: number;
   lastStartError: string | null;
+  /** Warm desktops a create adopts (DESKTOP_STANDBY). */
+  standby: DesktopStandby;
 }
 
 const state = singleton(
@@ -31,8 +34,32 @@ const state = singleton(
     live: new Map(),
     starting: 0,
     lastStartError: null,
+    standby: new DesktopStandby({
+      inUse: () => state.live.size + state.starting,
+      image: () => {
+        const available = availability();
+        return available.ok ? available.image : null;
+      },
+      sessionsRoot,
+    }),
   }),
 );
+
+/** A standby desktop becomes session `spec.id`'s: nothing starts, so the create takes no start slot. */
+function adopt(spec: StartSpec, events: ComputerEvents, desktop: StandbyDesktop): ComputerHandle {
+  let stopped = false;
+  desktop.runner.handOver((detail) => {
+    if (!stopped) events.onExit(detail);
+  });
+  const computer = new DesktopComputer(spec.id, desktop.runner, desktop.version, spec.viewport, () => {
+    stopped = true;
+    state.live.delete(spec.id);
+    state.standby.refill();
+  });
+  state.live.set(spec.id, computer);
+  getLogger().info({ id: spec.id, standby: desktop.runner.id }, "desktop ready (from standby)");
+  return computer;
+}
 
 /**
  * A snapshot only fits the base image it was taken on (its upper layer is a diff
@@ -75,7 +102,17 @@ export const desktopDriver: ComputerDriver = {
     assertRestorable(spec, available.image.version);
   },
 
+  reserveWarm(spec) {
+    const available = availability();
+    if (spec.restore || !available.ok) return null;
+    const desktop = state.standby.take(spec.viewport, available.image.version);
+    return desktop ? new DesktopReservation(state.standby, desktop) : null;
+  },
+
   async start(spec: StartSpec, events: ComputerEvents): Promise<ComputerHandle> {
+    const reserved = spec.warm instanceof DesktopReservation ? spec.warm.take() : undefined;
+    if (reserved?.runner.alive) return adopt(spec, events, reserved);
+    if (reserved) state.standby.giveBack(reserved); // died meanwhile: ended there
     const available = availability();
     if (!available.ok) throw unavailable(available);
     const { image } = available;
@@ -83,6 +120,7 @@ export const desktopDriver: ComputerDriver = {
     if (state.live.size + state.starting >= env.DESKTOP_MAX_SESSIONS) {
       throw new Error(`this host already runs ${env.DESKTOP_MAX_SESSIONS} desktops (DESKTOP_MAX_SESSIONS)`);
     }
+    if (state.live.size + state.starting + state.standby.count >= env.DESKTOP_MAX_SESSIONS) state.standby.makeRoom();
     state.starting++;
     let stopped = false;
     try {
@@ -101,6 +139,7 @@ export const desktopDriver: ComputerDriver = {
       const computer = new DesktopComputer(spec.id, runner, image.version, spec.viewport, () => {
         stopped = true;
         state.live.delete(spec.id);
+        state.standby.refill();
       });
       state.live.set(spec.id, computer);
       state.lastStartError = null;
@@ -127,10 +166,13 @@ export const desktopDriver: ComputerDriver = {
     } catch (err) {
       getLogger().error({ err }, "could not clean leftover desktops");
     }
+    // In the background (the start queue's background lane): boot does not wait for it.
+    if (available.ok) state.standby.refill();
   },
 
   async shutdown() {
     await Promise.all([...state.live.values()].map((c) => c.stop({ saveState: false }).catch(() => {})));
+    await state.standby.stop();
   },
 
   health() {
@@ -143,6 +185,8 @@ export const desktopDriver: ComputerDriver = {
       ...(state.lastStartError ? { last_start_error: state.lastStartError } : {}),
       image_version: imageVersion(),
       live_desktops: state.live.size,
+      standby_desktops: state.standby.size,
+      standby_desktop_target: available.ok ? state.standby.target() : 0,
       desktop_processes: onLinuxAsRoot ? markedProcesses().length : 0,
       session_dirs: sessionDirCount(),
     };

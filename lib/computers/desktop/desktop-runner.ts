@@ -67,11 +67,21 @@ export class DesktopRunner {
     readonly dir: string,
     readonly upper: string,
     private readonly sandbox: Sandbox,
-    private readonly onExit: (detail: string) => void,
+    private onExit: (detail: string) => void,
   ) {}
 
   get pid1(): number {
     return this.sandbox.pid1;
+  }
+
+  /** Neither stopped nor dead. */
+  get alive(): boolean {
+    return !this.stopping;
+  }
+
+  /** A standby desktop adopted by a session (DesktopStandby): its death is the session's from now on. */
+  handOver(onExit: (detail: string) => void): void {
+    this.onExit = onExit;
   }
 
   static async start(input: DesktopStart): Promise<DesktopRunner> {

@@ -2,7 +2,7 @@
 // in memory, its computer once started, and its live view. What ends with it
 // subscribes to the manager's `ends` (SessionEndBus).
 import type { CreateOptions } from "@/lib/computers/sessions/create-options";
-import type { ComputerHandle, ComputerKind, ProxyConfig, SavedState } from "@/lib/computers/driver";
+import type { ComputerHandle, ComputerKind, ProxyConfig, SavedState, WarmReservation } from "@/lib/computers/driver";
 import type { ScreencastHub } from "@/lib/computers/live/hub";
 
 export interface LiveSession {
@@ -35,6 +35,8 @@ export interface StartInput {
   options: CreateOptions;
   restore?: SavedState;
   proxy?: ProxyConfig;
+  /** A computer started ahead for this create (ComputerDriver.reserveWarm); the caller releases it. */
+  warm?: WarmReservation;
 }
 
 /** A session about to start: its deadlines from `deadlines`, its `started` promise settled by the caller. */

@@ -156,6 +156,7 @@ export class SessionManager {
           stealth: options.stealth,
           proxy: input.proxy,
           restore: input.restore,
+          warm: input.warm,
         },
         { onExit: (detail) => this.onExit(id, detail) },
       );

@@ -92,6 +92,8 @@ describe("joining a cluster", () => {
     expect(await refusalToJoin({ ...args, probe: silent })).toBeNull();
     expect(await refusalToJoin({ ...args, probe: restarted })).toBeNull();
     expect(await refusalToJoin({ ...args, existing: node("a", -1), probe: answering })).toBeNull();
+    // The address leads back to the starting process itself (it already listens there): nothing else holds it.
+    expect(await refusalToJoin({ ...args, probe: async () => "self" })).toBeNull();
   });
 });
 
