@@ -168,3 +168,41 @@ describe("token estimates", () => {
     expect(tokens).toBeLessThan(20);
   });
 });
+
+describe("maxImageEdge in MODELS", () => {
+  const defaults = { prefix: "svc", threads: 1, contextSize: 2048, parallel: 1, queueSize: 8, upstreamTimeoutMs: 1000 };
+  it("is read at the model's level and checked", async () => {
+    const { parseModelsConfig } = await import("@/lib/models/config");
+    const url = "http://127.0.0.1:9/v1";
+    const [model] = parseModelsConfig(
+      JSON.stringify({ m: { backend: "openai-compatible", url, maxImageEdge: 1024 } }),
+      defaults,
+    );
+    expect(model!.maxImageEdge).toBe(1024);
+    expect(() =>
+      parseModelsConfig(JSON.stringify({ m: { backend: "openai-compatible", url, maxImageEdge: 10 } }), defaults),
+    ).toThrow(/MODELS\.m\.maxImageEdge: maxImageEdge must be at least 64/);
+  });
+});
+
+describe("a task's event history (resumed streams)", () => {
+  it("replays the kept events after a point, then live ones, with a replay_gap when some were dropped", async () => {
+    const { TaskControl } = await import("@/lib/agent/control");
+    const control = new TaskControl(3);
+    for (let i = 1; i <= 5; i++) control.emit({ event: "step", data: { i } });
+    const got: Array<[string, number | undefined]> = [];
+    const stop = control.follow(0, (e) => got.push([e.event, e.seq]));
+    control.emit({ event: "completed", data: {} });
+    stop();
+    expect(got).toEqual([
+      ["replay_gap", undefined],
+      ["step", 3],
+      ["step", 4],
+      ["step", 5],
+      ["completed", 6],
+    ]);
+    const after: number[] = [];
+    control.follow(4, (e) => after.push(e.seq!))();
+    expect(after).toEqual([5, 6]);
+  });
+});

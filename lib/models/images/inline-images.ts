@@ -7,7 +7,6 @@
 // "Image size"). The request a client sent is not changed: the stored
 // conversation keeps its links, only what goes to the backend is inlined.
 import { createHash } from "node:crypto";
-import { AppError } from "@/lib/api/errors";
 import type { ChatCompletionRequest } from "@/lib/models/gateway/schemas";
 import { fitImage } from "@/lib/models/images/fit-image";
 import { ownScreenshotRef, readOwnScreenshot } from "@/lib/models/images/own-screenshots";
@@ -49,12 +48,8 @@ export function inlineImageUrl(url: string, options: InlineOptions): string | Pr
   if (ref) {
     return cached(`shot:${ref.computerId}/${ref.name}@${bound}`, async () => {
       const file = await readOwnScreenshot(ref);
-      if (!file)
-        throw new AppError(
-          "invalid_request",
-          `The image ${ref.name} is no longer stored (screenshots are kept for 15 minutes): take a new screenshot`,
-          { detail: "invalid_image_url" },
-        );
+      // Not on this node (expired, or kept by another node of a cluster): sent as given, for an upstream that can reach it.
+      if (!file) return url;
       const fitted = await fitImage(file.data, file.mime, options.maxImageEdge);
       return `data:${fitted.mime};base64,${fitted.data.toString("base64")}`;
     });
