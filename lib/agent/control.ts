@@ -14,11 +14,18 @@ export type TaskEventName =
   | "resumed"
   | "completed"
   | "failed"
-  | "stopped";
+  | "stopped"
+  /** Only on a resumed stream: the events before `first_available` are no longer kept. */
+  | "replay_gap";
 
 export interface TaskEvent {
   event: TaskEventName;
   data: Record<string, unknown>;
+}
+
+/** An emitted event with its place in the task's stream (1, 2, …): the SSE `id` a client resumes from. */
+export interface SequencedEvent extends TaskEvent {
+  seq: number;
 }
 
 /** Why a loop stopped early; the loop turns it into the task's end (status and end_reason). */
@@ -37,7 +44,12 @@ export class TaskControl {
   private pausedNow = false;
   private wakeUp: (() => void) | null = null;
   private readonly pending: string[] = [];
-  private readonly listeners = new Set<(event: TaskEvent) => void>();
+  private readonly listeners = new Set<(event: SequencedEvent) => void>();
+  private readonly history: SequencedEvent[] = [];
+  private seq = 0;
+
+  /** `historyLimit`: events kept for streams that resume (AGENT_TASK_EVENT_HISTORY); older ones are dropped. */
+  constructor(private readonly historyLimit = 500) {}
   private interruption: TaskInterrupted | null = null;
 
   get signal(): AbortSignal {
@@ -96,15 +108,33 @@ export class TaskControl {
     if (this.interruption) throw this.interruption;
   }
 
-  subscribe(listener: (event: TaskEvent) => void): () => void {
+  subscribe(listener: (event: SequencedEvent) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
+  /**
+   * The kept events after `afterSeq`, then every new one as it comes. When events after `afterSeq`
+   * were dropped already, a `replay_gap` event (no seq of its own) comes first and says which.
+   */
+  follow(afterSeq: number, listener: (event: TaskEvent & { seq?: number }) => void): () => void {
+    const first = this.history[0]?.seq ?? this.seq + 1;
+    if (afterSeq + 1 < first)
+      listener({
+        event: "replay_gap",
+        data: { from: afterSeq + 1, first_available: first, dropped: first - afterSeq - 1 },
+      });
+    for (const event of this.history) if (event.seq > afterSeq) listener(event);
+    return this.subscribe(listener);
+  }
+
   emit(event: TaskEvent): void {
+    const sequenced = { ...event, seq: ++this.seq };
+    this.history.push(sequenced);
+    if (this.history.length > this.historyLimit) this.history.shift();
     for (const listener of [...this.listeners]) {
       try {
-        listener(event);
+        listener(sequenced);
       } catch {
         // one broken stream must not stop the loop
       }

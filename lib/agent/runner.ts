@@ -8,6 +8,7 @@ import { TaskControl, type TaskEvent } from "@/lib/agent/control";
 import { runLoop, type TaskEnd } from "@/lib/agent/loop";
 import type { TaskPlan } from "@/lib/agent/schema";
 import { getSessionManager } from "@/lib/computers/registry";
+import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
 import { singleton, singletonKey } from "@/lib/singleton";
 
@@ -17,13 +18,24 @@ interface RunningTask {
   finished: Promise<TaskEnd>;
 }
 
+/** How long an ended task's events stay for streams that resume after its end. */
+const ENDED_EVENTS_KEPT_MS = 10 * 60_000;
+
 export class TaskRunner {
   private readonly tasks = new Map<string, RunningTask>();
+  /** Ended tasks of this process, kept ENDED_EVENTS_KEPT_MS for their event history. */
+  private readonly ended = new Map<string, RunningTask>();
   private closing = false;
 
   get(taskId: string, organizationId: string): RunningTask | undefined {
     const task = this.tasks.get(taskId);
     return task && task.organizationId === organizationId ? task : undefined;
+  }
+
+  /** A task's events, running or recently ended in this process (for GET /agent/tasks/{id}/stream). */
+  events(taskId: string, organizationId: string): TaskControl | undefined {
+    const task = this.tasks.get(taskId) ?? this.ended.get(taskId);
+    return task && task.organizationId === organizationId ? task.control : undefined;
   }
 
   get size(): number {
@@ -41,7 +53,7 @@ export class TaskRunner {
     ownsComputer: boolean;
     onEvent?: (event: TaskEvent) => void;
   }): RunningTask {
-    const control = new TaskControl();
+    const control = new TaskControl(getEnv().AGENT_TASK_EVENT_HISTORY);
     if (input.onEvent) control.subscribe(input.onEvent);
     if (this.closing) control.interrupt("server_shutdown", "The server is shutting down");
     const { taskId, plan, computer } = input;
@@ -67,7 +79,10 @@ export class TaskRunner {
           getLogger().error({ err, taskId }, "agent task session not ended"),
         );
       }
+      const self = this.tasks.get(taskId);
       this.tasks.delete(taskId);
+      if (self) this.ended.set(taskId, self);
+      setTimeout(() => this.ended.delete(taskId), ENDED_EVENTS_KEPT_MS).unref();
       const data = {
         task_id: taskId,
         status: end.status,

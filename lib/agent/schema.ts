@@ -1,7 +1,9 @@
 // The request bodies of /agent/tasks, field for field as the public Lightcone
 // SDKs send them (TaskStartParams, TaskInjectMessageParams); docs/agent-tasks.md
 // says which fields act and which are accepted as client metadata only.
-// Unknown fields are a 400 naming them, as on /computers.
+// A start ignores fields it does not know (newer SDKs send fields an older
+// server has not learned yet, and a task must still start); the fields it
+// knows are checked strictly, a bad one a 400 naming it.
 import { z } from "zod";
 import { getEnv } from "@/lib/env";
 
@@ -22,7 +24,7 @@ const dimension = (name: string) =>
 /** POST /agent/tasks and /agent/tasks/stream (the SDK's TaskStartParams and TaskStartStreamParams are the same). */
 export function taskStartSchema() {
   const maxSteps = getEnv().AGENT_MAX_STEPS_LIMIT;
-  return z.strictObject({
+  return z.object({
     instruction: z
       .string({ error: "instruction is required and must be a string" })
       .trim()

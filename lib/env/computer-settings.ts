@@ -61,6 +61,15 @@ export const computerSettings = {
     .max(10_000)
     .default(200)
     .describe("Largest max_steps an agent task may ask for (a start above it is a 400)."),
+  AGENT_TASK_EVENT_HISTORY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .default(500)
+    .describe(
+      "Events kept per agent task (while it runs and 10 minutes after) for task streams resumed with Last-Event-ID or ?from=; older ones are dropped and a resumed stream gets a replay_gap event.",
+    ),
 
   // ---- per-organization quotas (the operator overrides them per organization: npm run cli -- org quota) ----
   ORG_MAX_BROWSER_SESSIONS: z.coerce

@@ -58,6 +58,8 @@ export interface ModelConfig {
   prices: Prices;
   capabilities: Capabilities;
   ownedBy?: string;
+  /** Longest image edge the model is sent, in pixels (lib/models/images); undefined: images as they are. */
+  maxImageEdge?: number;
 }
 
 const ID = /^[A-Za-z0-9._:/-]{1,128}$/;
@@ -94,6 +96,12 @@ const modelFields = {
   prices: pricesSchema.optional(),
   capabilities: capabilitiesConfigSchema.optional(),
   ownedBy: z.string().min(1).optional(),
+  maxImageEdge: z
+    .number({ error: "maxImageEdge must be a number of pixels" })
+    .int("maxImageEdge must be an integer")
+    .min(64, "maxImageEdge must be at least 64")
+    .max(8192, "maxImageEdge must be at most 8192")
+    .optional(),
 };
 
 /** The original form: the backend's settings and the model's in one object. */
@@ -212,6 +220,7 @@ export function parseModelsConfig(raw: string | undefined, defaults: ModelDefaul
       // A chain's defaults are its first backend's: the one that answers when all is well.
       capabilities: resolveCapabilities(backends[0]!.backend, entry.capabilities),
       ownedBy: entry.ownedBy,
+      ...(entry.maxImageEdge ? { maxImageEdge: entry.maxImageEdge } : {}),
     };
   });
 }

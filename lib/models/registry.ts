@@ -74,6 +74,7 @@ function resolve(config: ModelConfig, created: number, labels: Map<string, strin
     info: infoOf(config, created),
     prices: config.prices,
     capabilities: config.capabilities,
+    maxImageEdge: config.maxImageEdge,
     backend: backends[0]!.backend,
     backends,
   };

@@ -136,6 +136,8 @@ export interface ResolvedModel {
   info: ModelInfo;
   prices: Prices;
   capabilities: Capabilities;
+  /** Longest image edge the model is sent (MODELS `maxImageEdge`, lib/models/images); undefined: unbounded. */
+  maxImageEdge?: number;
   /** The first backend: the one that answers when all is well. */
   backend: ModelBackend;
   /** Every backend, in the order they are tried (`withFallback`). */

@@ -2,7 +2,7 @@
 // page that records the click on its button and the text submitted from its
 // field (what a task's actions should do), the script that does exactly that
 // in the 0–1000 space, and a Cabin server whose model `agent.scripted` is the
-// scripted computer-use upstream.
+// scripted computer-use upstream (refusing image URLs as a hosted provider does).
 import { createServer } from "node:http";
 import { createOrgKey, startServer, type TestServer } from "./harness";
 import { listenOnLoopback, type LoopbackServer } from "./loopback";
@@ -66,7 +66,8 @@ export interface AgentWorld {
 }
 
 export async function startAgentWorld(env: Record<string, string> = {}): Promise<AgentWorld> {
-  const upstream = await startScriptedUpstream();
+  // Like a hosted provider, it cannot download Cabin's links: every task proves its screenshots went inline.
+  const upstream = await startScriptedUpstream({ hostedImages: true });
   const page = await startRecordingPage();
   const server = await startServer({
     env: {

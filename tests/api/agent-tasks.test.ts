@@ -218,9 +218,11 @@ describe("agent tasks on the scripted upstream", () => {
     const missing = await start({ kind: "browser" });
     expect(missing.status).toBe(400);
     expect(missing.body.error.message).toMatch(/instruction/);
-    const unknown = await start({ instruction: "x", colour: "red" });
+    // A field the server does not know is ignored (newer SDKs send more); a known one is still checked.
+    const unknown = await start({ instruction: "x", colour: "red", kind: "tablet" });
     expect(unknown.status).toBe(400);
-    expect(unknown.body.error.message).toMatch(/colour/);
+    expect(unknown.body.error.message).toMatch(/kind/);
+    expect(unknown.body.error.message).not.toMatch(/colour/);
     const steps = await start({ instruction: "x", max_steps: 0 });
     expect(steps.status).toBe(400);
     expect(steps.body.error.message).toMatch(/max_steps/);

@@ -116,7 +116,8 @@ describe("a client-side loop driven by a scripted computer-use model", () => {
     ]);
     await expectFormFilled({ x: 640, y: 360 });
 
-    // What the upstream was sent: the tool as the client wrote it, the upstream's model name, and each screenshot URL.
+    // What the upstream was sent: the tool as the client wrote it, the upstream's model name, and each screenshot
+    // inline (Cabin reads its own links itself: no hosted upstream can fetch 127.0.0.1, lib/models/images).
     expect(normalized.requests.map((r) => r.path)).toEqual(Array(4).fill("/v1/responses"));
     const last = normalized.requests.at(-1)!.body;
     expect(last.model).toBe("northstar");
@@ -126,7 +127,7 @@ describe("a client-side loop driven by a scripted computer-use model", () => {
     for (const o of outputs)
       expect(o.output).toMatchObject({
         type: "input_image",
-        image_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/computers\/.+screenshot/),
+        image_url: expect.stringMatching(/^data:image\/png;base64,/),
       });
 
     const models = await (

@@ -25,6 +25,7 @@
 // `"responses": "native"` Cabin translates to /chat/completions instead.
 // MODEL_ALIASES (docs/computer-use.md) can map further client ids onto it.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { judgeImages, type SeenImage } from "./hosted-image-rules";
 import { listenOnLoopback } from "./loopback";
 
 export interface ScriptedStep {
@@ -36,8 +37,8 @@ export interface ScriptedStep {
 export interface ScriptedUpstream {
   /** Base URL, e.g. http://127.0.0.1:PORT/v1 */
   url: string;
-  /** Every request received, in order. */
-  requests: Array<{ path: string; body: any }>;
+  /** Every request received, in order; `images` what a hosted provider decoded (with `hostedImages`). */
+  requests: Array<{ path: string; body: any; images?: SeenImage[] }>;
   /** The next requests answer these steps in order; past the end, each answers `done`. */
   setScript(steps: ScriptedStep[]): void;
   close(): Promise<void>;
@@ -45,6 +46,8 @@ export interface ScriptedUpstream {
 
 export interface ScriptedUpstreamOptions {
   coordinateSpace?: "0-1000" | "pixels";
+  /** Treat images as a hosted provider does (hosted-image-rules.ts): a URL it cannot download fails the request. */
+  hostedImages?: boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -200,7 +203,7 @@ function answerChat(body: Json, step: ScriptedStep, action: Json | undefined, re
 
 export async function startScriptedUpstream(opts: ScriptedUpstreamOptions = {}): Promise<ScriptedUpstream> {
   const space = opts.coordinateSpace ?? "0-1000";
-  const requests: Array<{ path: string; body: any }> = [];
+  const requests: ScriptedUpstream["requests"] = [];
   let script: ScriptedStep[] = [];
 
   const handle = (req: IncomingMessage, res: ServerResponse, raw: string) => {
@@ -231,6 +234,14 @@ export async function startScriptedUpstream(opts: ScriptedUpstreamOptions = {}):
           },
         }),
       );
+    }
+    if (opts.hostedImages) {
+      const verdict = judgeImages(body);
+      requests.at(-1)!.images = verdict.images;
+      if (verdict.refusal) {
+        res.writeHead(verdict.refusal.status, { "content-type": "application/json" });
+        return res.end(JSON.stringify(verdict.refusal.body));
+      }
     }
     const step = script.shift() ?? DONE_PAST_SCRIPT;
     const display = isResponses ? displayOfResponses(body) : displayOfChat(body);

@@ -3,35 +3,23 @@
 // model upstream or a browser <img> fetch that one file without the API key.
 // The key still works, for any file of the caller's organization.
 import { AppError } from "@/lib/api/errors";
-import { credentialsError, signCapability, verifyCapability, type Capability } from "@/lib/api/capability-token";
+import { credentialsError } from "@/lib/api/capability-token";
 import { authenticateApiKey } from "@/lib/auth/api-keys";
 import { findOwnedComputer } from "@/lib/computers/sessions/access";
 import { readScreenshot, SCREENSHOT_TTL_MS } from "@/lib/computers/screenshots/screenshots";
+import {
+  screenshotToken,
+  verifyScreenshotToken,
+  type ScreenshotRef,
+} from "@/lib/computers/screenshots/screenshot-token";
 
-export interface ScreenshotRef {
-  computerId: string;
-  name: string;
-}
+export { screenshotToken, verifyScreenshotToken, type ScreenshotRef };
 
 const SCREENSHOT_TOKEN_HELP = {
   message: "Invalid or expired screenshot token (links last 15 minutes and name one file): take a new screenshot",
   detail: "invalid_screenshot_token",
   howToUse: "fetch the screenshot_url exactly as returned",
 };
-
-const capability = (ref: ScreenshotRef): Capability => ({
-  purpose: "cabin.screenshot-url.v1",
-  subject: [ref.computerId, ref.name],
-});
-
-/** A token valid for exactly this file until the expiry (see signCapability). */
-export function screenshotToken(ref: ScreenshotRef, expiresAtMs: number, secret?: string): string {
-  return signCapability(capability(ref), expiresAtMs, secret);
-}
-
-export function verifyScreenshotToken(ref: ScreenshotRef, token: string, now = Date.now(), secret?: string): boolean {
-  return verifyCapability(capability(ref), token, now, secret);
-}
 
 /** The public link of a stored screenshot; the token expires with the file (SCREENSHOT_TTL_MS). */
 export function screenshotUrl(baseUrl: string, ref: ScreenshotRef, now = Date.now()): string {

@@ -14,6 +14,7 @@ import {
 import { checkChatCapabilities, checkEmbeddingCapabilities } from "@/lib/models/generation/capabilities";
 import { AttemptLog, withFallback } from "@/lib/models/generation/fallback";
 import { getModel } from "@/lib/models/registry";
+import { inlineChatImages } from "@/lib/models/images/inline-images";
 import {
   toMessages,
   toSampling,
@@ -200,14 +201,17 @@ async function runText(
   return { status: 200, headers: { ...SSE_HEADERS }, body };
 }
 
-export function createChatCompletion(ctx: ModelRequest, body: ChatCompletionRequest): Promise<ModelReply> {
+export async function createChatCompletion(ctx: ModelRequest, body: ChatCompletionRequest): Promise<ModelReply> {
   const model = getModel(body.model);
   checkChatCapabilities(model.id, model.capabilities, body);
   const input: GenerationInput = {
     kind: "chat",
     messages: toMessages(body),
     options: chatOptionsOf(body),
-    request: body,
+    // Cabin's own screenshot links inlined (lib/models/images): no upstream can fetch them. Text-only requests pass untouched.
+    request: model.backends.every((entry) => entry.backend.kind === "local")
+      ? body
+      : await inlineChatImages(body, { maxImageEdge: model.maxImageEdge }),
   };
   return runText(ctx, "chat.completions", model, input, toSampling(body), body.stream_options?.include_usage === true);
 }

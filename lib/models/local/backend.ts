@@ -8,6 +8,7 @@ import { AppError } from "@/lib/api/errors";
 import { getLogger } from "@/lib/logger";
 import { PushGeneration } from "@/lib/models/generation/generation";
 import { prepareLocalChat, type ChatRunOptions } from "@/lib/models/local/chat-run";
+import { answerBudget, fitConversation, roomWanted } from "@/lib/models/local/context-fit";
 import { runtimeEntry, type LoadedModel, type LocalModelSpec, type RuntimeEntry } from "@/lib/models/local/runtime";
 import type { ChatOptions } from "@/lib/models/generation/tools";
 import type {
@@ -69,14 +70,18 @@ export class LocalBackend implements ModelBackend {
     const release = await this.entry.queue.acquire(signal);
     try {
       const loaded = await this.loaded();
+      // A short default answer, and a conversation trimmed to make room for it (context-fit.ts).
+      const budget = answerBudget(params.maxTokens);
       const run =
         input.kind === "chat"
-          ? this.prepareChat(loaded, input.messages, input.options)
+          ? fitConversation(input.messages, loaded.contextSize, roomWanted(budget, loaded.contextSize), (messages) =>
+              this.prepareChat(loaded, messages, input.options),
+            ).run
           : this.prepareCompletion(loaded, input.prompt);
       const room = loaded.contextSize - run.promptTokens;
       if (room <= 0)
         throw contextTooLong(run.promptTokens, loaded.contextSize, input.kind === "chat" ? "messages" : "prompt");
-      const maxTokens = Math.min(params.maxTokens ?? room, room);
+      const maxTokens = Math.min(budget, room);
       // Checked before a sequence is taken: a refusal must leave nothing held.
       const extras = samplingExtras(loaded, params);
 

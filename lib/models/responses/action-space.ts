@@ -18,6 +18,8 @@ export interface ActionSpace {
   /** The screen the tool describes, in pixels. */
   width: number;
   height: number;
+  /** Set when the model sees the screen scaled (a model's maxImageEdge, model-view.ts): a point it answered, in the caller's pixels. */
+  toCaller?: (point: { x: number; y: number }) => { x: number; y: number };
 }
 
 export function actionSpaceOf(spec: Pick<ComputerToolSpec, "type" | "display_width" | "display_height">): ActionSpace {

@@ -13,7 +13,9 @@ import { CLIENT_CLOSED, drain, meter, statusOf, withCost } from "@/lib/models/ge
 import { withFallback } from "@/lib/models/generation/fallback";
 import { getModel } from "@/lib/models/registry";
 import { forwardResponse, nativeReply, type NativeCall, type NativeTurn } from "@/lib/models/responses/passthrough";
-import { actionSpaceOf, type ActionSpace } from "@/lib/models/responses/action-space";
+import type { ActionSpace } from "@/lib/models/responses/action-space";
+import { inlineChatImages } from "@/lib/models/images/inline-images";
+import { modelViewOf } from "@/lib/models/responses/model-view";
 import { newItemId, OutputAssembler, type ResponseEvent } from "@/lib/models/responses/output";
 import type { InputItem, ResponsesCreateRequest } from "@/lib/models/responses/schema";
 import { chainedInput, saveResponse } from "@/lib/models/responses/store";
@@ -113,22 +115,32 @@ export async function createResponse(ctx: ModelRequest, body: ResponsesCreateReq
   const conversation = body.previous_response_id
     ? [...(await chainedInput(organizationId, body.previous_response_id)), ...items]
     : items;
+  // What the model sees: its computer tool's display scaled to its image bound (model-view.ts).
+  const view = modelViewOf(body, model.maxImageEdge);
+  const images = { maxImageEdge: model.maxImageEdge };
   // Built when a backend needs the chat form: a native backend takes the items it produced itself as they are.
   let chat: ChatCompletionRequest | undefined;
   const chatForm = (): ChatCompletionRequest => {
     if (chat) return chat;
-    chat = parseWith(chatCompletionSchema, toChatRequest(body, conversation));
+    chat = parseWith(chatCompletionSchema, toChatRequest(view.body, conversation));
     checkChatCapabilities(model.id, model.capabilities, chat);
     return chat;
   };
   if (model.backends.some((entry) => entry.responses === "translate")) chatForm();
-  const computer = body.tools?.find((tool) => tool.type !== "function");
-  const space: ActionSpace | undefined = computer && "display_width" in computer ? actionSpaceOf(computer) : undefined;
+  const space = view.space;
   const store = body.store !== false;
   const stream = body.stream === true;
 
   const settle = meter(ctx, model, "responses", stream);
-  const native: NativeTurn = { modelId: model.id, body, conversation, store, settle };
+  const native: NativeTurn = {
+    modelId: model.id,
+    body: view.body,
+    conversation,
+    store,
+    settle,
+    images,
+    scaling: view.scaling,
+  };
   let started: { generation: Generation } | { native: NativeCall };
   try {
     // Each backend is reached its own way: forwarded as is when it speaks Responses natively, else as chat.
@@ -141,7 +153,8 @@ export async function createResponse(ctx: ModelRequest, body: ResponsesCreateReq
                 kind: "chat",
                 messages: toMessages(chatForm()),
                 options: chatOptionsOf(chatForm()),
-                request: chatForm(),
+                // Cabin's own screenshot links inlined for any backend that sends them on (the local model reads no image).
+                request: entry.backend.kind === "local" ? chatForm() : await inlineChatImages(chatForm(), images),
               },
               toSampling(chatForm()),
               ctx.signal,

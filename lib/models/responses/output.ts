@@ -48,11 +48,10 @@ export function computerAction(args: string, space: ActionSpace): Record<string,
   const result = actionSchema.safeParse(parsed);
   if (!result.success) return null;
   const clamp = (v: number, max: number) => Math.min(max, Math.max(0, Math.round(v)));
-  const fit = <T extends { x: number; y: number }>(p: T): T => ({
-    ...p,
-    x: clamp(p.x, space.maxX),
-    y: clamp(p.y, space.maxY),
-  });
+  const fit = <T extends { x: number; y: number }>(p: T): T => {
+    const seen = { x: clamp(p.x, space.maxX), y: clamp(p.y, space.maxY) };
+    return { ...p, ...(space.toCaller ? space.toCaller(seen) : seen) };
+  };
   const action = result.data;
   if (action.type === "drag") return { ...action, path: action.path.map(fit) };
   return "x" in action ? fit(action) : action;

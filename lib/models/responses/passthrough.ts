@@ -12,6 +12,8 @@ import { jsonReply, type ModelReply, type ModelRequest } from "@/lib/models/gate
 import type { meter } from "@/lib/models/generation/inference";
 import type { InputItem, ResponsesCreateRequest } from "@/lib/models/responses/schema";
 import { saveResponse } from "@/lib/models/responses/store";
+import { inlineInputImages, type InlineOptions } from "@/lib/models/images/inline-images";
+import { mapNativeResponse, NativeEventMapper, type Scaling } from "@/lib/models/responses/model-view";
 import type { ForwardedCall, ModelBackend } from "@/lib/models/types";
 import { upstreamNetworkError, upstreamTimeout } from "@/lib/models/upstream/errors";
 import { SSE_HEADERS } from "@/lib/models/gateway/wire";
@@ -39,6 +41,10 @@ export interface NativeTurn {
   conversation: InputItem[];
   store: boolean;
   settle: ReturnType<typeof meter>;
+  /** How images are sent (Cabin's own links inlined, the model's size bound). */
+  images: InlineOptions;
+  /** Set when the model sees the display scaled: its pixel coordinates are mapped back (model-view.ts). */
+  scaling: Scaling | undefined;
 }
 
 /** Sends the turn to the upstream's /responses; a non-streamed answer is read whole before this resolves. */
@@ -49,9 +55,11 @@ export async function forwardResponse(
 ): Promise<NativeCall> {
   const { previous_response_id: chained, ...body } = turn.body;
   const stream = body.stream === true;
+  // The conversation goes whole when chained, or when its images were inlined; else the input as sent.
+  const input = await inlineInputImages(turn.conversation, turn.images);
   const call = await backend.forward!(
     "/responses",
-    chained ? { ...body, input: turn.conversation } : body,
+    chained || input !== turn.conversation ? { ...body, input } : body,
     signal,
     stream,
   );
@@ -83,6 +91,10 @@ export async function nativeReply(ctx: ModelRequest, turn: NativeTurn, native: N
     let response: NativeResponse;
     try {
       response = JSON.parse(native.text) as NativeResponse;
+      if (turn.scaling) {
+        response = mapNativeResponse(response, turn.scaling);
+        native.text = JSON.stringify(response);
+      }
     } catch (err) {
       turn.settle(502, 0, 0);
       throw new AppError("upstream_error", `The upstream for ${turn.modelId} answered something that is not JSON`, {
@@ -132,6 +144,7 @@ class FinalEventWatcher {
 function relay(ctx: ModelRequest, turn: NativeTurn, call: ForwardedCall): ReadableStream<Uint8Array> {
   const chunks = call.res.body[Symbol.asyncIterator]();
   const watcher = new FinalEventWatcher();
+  const mapper = turn.scaling && new NativeEventMapper(turn.scaling);
   const encoder = new TextEncoder();
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   /** The 200 is already sent: the failure goes in-band as an `error` event, as on the translated path. */
@@ -153,10 +166,11 @@ function relay(ctx: ModelRequest, turn: NativeTurn, call: ForwardedCall): Readab
         const next = await chunks.next();
         if (!next.done) {
           call.refresh();
-          const chunk = next.value as Buffer;
+          const read = next.value as Buffer;
+          const chunk = mapper ? mapper.push(read) : new Uint8Array(read.buffer, read.byteOffset, read.byteLength);
           // Stored before the client sees the end, so its next turn can chain from it.
           if (watcher.take(chunk)) await finish(turn, ctx.principal.organizationId, watcher.response!);
-          return controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          return controller.enqueue(chunk);
         }
         call.close();
         // An upstream that ended without its final event broke off: a failure, in-band and on record.
