@@ -142,6 +142,8 @@ export async function createResponse(ctx: ModelRequest, body: ResponsesCreateReq
                 messages: toMessages(chatForm()),
                 options: chatOptionsOf(chatForm()),
                 request: chatForm(),
+                // A backend with its own computer tool (Claude's) answers from the items themselves.
+                responses: { body, items: conversation },
               },
               toSampling(chatForm()),
               ctx.signal,
