@@ -119,7 +119,7 @@ async function steps(input: LoopInput): Promise<TaskEnd> {
         if (error) break;
         control.emit({ event: "action", data: { step: index, type: call.action.type, action: call.action } });
         if (call.action.type === "screenshot") continue;
-        const outcome = await runAction(computer, toPixels(call.action, computer.display));
+        const outcome = await runAction(computer, turn.pixels ? call.action : toPixels(call.action, computer.display));
         if (outcome.status === "error") error = outcome.error_message ?? "the action failed";
       }
       shot = await takeScreenshot(computer);

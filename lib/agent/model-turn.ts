@@ -41,6 +41,15 @@ export function hasNativeComputerTool(model: string): boolean {
   return getModel(model).backend.kind === "anthropic";
 }
 
+/**
+ * The computer tool the loop offers: OpenAI's `computer_use_preview` (pixels) to a native Responses
+ * upstream configured with it (MODELS `computerTool`), Lightcone's `computer_use` (0-1000) otherwise.
+ */
+export function computerToolOf(model: string): "computer_use" | "computer_use_preview" {
+  const first = getModel(model).backends[0]!;
+  return first.responses === "native" ? first.computerTool : "computer_use";
+}
+
 export interface TurnRequest {
   principal: ModelPrincipal;
   model: string;
@@ -57,6 +66,8 @@ export interface TurnOutcome {
   output: InputItem[];
   /** In order; a native tool's one action may come as a short run of calls (Claude's triple_click, hold_key). */
   computerCalls: { call_id: string; action: Record<string, unknown> }[];
+  /** True when the calls' coordinates are pixels (`computer_use_preview`), false for the 0-1000 space. */
+  pixels: boolean;
   done: { result: string } | null;
   text: string;
   inputTokens: number;
@@ -83,14 +94,15 @@ function parseDone(args: string): { result: string } {
 
 export async function modelTurn(turn: TurnRequest): Promise<TurnOutcome> {
   await admit(turn.principal);
-  const prompt = hasNativeComputerTool(turn.model) ? NATIVE_TOOL_PROMPT : SYSTEM_PROMPT;
+  const tool = computerToolOf(turn.model);
+  const prompt = hasNativeComputerTool(turn.model) || tool !== "computer_use" ? NATIVE_TOOL_PROMPT : SYSTEM_PROMPT;
   const body = parseWith(responsesCreateSchema, {
     model: turn.model,
     instructions: turn.systemPrompt ? `${prompt}\n\n${turn.systemPrompt}` : prompt,
     input: turn.input,
     tools: [
       {
-        type: "computer_use",
+        type: tool,
         display_width: turn.display.width,
         display_height: turn.display.height,
         environment: turn.environment,
@@ -133,6 +145,7 @@ export async function modelTurn(turn: TurnRequest): Promise<TurnOutcome> {
   return {
     output: response.output,
     computerCalls,
+    pixels: tool === "computer_use_preview",
     done,
     text: text || response.output_text || "",
     inputTokens: response.usage?.input_tokens ?? 0,

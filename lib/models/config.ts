@@ -43,6 +43,11 @@ export interface UpstreamBackendConfig {
   timeoutMs: number;
   /** "native": /v1/responses is forwarded as is to the upstream's own /responses; "translate": via chat completions. */
   responses: "native" | "translate";
+  /**
+   * The computer tool the agent loop offers a native upstream: Lightcone's `computer_use` (0-1000)
+   * or OpenAI's `computer_use_preview` (pixels), the one the upstream's model was trained on.
+   */
+  computerTool: "computer_use" | "computer_use_preview";
 }
 
 /**
@@ -109,6 +114,11 @@ const upstreamFields = {
   upstreamModel: z.string().min(1).optional(),
   timeoutMs: z.number().int().min(100).optional(),
   responses: z.enum(["native", "translate"], { error: "responses must be native or translate" }).optional(),
+  computerTool: z
+    .enum(["computer_use", "computer_use_preview"], {
+      error: "computerTool must be computer_use or computer_use_preview",
+    })
+    .optional(),
 };
 
 const providerFields = <B extends "anthropic" | "google">(backend: B) => ({
@@ -225,6 +235,7 @@ function backendConfig(id: string, position: number, entry: BackendEntry, defaul
     upstreamModel: entry.upstreamModel ?? id,
     timeoutMs: entry.timeoutMs ?? defaults.upstreamTimeoutMs,
     responses: entry.responses ?? "translate",
+    computerTool: entry.computerTool ?? "computer_use",
   };
 }
 

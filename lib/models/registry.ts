@@ -72,6 +72,8 @@ function resolve(config: ModelConfig, created: number, labels: Map<string, strin
     name: b.name,
     backend: backendOf(b, labels),
     responses: b.backend === "openai-compatible" ? b.responses : ("translate" as const),
+    computerTool:
+      b.backend === "openai-compatible" && b.responses === "native" ? b.computerTool : ("computer_use" as const),
   }));
   return {
     id: config.id,

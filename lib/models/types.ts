@@ -122,6 +122,8 @@ export interface ModelBackendEntry {
   backend: ModelBackend;
   /** How /v1/responses reaches it: forwarded as is ("native", upstreams only) or translated to chat. */
   responses: "native" | "translate";
+  /** The computer tool the agent loop offers it (MODELS `computerTool`; `computer_use` unless a native upstream says otherwise). */
+  computerTool: "computer_use" | "computer_use_preview";
 }
 
 export interface Prices {
