@@ -7,7 +7,7 @@
 // task always ends with a stored status, whatever stopped it (`endOf`).
 import { isAppError } from "@/lib/api/errors";
 import { ENDING_ACTIONS, runAction, takeScreenshot, toPixels, type ComputerRef } from "@/lib/agent/computer";
-import { TaskControl, TaskInterrupted } from "@/lib/agent/control";
+import { type TaskControl, TaskInterrupted } from "@/lib/agent/control";
 import { modelTurn } from "@/lib/agent/model-turn";
 import { screenshotLink, toStepObject } from "@/lib/agent/present";
 import type { TaskPlan } from "@/lib/agent/schema";
@@ -101,7 +101,8 @@ async function steps(input: LoopInput): Promise<TaskEnd> {
     conversation.push(...turn.output);
     if (turn.text) control.emit({ event: "message", data: { step: index, role: "assistant", text: turn.text } });
 
-    const action = turn.computerCall?.action ?? null;
+    const calls = turn.computerCalls;
+    const action = calls[0]?.action ?? null;
     const ending =
       turn.done ??
       (action && ENDING_ACTIONS.has(String(action.type))
@@ -111,20 +112,25 @@ async function steps(input: LoopInput): Promise<TaskEnd> {
     let error: string | null = null;
     let screenshotName: string | null = null;
     if (action && !ending) {
-      control.emit({ event: "action", data: { step: index, type: action.type, action } });
       const actionStarted = now();
-      if (action.type !== "screenshot") {
-        const outcome = await runAction(computer, toPixels(action, computer.display));
+      // Every call of the turn runs in order (a native tool's one action may be a run of them); one
+      // screenshot after the last answers them all. A failed action ends the run: the model sees why.
+      for (const call of calls) {
+        if (error) break;
+        control.emit({ event: "action", data: { step: index, type: call.action.type, action: call.action } });
+        if (call.action.type === "screenshot") continue;
+        const outcome = await runAction(computer, turn.pixels ? call.action : toPixels(call.action, computer.display));
         if (outcome.status === "error") error = outcome.error_message ?? "the action failed";
       }
       shot = await takeScreenshot(computer);
       actionMs = now() - actionStarted;
       screenshotName = shot.name;
-      conversation.push({
-        type: "computer_call_output",
-        call_id: turn.computerCall!.call_id,
-        output: { type: "computer_screenshot", image_url: shot.url },
-      } as InputItem);
+      for (const call of calls)
+        conversation.push({
+          type: "computer_call_output",
+          call_id: call.call_id,
+          output: { type: "computer_screenshot", image_url: shot.url },
+        } as InputItem);
     }
     const row = await recordStep({
       taskId,

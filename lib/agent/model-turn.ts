@@ -8,6 +8,7 @@ import { AppError } from "@/lib/api/errors";
 import { parseWith } from "@/lib/api/request";
 import { getBudgetLedger } from "@/lib/models/limits/budget";
 import { getRateLimiter, type ModelPrincipal } from "@/lib/models/gateway/http";
+import { getModel } from "@/lib/models/registry";
 import { createResponse } from "@/lib/models/responses/create";
 import { responsesCreateSchema, type InputItem } from "@/lib/models/responses/schema";
 import { randomHex } from "@/lib/random-id";
@@ -27,6 +28,27 @@ export const DONE_TOOL = {
 const SYSTEM_PROMPT =
   "You operate a computer to carry out the user's task. Each turn you see a screenshot; answer with one computer action " +
   "(coordinates in a 0-1000 space on both axes) or call done with the result once the task is finished.";
+/** A model with its own computer tool (Claude's) is told its screen in pixels by that tool: no 0-1000 rule. */
+const NATIVE_TOOL_PROMPT =
+  "You operate a computer to carry out the user's task. Each turn you see a screenshot; answer with computer actions " +
+  "or call done with the result once the task is finished.";
+
+/**
+ * Whether the model answers the computer tool with its own (Claude's computer tool on an anthropic backend,
+ * lib/models/responses/native-computer-use): the request is the same, `createResponse` offers the native tool.
+ */
+export function hasNativeComputerTool(model: string): boolean {
+  return getModel(model).backend.kind === "anthropic";
+}
+
+/**
+ * The computer tool the loop offers: OpenAI's `computer_use_preview` (pixels) to a native Responses
+ * upstream configured with it (MODELS `computerTool`), Lightcone's `computer_use` (0-1000) otherwise.
+ */
+export function computerToolOf(model: string): "computer_use" | "computer_use_preview" {
+  const first = getModel(model).backends[0]!;
+  return first.responses === "native" ? first.computerTool : "computer_use";
+}
 
 export interface TurnRequest {
   principal: ModelPrincipal;
@@ -42,7 +64,10 @@ export interface TurnRequest {
 export interface TurnOutcome {
   /** Items to append to the conversation as they came (the next call carries the whole history). */
   output: InputItem[];
-  computerCall: { call_id: string; action: Record<string, unknown> } | null;
+  /** In order; a native tool's one action may come as a short run of calls (Claude's triple_click, hold_key). */
+  computerCalls: { call_id: string; action: Record<string, unknown> }[];
+  /** True when the calls' coordinates are pixels (`computer_use_preview`), false for the 0-1000 space. */
+  pixels: boolean;
   done: { result: string } | null;
   text: string;
   inputTokens: number;
@@ -69,13 +94,15 @@ function parseDone(args: string): { result: string } {
 
 export async function modelTurn(turn: TurnRequest): Promise<TurnOutcome> {
   await admit(turn.principal);
+  const tool = computerToolOf(turn.model);
+  const prompt = hasNativeComputerTool(turn.model) || tool !== "computer_use" ? NATIVE_TOOL_PROMPT : SYSTEM_PROMPT;
   const body = parseWith(responsesCreateSchema, {
     model: turn.model,
-    instructions: turn.systemPrompt ? `${SYSTEM_PROMPT}\n\n${turn.systemPrompt}` : SYSTEM_PROMPT,
+    instructions: turn.systemPrompt ? `${prompt}\n\n${turn.systemPrompt}` : prompt,
     input: turn.input,
     tools: [
       {
-        type: "computer_use",
+        type: tool,
         display_width: turn.display.width,
         display_height: turn.display.height,
         environment: turn.environment,
@@ -99,7 +126,7 @@ export async function modelTurn(turn: TurnRequest): Promise<TurnOutcome> {
     output_text?: string;
     usage?: { input_tokens: number; output_tokens: number };
   };
-  let computerCall: TurnOutcome["computerCall"] = null;
+  const computerCalls: TurnOutcome["computerCalls"] = [];
   let done: TurnOutcome["done"] = null;
   // `output_text` is a convenience some upstreams leave out: the message items are the source.
   let text = "";
@@ -109,15 +136,16 @@ export async function modelTurn(turn: TurnRequest): Promise<TurnOutcome> {
       for (const part of entry.content as { type?: string; text?: string }[])
         if (part.type === "output_text" && part.text) text += part.text;
     }
-    if (entry.type === "computer_call" && !computerCall) {
-      computerCall = { call_id: String(entry.call_id), action: entry.action as Record<string, unknown> };
+    if (entry.type === "computer_call") {
+      computerCalls.push({ call_id: String(entry.call_id), action: entry.action as Record<string, unknown> });
     } else if (entry.type === "function_call" && entry.name === "done" && !done) {
       done = parseDone(String(entry.arguments ?? ""));
     }
   }
   return {
     output: response.output,
-    computerCall,
+    computerCalls,
+    pixels: tool === "computer_use_preview",
     done,
     text: text || response.output_text || "",
     inputTokens: response.usage?.input_tokens ?? 0,

@@ -43,9 +43,35 @@ export interface UpstreamBackendConfig {
   timeoutMs: number;
   /** "native": /v1/responses is forwarded as is to the upstream's own /responses; "translate": via chat completions. */
   responses: "native" | "translate";
+  /**
+   * The computer tool the agent loop offers a native upstream: Lightcone's `computer_use` (0-1000)
+   * or OpenAI's `computer_use_preview` (pixels), the one the upstream's model was trained on.
+   */
+  computerTool: "computer_use" | "computer_use_preview";
 }
 
-export type BackendConfig = LocalBackendConfig | UpstreamBackendConfig;
+/**
+ * One way to serve a model: a hosted provider reached through the AI SDK's provider package
+ * (@ai-sdk/anthropic for Claude's Messages API, @ai-sdk/google for Gemini's generateContent).
+ */
+export interface ProviderBackendConfig {
+  backend: "anthropic" | "google";
+  id: string;
+  name: string;
+  /** Base URL of the provider's API (Anthropic's ends in /v1, Gemini's in /v1beta). */
+  url: string;
+  apiKey?: string;
+  upstreamModel: string;
+  timeoutMs: number;
+}
+
+/** Where each provider answers unless `url` says otherwise. */
+export const PROVIDER_URLS: Record<ProviderBackendConfig["backend"], string> = {
+  anthropic: "https://api.anthropic.com/v1",
+  google: "https://generativelanguage.googleapis.com/v1beta",
+};
+
+export type BackendConfig = LocalBackendConfig | UpstreamBackendConfig | ProviderBackendConfig;
 
 /**
  * A model id and the backends that serve it, tried in order: the next one
@@ -90,7 +116,21 @@ const upstreamFields = {
   upstreamModel: z.string().min(1).optional(),
   timeoutMs: z.number().int().min(100).optional(),
   responses: z.enum(["native", "translate"], { error: "responses must be native or translate" }).optional(),
+  computerTool: z
+    .enum(["computer_use", "computer_use_preview"], {
+      error: "computerTool must be computer_use or computer_use_preview",
+    })
+    .optional(),
 };
+
+const providerFields = <B extends "anthropic" | "google">(backend: B) => ({
+  backend: z.literal(backend),
+  name,
+  url: z.url({ protocol: /^https?$/ }).optional(),
+  apiKey: z.string().min(1).optional(),
+  upstreamModel: z.string().min(1).optional(),
+  timeoutMs: z.number().int().min(100).optional(),
+});
 
 const modelFields = {
   prices: pricesSchema.optional(),
@@ -108,8 +148,15 @@ const modelFields = {
 const singleSchema = z.discriminatedUnion("backend", [
   z.strictObject({ ...localFields, ...modelFields }),
   z.strictObject({ ...upstreamFields, ...modelFields }),
+  z.strictObject({ ...providerFields("anthropic"), ...modelFields }),
+  z.strictObject({ ...providerFields("google"), ...modelFields }),
 ]);
-const backendSchema = z.discriminatedUnion("backend", [z.strictObject(localFields), z.strictObject(upstreamFields)]);
+const backendSchema = z.discriminatedUnion("backend", [
+  z.strictObject(localFields),
+  z.strictObject(upstreamFields),
+  z.strictObject(providerFields("anthropic")),
+  z.strictObject(providerFields("google")),
+]);
 type BackendEntry = z.infer<typeof backendSchema>;
 
 /** The fallback form: `backends` in the order they are tried, the model's settings beside them. */
@@ -176,6 +223,17 @@ function backendConfig(id: string, position: number, entry: BackendEntry, defaul
       queueSize: entry.queueSize ?? defaults.queueSize,
     };
   }
+  if (entry.backend === "anthropic" || entry.backend === "google") {
+    return {
+      backend: entry.backend,
+      id,
+      name,
+      url: (entry.url ?? PROVIDER_URLS[entry.backend]).replace(/\/+$/, ""),
+      apiKey: entry.apiKey,
+      upstreamModel: entry.upstreamModel ?? id,
+      timeoutMs: entry.timeoutMs ?? defaults.upstreamTimeoutMs,
+    };
+  }
   return {
     backend: "openai-compatible",
     id,
@@ -185,6 +243,7 @@ function backendConfig(id: string, position: number, entry: BackendEntry, defaul
     upstreamModel: entry.upstreamModel ?? id,
     timeoutMs: entry.timeoutMs ?? defaults.upstreamTimeoutMs,
     responses: entry.responses ?? "translate",
+    computerTool: entry.computerTool ?? "computer_use",
   };
 }
 

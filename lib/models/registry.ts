@@ -10,6 +10,8 @@ import { LocalBackend } from "@/lib/models/local/backend";
 import { ensureEmbeddedModel, PLACEHOLDER_NOTICE } from "@/lib/models/local/embedded-model";
 import type { ModelBackend, ModelInfo, ResolvedModel } from "@/lib/models/types";
 import { UpstreamBackend } from "@/lib/models/upstream/backend";
+import { anthropicBackend } from "@/lib/models/upstream/anthropic/backend";
+import { googleBackend } from "@/lib/models/upstream/google/backend";
 import { singleton, singletonKey } from "@/lib/singleton";
 import { coolingBackends } from "@/lib/models/generation/fallback";
 
@@ -23,6 +25,8 @@ const registryKey = singletonKey<Registry>("models.registry");
 
 function backendOf(config: BackendConfig, labels: Map<string, string>): ModelBackend {
   if (config.backend === "openai-compatible") return new UpstreamBackend(config);
+  if (config.backend !== "local")
+    return config.backend === "anthropic" ? anthropicBackend(config) : googleBackend(config);
   const placeholder = config.path === undefined;
   const file = placeholder ? "placeholder" : path.resolve(config.path!);
   const key = `${localModelKey(config, file)}|embedding=${config.embeddingPath ?? ""}`;
@@ -46,7 +50,7 @@ function infoOf(config: ModelConfig, created: number): ModelInfo {
   const placeholder = first.backend === "local" && first.path === undefined;
   const ownedBy =
     config.ownedBy ??
-    (first.backend === "openai-compatible"
+    (first.backend !== "local"
       ? new URL(first.url).host
       : placeholder
         ? "cabin-placeholder (outputs not meaningful)"
@@ -68,6 +72,8 @@ function resolve(config: ModelConfig, created: number, labels: Map<string, strin
     name: b.name,
     backend: backendOf(b, labels),
     responses: b.backend === "openai-compatible" ? b.responses : ("translate" as const),
+    computerTool:
+      b.backend === "openai-compatible" && b.responses === "native" ? b.computerTool : ("computer_use" as const),
   }));
   return {
     id: config.id,

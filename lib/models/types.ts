@@ -1,11 +1,12 @@
 // The shapes every backend speaks. Routes and the wire encoder only see these;
 // which backend serves a model id is configuration (lib/models/config.ts).
 
-import type { Capabilities } from "@/lib/models/generation/capabilities";
+import type { BackendKind, Capabilities } from "@/lib/models/generation/capabilities";
 import type { ChatCompletionRequest } from "@/lib/models/gateway/schemas";
 import type { ChatOptions, ToolCall, ToolCallDelta } from "@/lib/models/generation/tools";
 import type { UpstreamResponse } from "@/lib/models/upstream/http-client";
 import type { RequestSignal } from "@/lib/models/gateway/request-signal";
+import type { InputItem, ResponsesCreateRequest } from "@/lib/models/responses/schema";
 
 /** "content_filter" only ever comes from an upstream, passed through. */
 export type FinishReason = "stop" | "length" | "tool_calls" | "content_filter";
@@ -21,8 +22,24 @@ export interface ChatMessage {
 
 export type GenerationInput =
   /** `request` is the validated body as sent: upstreams forward it; the local model reads `messages` and `options`. */
-  | { kind: "chat"; messages: ChatMessage[]; options: ChatOptions; request: ChatCompletionRequest }
+  | {
+      kind: "chat";
+      messages: ChatMessage[];
+      options: ChatOptions;
+      request: ChatCompletionRequest;
+      /**
+       * Set when the chat request was translated from a /v1/responses request: a backend with a
+       * native computer tool (Claude's) answers from these items instead (lib/models/responses/native-computer-use).
+       */
+      responses?: ResponsesTurn;
+    }
   | { kind: "completion"; prompt: string };
+
+/** A /v1/responses request as it reached the chat path: its body and the whole conversation (chained turns included). */
+export interface ResponsesTurn {
+  body: ResponsesCreateRequest;
+  items: InputItem[];
+}
 
 /** What a generation yields: answer text, or pieces of tool calls. */
 export type GenerationDelta = string | { toolCalls: ToolCallDelta[] };
@@ -65,7 +82,7 @@ export interface EmbeddingResult {
 }
 
 export interface ModelBackend {
-  readonly kind: "local" | "openai-compatible";
+  readonly kind: BackendKind;
   /**
    * Starts a generation. Resolves once the request was accepted (holds a slot
    * in the local queue, or the upstream answered 200); rejects with an
@@ -105,6 +122,8 @@ export interface ModelBackendEntry {
   backend: ModelBackend;
   /** How /v1/responses reaches it: forwarded as is ("native", upstreams only) or translated to chat. */
   responses: "native" | "translate";
+  /** The computer tool the agent loop offers it (MODELS `computerTool`; `computer_use` unless a native upstream says otherwise). */
+  computerTool: "computer_use" | "computer_use_preview";
 }
 
 export interface Prices {

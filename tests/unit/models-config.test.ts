@@ -128,4 +128,58 @@ describe("MODELS configuration", () => {
     expect(() => parseModelsConfig(JSON.stringify({ "bad id!": { backend: "local" } }), defaults)).toThrow(/model ids/);
     expect(() => parseModelsConfig("{}", defaults)).toThrow(/at least one model/);
   });
+
+  it("reads anthropic and google entries, with each provider's own URL by default", () => {
+    const models = parseModelsConfig(
+      JSON.stringify({
+        claude: { backend: "anthropic", apiKey: "sk-ant", upstreamModel: "claude-sonnet-4-5" },
+        gemini: { backend: "google", url: "http://127.0.0.1:9/v1beta/", timeoutMs: 5000 },
+      }),
+      defaults,
+    );
+    expect(models[0]!.backends[0]).toEqual({
+      backend: "anthropic",
+      id: "claude",
+      name: "claude#1",
+      url: "https://api.anthropic.com/v1",
+      apiKey: "sk-ant",
+      upstreamModel: "claude-sonnet-4-5",
+      timeoutMs: 60_000,
+    });
+    expect(models[0]!.capabilities).toMatchObject({
+      vision: true,
+      tools: true,
+      embeddings: false,
+      image_inputs: "seen",
+    });
+    expect(models[1]!.backends[0]).toMatchObject({
+      backend: "google",
+      url: "http://127.0.0.1:9/v1beta",
+      upstreamModel: "gemini",
+    });
+    expect(() =>
+      parseModelsConfig(JSON.stringify({ c: { backend: "anthropic", responses: "native" } }), defaults),
+    ).toThrow(/MODELS\.c/);
+  });
+
+  it("takes the computer tool a native upstream's model was trained on", () => {
+    const [model] = parseModelsConfig(
+      JSON.stringify({
+        o: {
+          backend: "openai-compatible",
+          url: "http://h/v1",
+          responses: "native",
+          computerTool: "computer_use_preview",
+        },
+      }),
+      defaults,
+    );
+    expect(model!.backends[0]).toMatchObject({ computerTool: "computer_use_preview" });
+    expect(() =>
+      parseModelsConfig(
+        JSON.stringify({ o: { backend: "openai-compatible", url: "http://h/v1", computerTool: "mouse" } }),
+        defaults,
+      ),
+    ).toThrow(/computerTool must be computer_use or computer_use_preview/);
+  });
 });

@@ -31,14 +31,23 @@ export const capabilitiesConfigSchema = z.strictObject({
  * grammars; an upstream is assumed able to do everything unless configured
  * otherwise, since it answers for itself (a refusal comes back as its 400).
  */
-export const DEFAULT_CAPABILITIES: Record<"local" | "openai-compatible", Capabilities> = {
+/** Which kind of backend serves a model (MODELS.<id>.backend). */
+export type BackendKind = "local" | "openai-compatible" | "anthropic" | "google";
+
+/**
+ * Claude and Gemini see images and call tools; neither serves embeddings, and structured output
+ * is left to configuration (`json_schema: true`) since they answer it through their own mechanisms.
+ */
+export const DEFAULT_CAPABILITIES: Record<BackendKind, Capabilities> = {
   local: { vision: false, tools: true, json_schema: true, embeddings: true, image_inputs: "ignored" },
   "openai-compatible": { vision: true, tools: true, json_schema: true, embeddings: true, image_inputs: "seen" },
+  anthropic: { vision: true, tools: true, json_schema: false, embeddings: false, image_inputs: "seen" },
+  google: { vision: true, tools: true, json_schema: false, embeddings: false, image_inputs: "seen" },
 };
 
 /** A model's capabilities: its first backend's defaults, the configured ones, and what follows for images. */
 export function resolveCapabilities(
-  backend: "local" | "openai-compatible",
+  backend: BackendKind,
   configured: z.infer<typeof capabilitiesConfigSchema> = {},
 ): Capabilities {
   const merged = { ...DEFAULT_CAPABILITIES[backend], ...configured };

@@ -14,7 +14,7 @@ import { withFallback } from "@/lib/models/generation/fallback";
 import { getModel } from "@/lib/models/registry";
 import { forwardResponse, nativeReply, type NativeCall, type NativeTurn } from "@/lib/models/responses/passthrough";
 import type { ActionSpace } from "@/lib/models/responses/action-space";
-import { inlineChatImages } from "@/lib/models/images/inline-images";
+import { inlineChatImages, inlineInputImages } from "@/lib/models/images/inline-images";
 import { modelViewOf } from "@/lib/models/responses/model-view";
 import { newItemId, OutputAssembler, type ResponseEvent } from "@/lib/models/responses/output";
 import type { InputItem, ResponsesCreateRequest } from "@/lib/models/responses/schema";
@@ -155,6 +155,11 @@ export async function createResponse(ctx: ModelRequest, body: ResponsesCreateReq
                 options: chatOptionsOf(chatForm()),
                 // Cabin's own screenshot links inlined for any backend that sends them on (the local model reads no image).
                 request: entry.backend.kind === "local" ? chatForm() : await inlineChatImages(chatForm(), images),
+                // A backend with its own computer tool (Claude's) answers from the items themselves.
+                responses:
+                  entry.backend.kind === "anthropic"
+                    ? { body: view.body, items: await inlineInputImages(conversation, images) }
+                    : undefined,
               },
               toSampling(chatForm()),
               ctx.signal,

@@ -16,15 +16,19 @@ export const newItemId = (prefix: string) => `${prefix}_${randomHex(16)}`;
 
 const coordinate = z.number().finite();
 const pointShape = { x: coordinate, y: coordinate };
+const button = z.enum(["left", "right", "wheel", "back", "forward"]);
+/** Keys held while the pointer acts (OpenAI's `keys` on a click or scroll). */
+const held = { keys: z.array(z.string()).min(1).optional() };
+const keys = z.array(z.string()).min(1);
+/**
+ * OpenAI's action union, plus the Lightcone actions a model's native tool needs (Claude's
+ * left_mouse_down/up and hold_key: lib/models/responses/native-computer-use) and a wait's length.
+ */
 const actionSchema = z.discriminatedUnion("type", [
-  z.object({
-    type: z.literal("click"),
-    ...pointShape,
-    button: z.enum(["left", "right", "wheel", "back", "forward"]).default("left"),
-  }),
-  z.object({ type: z.literal("double_click"), ...pointShape }),
+  z.object({ type: z.literal("click"), ...pointShape, button: button.default("left"), ...held }),
+  z.object({ type: z.literal("double_click"), ...pointShape, ...held }),
   z.object({ type: z.literal("drag"), path: z.array(z.object(pointShape)).min(2) }),
-  z.object({ type: z.literal("keypress"), keys: z.array(z.string()).min(1) }),
+  z.object({ type: z.literal("keypress"), keys }),
   z.object({ type: z.literal("move"), ...pointShape }),
   z.object({ type: z.literal("screenshot") }),
   z.object({
@@ -32,9 +36,14 @@ const actionSchema = z.discriminatedUnion("type", [
     ...pointShape,
     scroll_x: z.number().finite().default(0),
     scroll_y: z.number().finite().default(0),
+    ...held,
   }),
   z.object({ type: z.literal("type"), text: z.string() }),
-  z.object({ type: z.literal("wait") }),
+  z.object({ type: z.literal("wait"), ms: z.number().int().min(0).max(60_000).optional() }),
+  z.object({ type: z.literal("mouse_down"), button: button.default("left") }),
+  z.object({ type: z.literal("mouse_up"), button: button.default("left") }),
+  z.object({ type: z.literal("key_down"), keys }),
+  z.object({ type: z.literal("key_up"), keys }),
 ]);
 
 /** The action a `computer` call's arguments describe, with coordinates clamped to the tool's space; null when they are not an action. */

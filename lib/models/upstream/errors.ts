@@ -20,22 +20,30 @@ async function upstreamMessage(res: UpstreamResponse): Promise<{ message?: strin
 }
 
 export async function upstreamHttpError(res: UpstreamResponse, modelId: string): Promise<AppError> {
-  const { message, param, code } = await upstreamMessage(res);
+  return upstreamStatusError(res.status, await upstreamMessage(res), modelId, res.header("retry-after"));
+}
+
+/** One classification for every backend: an upstream's status and its own message, in Cabin's terms. */
+export function upstreamStatusError(
+  status: number,
+  { message, param, code }: { message?: string; param?: string; code?: string },
+  modelId: string,
+  retryAfter: string | undefined,
+): AppError {
   const what = message ? `: ${message}` : "";
-  if (res.status === 400 || res.status === 422) {
+  if (status === 400 || status === 422) {
     return new AppError("invalid_request", `The upstream for ${modelId} refused the request${what}`, {
       param,
       detail: code ?? "invalid_request",
     });
   }
-  if (res.status === 429) {
-    const retryAfter = res.header("retry-after");
+  if (status === 429) {
     return new AppError("rate_limited", `The upstream for ${modelId} is rate limiting${what}`, {
       detail: "upstream_rate_limited",
       headers: { "retry-after": retryAfter && /^\d+$/.test(retryAfter) ? retryAfter : "1" },
     });
   }
-  return new AppError("upstream_error", `The upstream for ${modelId} answered ${res.status}${what}`, {
+  return new AppError("upstream_error", `The upstream for ${modelId} answered ${status}${what}`, {
     detail: "upstream_error",
   });
 }
