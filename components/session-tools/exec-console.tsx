@@ -21,11 +21,14 @@ export function ExecConsole(props: {
   const [showOptions, setShowOptions] = useState(false);
   // Position while walking back through earlier commands with ↑ (-1: not walking).
   const [recall, setRecall] = useState(-1);
+  const [busyNotice, setBusyNotice] = useState(false);
   const history = runs.map((r) => r.command);
 
   function submit(event: FormEvent) {
     event.preventDefault();
     const trimmed = command.trim();
+    // Enter while a command runs is not dropped in silence: the command stays in the box, and the page says why.
+    setBusyNotice(Boolean(trimmed) && running);
     if (!trimmed || running || ended) return;
     setRecall(-1);
     setCommand("");
@@ -33,6 +36,12 @@ export function ExecConsole(props: {
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLInputElement>) {
+    // With Stop in place of Run the form may have no submit button, so Enter would not reach submit().
+    if (event.key === "Enter" && running) {
+      event.preventDefault();
+      setBusyNotice(Boolean(command.trim()));
+      return;
+    }
     if (event.key !== "ArrowUp" && event.key !== "ArrowDown") return;
     const next = event.key === "ArrowUp" ? Math.min(recall + 1, history.length - 1) : Math.max(recall - 1, -1);
     if (next === recall) return;
@@ -77,6 +86,11 @@ export function ExecConsole(props: {
                 {showOptions ? "Hide options" : "Options"}
               </Button>
             </div>
+            {busyNotice && running && (
+              <p role="status" className="text-xs text-amber-800" data-testid="exec-busy">
+                A command is still running: Stop it or wait for it to end, then press Enter again.
+              </p>
+            )}
             {showOptions && (
               <div className="grid gap-2 sm:grid-cols-2">
                 <TextField
