@@ -73,12 +73,14 @@ export function ExecConsole(props: {
               </div>
             </div>
             <div className="flex flex-wrap items-center gap-2">
+              {/* Keyed apart: React would otherwise reuse the Stop <button> as Run (type submit) within the
+                  same click, and the browser would then submit the form with what is in the box. */}
               {running ? (
-                <Button variant="danger" onClick={stop}>
+                <Button key="stop" variant="danger" onClick={stop}>
                   Stop
                 </Button>
               ) : (
-                <Button type="submit" disabled={!command.trim()}>
+                <Button key="run" type="submit" disabled={!command.trim()}>
                   Run
                 </Button>
               )}

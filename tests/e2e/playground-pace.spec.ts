@@ -174,6 +174,8 @@ test("a 4,096-token answer streams at the display's pace; Stop takes and stays p
   await saveScreenshot(page, testInfo, "playground-streaming-390");
   const stopAfter = await stop.boundingBox();
   expect(stopAfter?.y).toBe(stopBefore?.y);
+  // A draft typed meanwhile is not sent by Stop's click (Stop and Send are different buttons).
+  await box.fill("A draft for later");
   await stop.click();
   await expect(chat).toHaveAttribute("data-status", "ready");
   await expect(page.getByText("Stopped before the end")).toBeVisible();
@@ -183,6 +185,8 @@ test("a 4,096-token answer streams at the display's pace; Stop takes and stays p
     .poll(async () => (await (await page.request.get("/api/usage")).json()).totals.requests, { timeout: 20_000 })
     .toBe(2);
   expect(((await answer.textContent()) ?? "").length).toBe(stoppedAt);
+  await expect(page.getByTestId("playground-message-user")).toHaveCount(1);
+  await expect(box).toHaveValue("A draft for later");
   const stopped = await paceFigures(page);
   console.log(`playground pace, Stop at 390 px: ${JSON.stringify(stopped)}`);
   expect(stopped.stopToReadyMs).toBeDefined();
