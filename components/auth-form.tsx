@@ -130,12 +130,20 @@ export function AuthForm({ mode, invitation, signup }: AuthProps) {
           {pending ? "Please wait…" : mode === "login" ? "Log in" : "Sign up"}
         </Button>
       </form>
-      <p className="mt-4 text-center text-sm text-slate-600">
-        {mode === "login" ? "New here? " : "Already have an account? "}
-        <Link href={`${otherPath}${query}`} className="font-medium text-brand-600 hover:underline">
-          {mode === "login" ? "Create an account" : "Log in"}
-        </Link>
-      </p>
+      {mode === "login" && signup && signup.policy !== "open" && !invitation ? (
+        <p className="mt-4 text-center text-sm text-slate-600" data-testid="signup-policy-note">
+          {signup.policy === "invite"
+            ? "New here? Accounts are by invitation: open the invitation link a team admin sent you."
+            : "New here? Accounts on this Cabin are created by its operator."}
+        </p>
+      ) : (
+        <p className="mt-4 text-center text-sm text-slate-600">
+          {mode === "login" ? "New here? " : "Already have an account? "}
+          <Link href={`${otherPath}${query}`} className="font-medium text-brand-600 hover:underline">
+            {mode === "login" ? "Create an account" : "Log in"}
+          </Link>
+        </p>
+      )}
     </div>
   );
 }

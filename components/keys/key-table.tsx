@@ -48,6 +48,9 @@ export function KeyTable() {
         onCancel={() => setAsking(null)}
         onConfirm={() => asking && revoke.mutate(asking.id, { onSuccess: () => setAsking(null) })}
       />
+      <p className="mb-2 text-xs text-slate-500 lg:hidden" data-testid="keys-scroll-hint">
+        The table scrolls sideways for more columns; Revoke stays at the right edge.
+      </p>
       <table className="w-full min-w-[760px] text-left text-sm">
         <thead className="text-xs uppercase tracking-wide text-slate-500">
           <tr>
@@ -57,7 +60,8 @@ export function KeyTable() {
             <th className="py-2 pr-3 font-medium">Created</th>
             <th className="py-2 pr-3 font-medium">Last used</th>
             <th className="py-2 pr-3 font-medium">Monthly budget (USD)</th>
-            <th className="py-2 font-medium">
+            {/* Sticky: on a narrow screen the table scrolls, and Revoke must stay in reach. */}
+            <th className="sticky right-0 bg-white py-2 pl-2 font-medium">
               <span className="sr-only">Actions</span>
             </th>
           </tr>
@@ -71,7 +75,7 @@ export function KeyTable() {
               <td className="py-2 pr-3 text-slate-600">{formatTime(key.created_at)}</td>
               <td className="py-2 pr-3 text-slate-600">{key.last_used_at ? formatTime(key.last_used_at) : "never"}</td>
               <td className="py-2 pr-3">{key.revoked_at ? null : <BudgetField keyId={key.id} />}</td>
-              <td className="py-2 text-right">
+              <td className="sticky right-0 bg-white py-2 pl-2 text-right shadow-[-8px_0_8px_-8px_rgba(15,23,42,0.15)]">
                 {key.revoked_at ? (
                   <span className="rounded bg-slate-100 px-2 py-1 text-xs text-slate-600">Revoked</span>
                 ) : canRevoke(me.data, key) ? (

@@ -1,6 +1,7 @@
 "use client";
 
 import type { UIMessage } from "ai";
+import { memo } from "react";
 import { Button } from "@/components/ui/button";
 import type { PlaygroundMessageMetadata } from "@/lib/models/playground/playground-stream";
 
@@ -64,6 +65,36 @@ export function EmptyChat({ onPick }: { onPick: (prompt: string) => void }) {
   );
 }
 
+/**
+ * One message. Memoized: while an answer streams only its message object changes
+ * (the others keep their identity), so each frame renders that one alone.
+ */
+const ChatMessage = memo(function ChatMessage({
+  message: m,
+  streaming,
+  failed,
+}: {
+  message: PlaygroundMessage;
+  streaming: boolean;
+  failed: boolean;
+}) {
+  const mine = m.role === "user";
+  return (
+    <li
+      className={`flex flex-col gap-1 ${mine ? "items-end" : "items-start"}`}
+      data-testid={`playground-message-${m.role}`}
+    >
+      <div
+        className={`max-w-[85%] whitespace-pre-wrap break-words rounded-lg px-3 py-2 text-sm ${mine ? "bg-brand-600 text-white" : "bg-slate-100 text-slate-900"}`}
+        data-testid={mine ? undefined : "playground-answer"}
+      >
+        {textOf(m) || (streaming ? "…" : "")}
+      </div>
+      {!mine && <AnswerFacts meta={m.metadata} streaming={streaming} failed={failed} />}
+    </li>
+  );
+});
+
 /** `failedId`: the answer that ended in an error (the error below the thread says why). */
 export function ChatMessages({
   messages,
@@ -76,24 +107,9 @@ export function ChatMessages({
 }) {
   return (
     <ol className="space-y-4" aria-live="polite" aria-label="Conversation">
-      {messages.map((m) => {
-        const mine = m.role === "user";
-        return (
-          <li
-            key={m.id}
-            className={`flex flex-col gap-1 ${mine ? "items-end" : "items-start"}`}
-            data-testid={`playground-message-${m.role}`}
-          >
-            <div
-              className={`max-w-[85%] whitespace-pre-wrap break-words rounded-lg px-3 py-2 text-sm ${mine ? "bg-brand-600 text-white" : "bg-slate-100 text-slate-900"}`}
-              data-testid={mine ? undefined : "playground-answer"}
-            >
-              {textOf(m) || (m.id === streamingId ? "…" : "")}
-            </div>
-            {!mine && <AnswerFacts meta={m.metadata} streaming={m.id === streamingId} failed={m.id === failedId} />}
-          </li>
-        );
-      })}
+      {messages.map((m) => (
+        <ChatMessage key={m.id} message={m} streaming={m.id === streamingId} failed={m.id === failedId} />
+      ))}
     </ol>
   );
 }

@@ -3,8 +3,9 @@
 import { useLayoutEffect, useRef, type ReactNode } from "react";
 
 /**
- * The conversation scrolls inside its card (the page never grows while an answer
- * streams, so Stop and View code stay where they are). It follows the newest text
+ * The conversation scrolls inside a box of fixed height (neither the page nor
+ * the box grows while an answer streams, so Stop and View code stay where they
+ * are). It follows the newest text
  * while the reader is at the bottom, and stays put once they scroll up to read.
  */
 export function ChatScroller({ children, follow }: { children: ReactNode; follow: unknown }) {
@@ -24,7 +25,7 @@ export function ChatScroller({ children, follow }: { children: ReactNode; follow
         const element = e.currentTarget;
         atBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < 24;
       }}
-      className="max-h-[min(55dvh,32rem)] min-h-0 overflow-y-auto overscroll-contain rounded-md focus-visible:outline-2 focus-visible:outline-brand-500"
+      className="h-[42dvh] min-h-48 lg:h-[min(55dvh,32rem)] overflow-y-auto overscroll-contain rounded-md focus-visible:outline-2 focus-visible:outline-brand-500"
     >
       {children}
     </div>

@@ -39,12 +39,13 @@ export function Composer(props: {
           aria-describedby={`${id}-keys`}
           className="block min-w-0 flex-1 resize-y rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/40"
         />
+        {/* Keyed apart: a reused <button> would turn into Send (type submit) within Stop's own click and send the draft. */}
         {props.busy ? (
-          <Button variant="danger" onClick={props.onStop}>
+          <Button key="stop" variant="danger" onClick={props.onStop}>
             Stop
           </Button>
         ) : (
-          <Button type="submit" disabled={!props.value.trim()}>
+          <Button key="send" type="submit" disabled={!props.value.trim()}>
             Send
           </Button>
         )}

@@ -2,7 +2,7 @@
 
 import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport } from "ai";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import type { CodeCall } from "@/components/playground/code-snippets";
@@ -17,6 +17,7 @@ import {
 } from "@/components/playground/chat-messages";
 import { ChatScroller } from "@/components/playground/chat-scroller";
 import { Composer } from "@/components/playground/composer";
+import { FrameBatchedChat } from "@/components/playground/frame-batched-chat";
 import { PRESETS } from "@/components/playground/presets";
 import { SettingsPanel, type PlaygroundSettings } from "@/components/playground/settings-panel";
 import { ViewCode } from "@/components/playground/view-code";
@@ -34,8 +35,18 @@ export function Playground({ models, origin }: { models: PlaygroundModel[]; orig
   });
   const [draft, setDraft] = useState("");
   const [showCode, setShowCode] = useState(false);
-  const [transport] = useState(() => new DefaultChatTransport<PlaygroundMessage>({ api: "/api/playground/chat" }));
-  const chat = useChat<PlaygroundMessage>({ transport });
+  const [session] = useState(
+    () =>
+      new FrameBatchedChat<PlaygroundMessage>({
+        transport: new DefaultChatTransport<PlaygroundMessage>({ api: "/api/playground/chat" }),
+      }),
+  );
+  const chat = useChat<PlaygroundMessage>({ chat: session });
+  const codeCard = useRef<HTMLDivElement>(null);
+  // "View code" opens below the chat: bring it into view (at 1280 it opened off-screen).
+  useEffect(() => {
+    if (showCode) codeCard.current?.scrollIntoView({ block: "nearest", behavior: "smooth" });
+  }, [showCode]);
   const busy = chat.status === "submitted" || chat.status === "streaming";
   const last = chat.messages.at(-1);
   const streamingId = chat.status === "streaming" && last?.role === "assistant" ? last.id : undefined;
@@ -83,7 +94,8 @@ export function Playground({ models, origin }: { models: PlaygroundModel[]; orig
   }
   return (
     <div className="grid min-w-0 gap-6 lg:grid-cols-[20rem_minmax(0,1fr)]">
-      <Card title="Settings">
+      {/* On a phone the chat comes first (its composer within the first screen), the settings below it. */}
+      <Card title="Settings" className="order-last lg:order-none">
         <SettingsPanel models={models} value={settings} onChange={setSettings} />
       </Card>
       <div className="min-w-0 space-y-6">
@@ -126,9 +138,11 @@ export function Playground({ models, origin }: { models: PlaygroundModel[]; orig
           </div>
         </Card>
         {showCode && (
-          <Card title="The same call with an API key">
-            <ViewCode call={codeCall} />
-          </Card>
+          <div ref={codeCard} className="scroll-mb-4">
+            <Card title="The same call with an API key">
+              <ViewCode call={codeCall} />
+            </Card>
+          </div>
         )}
       </div>
     </div>

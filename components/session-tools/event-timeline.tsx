@@ -1,6 +1,5 @@
 "use client";
 
-import { useState } from "react";
 import { TimelineItem } from "@/components/session-tools/timeline-entry";
 import { TIMELINE_LIMIT } from "@/components/session-tools/timeline-model";
 import { useSessionEvents, type StreamState } from "@/components/session-tools/use-session-events";
@@ -32,11 +31,10 @@ export function EventTimeline(props: {
   commands?: ReadonlyMap<string, string>;
 }) {
   const { sessionId, ended, onEnded } = props;
-  // Only a session already ended when the page opened is not streamed. One that
-  // ends while watched keeps its stream until the stream's own `ended` event:
-  // the page's poll may see "terminated" first, and closing then would lose it.
-  const [endedAtMount] = useState(ended);
-  const { entries, state } = useSessionEvents(sessionId, !endedAtMount, onEnded);
+  // A session ended before the page opened answers its kept history and `ended` at once
+  // (docs/watching-sessions.md). One that ends while watched keeps its stream until the
+  // stream's own `ended` event: the page's poll may see "terminated" first.
+  const { entries, state } = useSessionEvents(sessionId, true, onEnded);
   const now = useTick();
   return (
     <Card title="Event timeline" actions={<StreamBadge state={state} />}>
@@ -44,7 +42,10 @@ export function EventTimeline(props: {
         {entries.length === 0 ? (
           <div className="py-2 text-sm text-slate-600" data-testid="timeline-empty">
             {ended ? (
-              <p>This session has ended; its events are no longer streamed.</p>
+              <p>
+                This session has ended, and the server kept no events of it (it keeps those of its last 50 ended
+                sessions until it restarts).
+              </p>
             ) : (
               <>
                 <p className="font-medium text-slate-800">

@@ -21,11 +21,14 @@ export function ExecConsole(props: {
   const [showOptions, setShowOptions] = useState(false);
   // Position while walking back through earlier commands with ↑ (-1: not walking).
   const [recall, setRecall] = useState(-1);
+  const [busyNotice, setBusyNotice] = useState(false);
   const history = runs.map((r) => r.command);
 
   function submit(event: FormEvent) {
     event.preventDefault();
     const trimmed = command.trim();
+    // Enter while a command runs is not dropped in silence: the command stays in the box, and the page says why.
+    setBusyNotice(Boolean(trimmed) && running);
     if (!trimmed || running || ended) return;
     setRecall(-1);
     setCommand("");
@@ -33,6 +36,12 @@ export function ExecConsole(props: {
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLInputElement>) {
+    // With Stop in place of Run the form may have no submit button, so Enter would not reach submit().
+    if (event.key === "Enter" && running) {
+      event.preventDefault();
+      setBusyNotice(Boolean(command.trim()));
+      return;
+    }
     if (event.key !== "ArrowUp" && event.key !== "ArrowDown") return;
     const next = event.key === "ArrowUp" ? Math.min(recall + 1, history.length - 1) : Math.max(recall - 1, -1);
     if (next === recall) return;
@@ -64,12 +73,14 @@ export function ExecConsole(props: {
               </div>
             </div>
             <div className="flex flex-wrap items-center gap-2">
+              {/* Keyed apart: React would otherwise reuse the Stop <button> as Run (type submit) within the
+                  same click, and the browser would then submit the form with what is in the box. */}
               {running ? (
-                <Button variant="danger" onClick={stop}>
+                <Button key="stop" variant="danger" onClick={stop}>
                   Stop
                 </Button>
               ) : (
-                <Button type="submit" disabled={!command.trim()}>
+                <Button key="run" type="submit" disabled={!command.trim()}>
                   Run
                 </Button>
               )}
@@ -77,6 +88,11 @@ export function ExecConsole(props: {
                 {showOptions ? "Hide options" : "Options"}
               </Button>
             </div>
+            {busyNotice && running && (
+              <p role="status" className="text-xs text-amber-800" data-testid="exec-busy">
+                A command is still running: Stop it or wait for it to end, then press Enter again.
+              </p>
+            )}
             {showOptions && (
               <div className="grid gap-2 sm:grid-cols-2">
                 <TextField

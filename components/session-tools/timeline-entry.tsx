@@ -7,7 +7,15 @@ const DOT: Record<string, string> = {
   error: "bg-red-500",
   exec: "bg-violet-500",
   ended: "bg-slate-500",
+  input: "bg-amber-500",
 };
+
+/** How a command ended: its exit code, or that it was stopped (not a made-up "exit -1"). */
+function execOutcome(entry: Extract<TimelineEntry, { kind: "exec" }>): string {
+  if (entry.stopped === "by_caller") return "stopped";
+  if (entry.stopped === "session_ended") return "stopped: the session ended";
+  return entry.exitCode === undefined ? "running…" : `exit ${entry.exitCode}`;
+}
 
 function Row(props: {
   dot: string;
@@ -18,9 +26,15 @@ function Row(props: {
   children?: React.ReactNode;
   testId: string;
   requestId?: string;
+  status?: string;
 }) {
   return (
-    <li className="relative min-w-0 pl-5" data-testid={props.testId} data-request-id={props.requestId}>
+    <li
+      className="relative min-w-0 pl-5"
+      data-testid={props.testId}
+      data-request-id={props.requestId}
+      data-status={props.status}
+    >
       <span aria-hidden className={`absolute top-1.5 left-0 size-2 rounded-full ${props.dot}`} />
       <div className="flex flex-wrap items-baseline justify-between gap-x-2">
         <span className="min-w-0 break-words text-sm font-medium text-slate-900">{props.title}</span>
@@ -56,6 +70,7 @@ export function TimelineItem({ entry, now, command }: { entry: TimelineEntry; no
           now={now}
           testId="timeline-action"
           requestId={entry.requestId}
+          status={entry.status}
           meta={
             <>
               {outcome} · {idOf(entry.requestId)}
@@ -68,7 +83,7 @@ export function TimelineItem({ entry, now, command }: { entry: TimelineEntry; no
     }
     case "exec": {
       const ran = command ?? entry.command;
-      const exit = entry.exitCode === undefined ? "running…" : `exit ${entry.exitCode}`;
+      const exit = execOutcome(entry);
       return (
         <Row
           dot={DOT.exec}
@@ -103,6 +118,17 @@ export function TimelineItem({ entry, now, command }: { entry: TimelineEntry; no
         </Row>
       );
     }
+    case "input":
+      return (
+        <Row
+          dot={DOT.input}
+          title={entry.what === "typed" ? `typed “${entry.text}”` : entry.text}
+          meta="Take control: input from a person watching"
+          at={entry.at}
+          now={now}
+          testId="timeline-input"
+        />
+      );
     case "ended":
       return (
         <Row

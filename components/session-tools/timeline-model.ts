@@ -2,7 +2,10 @@
 // "Streams" → Events): an action's request and response paired by request_id
 // (a batch sends several pairs under one id: a response closes the newest open
 // request of its id), exec output collapsed into one entry per request, and the
-// end of the session. Newest first, at most TIMELINE_LIMIT entries.
+// end of the session, and what a person sends under Take control (consecutive
+// keys and text merged into one "typed" entry). Each entry is placed at the
+// time its event carries (replayed history too); newest first, at most
+// TIMELINE_LIMIT entries.
 
 export const TIMELINE_LIMIT = 200;
 /** Exec output kept per entry (the tail): enough to see how a command ended. */
@@ -29,7 +32,10 @@ export type TimelineEntry =
       bytes: number;
       exitCode?: number;
       command?: string;
+      /** Set when the command did not end by itself: its caller stopped it, or its session ended. */
+      stopped?: "by_caller" | "session_ended";
     }
+  | { kind: "input"; key: string; at: number; what: "click" | "wheel" | "typed"; text: string }
   | { kind: "ended"; key: string; at: number; reason: string }
   | { kind: "error"; key: string; at: number; message: string };
 
@@ -124,7 +130,7 @@ export function applyTimelineEvent(
             kind: "exec",
             key: nextKey(),
             requestId,
-            at: now,
+            at: timeOf(data.timestamp, now),
             output: text.slice(-EXEC_TAIL_CHARS),
             stderrChunks: isStderr ? 1 : 0,
             bytes: text.length,
@@ -142,6 +148,7 @@ export function applyTimelineEvent(
     }
     case "exec_exit": {
       const exitCode = typeof data.exit_code === "number" ? data.exit_code : -1;
+      const stopped = data.stopped === "by_caller" || data.stopped === "session_ended" ? data.stopped : undefined;
       // The exit names its command (the output chunks do not), so a replayed or stopped exec still says what ran.
       const command = str(data.command) || undefined;
       const index = entries.findIndex((e) => e.kind === "exec" && e.requestId === requestId);
@@ -151,12 +158,13 @@ export function applyTimelineEvent(
             kind: "exec",
             key: nextKey(),
             requestId,
-            at: now,
+            at: timeOf(data.timestamp, now),
             output: "",
             stderrChunks: 0,
             bytes: 0,
             exitCode,
             command,
+            stopped,
           },
           ...entries,
         ]);
@@ -164,10 +172,18 @@ export function applyTimelineEvent(
         ...(entries[index] as Extract<TimelineEntry, { kind: "exec" }>),
         exitCode,
         command,
+        stopped,
       });
     }
+    case "live_input":
+      return liveInput(entries, data, timeOf(data.timestamp, now));
     case "ended":
-      return bounded([{ kind: "ended", key: nextKey(), at: now, reason: str(data.reason) || "ended" }, ...entries]);
+      // An ended session whose events were not kept: the empty timeline says so, rather than a lone "ended".
+      if (data.history === "not_kept" && entries.length === 0) return entries;
+      return bounded([
+        { kind: "ended", key: nextKey(), at: timeOf(data.timestamp, now), reason: str(data.reason) || "ended" },
+        ...entries,
+      ]);
     case "error":
       return bounded([
         { kind: "error", key: nextKey(), at: now, message: str(data.message) || "The event stream failed" },
@@ -176,6 +192,31 @@ export function applyTimelineEvent(
     default:
       return entries;
   }
+}
+
+/** Keys and text typed in a row join the newest "typed" entry (within TYPING_GAP_MS); a click or wheel is its own entry. */
+const TYPING_GAP_MS = 3_000;
+const KEY_TEXT: Record<string, string> = { Enter: "⏎", Backspace: "⌫", Tab: "⇥", " ": " " };
+
+function liveInput(entries: TimelineEntry[], data: Record<string, unknown>, at: number): TimelineEntry[] {
+  const input = str(data.input);
+  if (input === "click" || input === "wheel") {
+    const where = `(${Number(data.x)}, ${Number(data.y)})`;
+    const text =
+      input === "click"
+        ? `${data.button && data.button !== "left" ? `${str(data.button)} ` : ""}click at ${where}`
+        : `scroll at ${where}`;
+    return bounded([{ kind: "input", key: nextKey(), at, what: input, text }, ...entries]);
+  }
+  const typed =
+    input === "text"
+      ? str(data.text)
+      : (KEY_TEXT[str(data.key)] ?? (str(data.key).length === 1 ? str(data.key) : `[${str(data.key)}]`));
+  if (!typed) return entries;
+  const newest = entries[0];
+  if (newest?.kind === "input" && newest.what === "typed" && at - newest.at < TYPING_GAP_MS)
+    return replace(entries, 0, { ...newest, text: (newest.text + typed).slice(-200) });
+  return bounded([{ kind: "input", key: nextKey(), at, what: "typed", text: typed }, ...entries]);
 }
 
 /** "just now", "12 s ago", "3 min ago", "2 h ago". */

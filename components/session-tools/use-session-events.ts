@@ -3,7 +3,15 @@
 import { useEffect, useReducer, useRef, useState } from "react";
 import { applyTimelineEvent, type TimelineEntry } from "@/components/session-tools/timeline-model";
 
-const EVENT_NAMES = ["action_request", "action_response", "exec_output", "exec_exit", "ended", "error"] as const;
+const EVENT_NAMES = [
+  "action_request",
+  "action_response",
+  "exec_output",
+  "exec_exit",
+  "live_input",
+  "ended",
+  "error",
+] as const;
 
 export type StreamState = "connecting" | "open" | "closed";
 

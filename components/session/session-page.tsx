@@ -9,6 +9,7 @@ import { SessionFields } from "@/components/session/session-fields";
 import { SessionHeader } from "@/components/session/session-header";
 import { SessionEnded, SessionFailed, SessionLoading, SessionNotFound } from "@/components/session/session-states";
 import { SessionTools } from "@/components/session-tools/session-tools";
+import { SessionTask } from "@/components/session/session-task";
 import { TabStrip } from "@/components/session/tab-strip";
 import { useSessionDetail } from "@/components/session/use-session";
 import { useWatchKeepAlive } from "@/components/session/use-watch-keep-alive";
@@ -46,6 +47,7 @@ export function SessionPage({ id }: { id: string }) {
         ← Sessions
       </Link>
       <SessionHeader session={session} />
+      <SessionTask session={session} />
       {detail.error && (
         <p role="alert" className="text-xs text-amber-800">
           Could not refresh this session ({detail.error.message}); showing what was last read.

@@ -4,6 +4,8 @@ import { useState, type FormEvent } from "react";
 import { useCloseTab, useOpenTab, useSwitchTab, type SessionTab } from "@/components/session/use-session";
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
+import { AddressBar } from "@/components/session/address-bar";
+import { openTabUrlProblem } from "@/components/session/tab-url";
 
 const LAST_TAB_REASON =
   "A browser session keeps at least one tab open, so its last tab cannot be closed. Open another tab first, or stop the session.";
@@ -16,19 +18,7 @@ function tabLabel(tab: SessionTab): string {
   return tab.title || tab.url || "New tab";
 }
 
-/** What the server will take: empty (a blank tab) or an http(s) URL; anything else is named before it is sent. */
-export function openTabUrlProblem(url: string): string | null {
-  if (url === "") return null;
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return "Enter a full URL, starting with http:// or https://";
-  }
-  return parsed.protocol === "http:" || parsed.protocol === "https:"
-    ? null
-    : `Only http:// and https:// URLs can be opened (not ${parsed.protocol})`;
-}
+export { openTabUrlProblem };
 
 const EGRESS_NOTE =
   "The server's egress policy decides what sessions may reach: the public internet, but never this server itself, the host's loopback and own addresses, link-local or cloud-metadata addresses (nor private ranges when the operator chose SESSION_EGRESS=public-only). The operator can allow exceptions with SESSION_EGRESS_ALLOW.";
@@ -121,7 +111,7 @@ function OpenTabForm({
   );
 }
 
-/** The browser session's tabs: the active one marked; click switches (the live view follows), × closes, + opens. */
+/** The browser session's tabs: the active one marked; click switches (the live view follows), × closes, + opens; the address field loads a URL in the active tab. */
 export function TabStrip({ sessionId, tabs }: { sessionId: string; tabs: SessionTab[] | null }) {
   const switchTab = useSwitchTab(sessionId);
   const closeTab = useCloseTab(sessionId);
@@ -129,6 +119,7 @@ export function TabStrip({ sessionId, tabs }: { sessionId: string; tabs: Session
   const [problem, setProblem] = useState<string | null>(null);
   const error = switchTab.error ?? closeTab.error;
   const onlyOne = tabs?.length === 1;
+  const active = tabs?.find((t) => t.active);
 
   return (
     <div className="space-y-2">
@@ -176,6 +167,7 @@ export function TabStrip({ sessionId, tabs }: { sessionId: string; tabs: Session
           +
         </Button>
       </div>
+      {active && <AddressBar sessionId={sessionId} tab={active} onProblem={setProblem} />}
       {onlyOne && (
         <p className="text-xs text-slate-500" data-testid="last-tab-reason">
           {LAST_TAB_REASON}

@@ -26,7 +26,7 @@ export function useSessionDetail(id: string) {
 }
 
 /** A tab operation on session `id`; the session (and its tab list) is read again after it. */
-function useTabMutation<A>(id: string, request: (base: string, args: A) => Promise<unknown>) {
+function useTabMutation<A, R = unknown>(id: string, request: (base: string, args: A) => Promise<R>) {
   const queryClient = useQueryClient();
   const base = `/api/sessions/${encodeURIComponent(id)}/tabs`;
   return useMutation({
@@ -43,6 +43,15 @@ export const useOpenTab = (id: string) =>
 export const useSwitchTab = (id: string) =>
   useTabMutation(id, (base, tabId: string) =>
     fetchJson(`${base}/${encodeURIComponent(tabId)}/switch`, { method: "POST" }),
+  );
+
+/** Loads `url` in tab `tabId` (the address field): an ActionResult, status "error" with the reason when the page did not load. */
+export const useNavigateTab = (id: string) =>
+  useTabMutation(id, (base, { tabId, url }: { tabId: string; url: string }) =>
+    fetchJson<{ status: string; error_message?: string }>(`${base}/${encodeURIComponent(tabId)}/navigate`, {
+      method: "POST",
+      body: JSON.stringify({ url }),
+    }),
   );
 
 export const useCloseTab = (id: string) =>

@@ -8,7 +8,10 @@ export function NoSessionsYet({ origin }: { origin: string }) {
   return (
     <div className="space-y-3 py-4 text-sm text-slate-700" data-testid="sessions-empty">
       <p className="font-medium text-slate-900">No sessions yet.</p>
-      <p>Create one with the form above, or from a terminal with this curl:</p>
+      <p>
+        Start one with <strong className="font-medium text-slate-900">New session</strong> at the top of this page, or
+        from a terminal with this curl:
+      </p>
       <div className="flex flex-col gap-2 sm:flex-row sm:items-start">
         <pre
           className="min-w-0 flex-1 overflow-x-auto rounded-md bg-slate-900 p-3 font-mono text-xs text-slate-100"

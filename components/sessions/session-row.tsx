@@ -15,7 +15,7 @@ function Creator({ session }: { session: DashboardSession }) {
     const member = session.created_by_member;
     return (
       <span data-testid="session-creator" title={member?.email}>
-        {member ? member.name || member.email : "dashboard"}
+        {member ? member.name || member.email : session.task ? "an agent task" : "dashboard"}
       </span>
     );
   }
@@ -65,6 +65,21 @@ export function SessionRow({ session, now, skewMs }: { session: DashboardSession
               <dt>tabs</dt>
               <dd className="text-slate-700 tabular-nums" data-testid="session-tabs">
                 {session.tab_count}
+              </dd>
+            </div>
+          )}
+          {session.task && (
+            <div className="flex min-w-0 gap-1">
+              <dt>task</dt>
+              <dd className="min-w-0 truncate text-slate-700" data-testid="session-task">
+                <Link
+                  href={`/tasks/${session.task.id}`}
+                  className="font-mono text-brand-700 underline-offset-2 hover:underline"
+                  title={session.task.instruction}
+                >
+                  {session.task.id}
+                </Link>{" "}
+                ({session.task.status})
               </dd>
             </div>
           )}

@@ -24,7 +24,9 @@ export interface SessionListParams {
 /** A page of the list, plus how far the server's clock is ahead of this browser's (measured once per fetch). */
 export type SessionPage = DashboardSessionList & { skew_ms: number };
 
-const LIST_REFRESH_MS = 2_000;
+// The server pushes every start and end (/api/sessions/changes); the poll only refreshes tab counts and
+// covers a lost stream.
+const LIST_REFRESH_MS = 10_000;
 
 /** A dashboard answer that carries the server's `now`, plus how far that clock is ahead of this browser's. */
 export async function fetchWithSkew<T extends { now: string }>(url: string): Promise<T & { skew_ms: number }> {
@@ -35,7 +37,20 @@ export async function fetchWithSkew<T extends { now: string }>(url: string): Pro
   return { ...answer, skew_ms: Date.parse(answer.now) - midpoint };
 }
 
+/** Refetches every session list at once when the server says a session started, changed or ended. */
+export function useSessionListPush() {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    const source = new EventSource("/api/sessions/changes");
+    source.addEventListener("changed", () => {
+      void queryClient.invalidateQueries({ queryKey: ["sessions", "list"] });
+    });
+    return () => source.close();
+  }, [queryClient]);
+}
+
 export function useSessionList(params: SessionListParams) {
+  useSessionListPush();
   return useQuery({
     queryKey: queryKeys.sessions.list(params),
     queryFn: async (): Promise<SessionPage> => {

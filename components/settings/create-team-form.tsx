@@ -15,8 +15,8 @@ const slugFor = (name: string) =>
       .slice(0, 40) || "team"
   }-${Math.random().toString(16).slice(2, 8)}`;
 
-/** Where a person lands when they belong to no organization (after leaving or deleting their last one). */
-export function CreateTeamForm() {
+/** Where a person lands when they belong to no organization (after leaving or deleting their last one), or a member starts another team. */
+export function CreateTeamForm({ member = false }: { member?: boolean }) {
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
 
@@ -38,10 +38,20 @@ export function CreateTeamForm() {
   return (
     <Card title="Create a team">
       <form onSubmit={submit} className="space-y-4" data-testid="create-team">
-        <p className="text-sm text-slate-600">
-          You are not in any organization. Create one to run sessions and call models, or open an invitation link a
-          teammate sent you.
-        </p>
+        {member ? (
+          <p className="text-sm text-slate-600" data-testid="create-team-member">
+            You already belong to a team. A new team is separate: its own sessions, keys, usage and members; you can
+            switch between teams from the menu.{" "}
+            <a href="/sessions" className="text-brand-700 underline underline-offset-2">
+              Back to your team
+            </a>
+          </p>
+        ) : (
+          <p className="text-sm text-slate-600">
+            You are not in any organization. Create one to run sessions and call models, or open an invitation link a
+            teammate sent you.
+          </p>
+        )}
         <TextField label="Team name" name="name" required maxLength={80} autoComplete="organization" />
         {error && <Alert>{error}</Alert>}
         <SubmitButton pending={pending} label="Create team" pendingLabel="Creating…" />

@@ -1,35 +1,67 @@
 "use client";
 
+import { useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { SubmitButton } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { SelectField, TextField } from "@/components/ui/field";
 import { useStartTask } from "@/components/tasks/use-tasks";
+import { fetchJson } from "@/lib/fetch-json";
 // Type-only: erased at compile time.
 import type { TaskFormOptions } from "@/lib/agent/form-options";
+import type { DashboardSessionList } from "@/lib/computers/dashboard/dashboard";
 
-/** Instruction, kind, model and max steps; a started task opens its page. */
-export function NewTaskForm({ options }: { options: TaskFormOptions }) {
+const NEW_SESSION = "";
+
+/** The organization's live sessions a task can drive. */
+function useLiveSessions() {
+  return useQuery({
+    queryKey: ["sessions", "list", "task-form"],
+    queryFn: () => fetchJson<DashboardSessionList>("/api/sessions?filter=live&page_size=100"),
+  });
+}
+
+/** Instruction, session (a new one, or a live one of the organization), kind, model and max steps; a started task opens its page. */
+export function NewTaskForm({ options, session }: { options: TaskFormOptions; session?: string }) {
   const router = useRouter();
   const start = useStartTask();
+  const sessions = useLiveSessions();
   const [instruction, setInstruction] = useState("");
+  const [computerId, setComputerId] = useState(session ?? NEW_SESSION);
   const [kind, setKind] = useState<"browser" | "desktop">("browser");
   const [model, setModel] = useState(options.models[0]?.id ?? "");
   const [maxSteps, setMaxSteps] = useState(10);
   const [startUrl, setStartUrl] = useState("");
   const chosen = options.models.find((m) => m.id === model);
+  const live = sessions.data?.data ?? [];
+  const existing = live.find((s) => s.id === computerId);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     start.mutate(
-      { instruction, kind, model, max_steps: maxSteps, ...(startUrl.trim() ? { start_url: startUrl.trim() } : {}) },
+      {
+        instruction,
+        model,
+        max_steps: maxSteps,
+        // An existing session has its own kind; on_missing_computer "fail": never a silent new session instead.
+        ...(computerId ? { computer_id: computerId, on_missing_computer: "fail" as const } : { kind }),
+        ...(startUrl.trim() ? { start_url: startUrl.trim() } : {}),
+      },
       { onSuccess: (task) => router.push(`/tasks/${task.task_id}`) },
     );
   };
 
   if (options.models.length === 0)
     return <Alert tone="info">This server has no models configured, so no task can run. Configure MODELS first.</Alert>;
+  const sessionOptions = [
+    { value: NEW_SESSION, label: "A new session" },
+    ...live.map((s) => ({ value: s.id, label: `${s.kind} ${s.id}${s.task ? ` (task ${s.task.status})` : ""}` })),
+    // A session named in the address that is not (or no longer) live: shown, so the choice is visible; the start says why.
+    ...(computerId && !existing && !sessions.isPending
+      ? [{ value: computerId, label: `${computerId} (not live)` }]
+      : []),
+  ];
   return (
     <form onSubmit={submit} className="space-y-4" aria-label="Start a task">
       <div className="space-y-1">
@@ -46,13 +78,31 @@ export function NewTaskForm({ options }: { options: TaskFormOptions }) {
           className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm placeholder:text-slate-400 focus:border-brand-500"
         />
       </div>
-      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5">
         <SelectField
-          label="Kind"
-          options={["browser", "desktop"]}
-          value={kind}
-          onChange={(e) => setKind(e.target.value as "browser" | "desktop")}
+          label="Session"
+          options={sessionOptions}
+          value={computerId}
+          onChange={(e) => setComputerId(e.target.value)}
+          hint={
+            sessions.isError
+              ? "The live sessions could not be read."
+              : computerId
+                ? "The task drives this session and leaves it running."
+                : undefined
+          }
         />
+        {existing ? (
+          <TextField label="Kind" value={existing.kind} readOnly />
+        ) : (
+          <SelectField
+            label="Kind"
+            options={["browser", "desktop"]}
+            value={kind}
+            disabled={Boolean(computerId)}
+            onChange={(e) => setKind(e.target.value as "browser" | "desktop")}
+          />
+        )}
         <SelectField
           label="Model"
           options={options.models.map((m) => m.id)}

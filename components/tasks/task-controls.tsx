@@ -5,15 +5,23 @@ import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { useTaskControl, type TaskObject } from "@/components/tasks/use-tasks";
 
-/** Pause / Resume / Stop, and a box whose message joins the next model call. */
-export function TaskControls({ task }: { task: TaskObject }) {
+/** Pause / Resume / Stop, and a box whose message joins the next model call (shown as queued until then). */
+export function TaskControls({ task, onQueued }: { task: TaskObject; onQueued: (message: string) => void }) {
   const control = useTaskControl(task.task_id);
   const [message, setMessage] = useState("");
   const paused = task.status === "paused";
   const send = (event: FormEvent) => {
     event.preventDefault();
     if (!message.trim()) return;
-    control.mutate({ action: "messages", message }, { onSuccess: () => setMessage("") });
+    control.mutate(
+      { action: "messages", message },
+      {
+        onSuccess: () => {
+          onQueued(message);
+          setMessage("");
+        },
+      },
+    );
   };
   return (
     <div className="space-y-3">
@@ -48,7 +56,7 @@ export function TaskControls({ task }: { task: TaskObject }) {
       </form>
       {control.isSuccess && control.variables?.action === "messages" && (
         <p role="status" className="text-xs text-slate-600">
-          Sent: it joins the next model call.
+          Sent: it joins the next model call{paused ? " after Resume" : ""}.
         </p>
       )}
       {control.error && <Alert>{control.error.message}</Alert>}

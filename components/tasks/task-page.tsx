@@ -1,50 +1,46 @@
 "use client";
 
 import Link from "next/link";
-import { LiveViewer } from "@/components/session/live-viewer";
-import { useSessionDetail } from "@/components/session/use-session";
+import { useState } from "react";
 import { Card } from "@/components/ui/card";
 import { ErrorState } from "@/components/ui/error-state";
 import { TaskControls } from "@/components/tasks/task-controls";
-import { formatCost, TaskStatus } from "@/components/tasks/task-status";
+import { TaskFacts } from "@/components/tasks/task-facts";
+import { TaskScreen } from "@/components/tasks/task-screen";
+import { TaskStatus } from "@/components/tasks/task-status";
 import { TaskSteps } from "@/components/tasks/task-steps";
-import { isLive, useTask } from "@/components/tasks/use-tasks";
+import { isLive, useTask, type TaskObject } from "@/components/tasks/use-tasks";
 
-/** The task's session screen while it is live; after that, the last step's screenshot stands for it. */
-function TaskScreen({ computerId, live }: { computerId: string; live: boolean }) {
-  const session = useSessionDetail(computerId);
-  if (!live || session.data?.status === "terminated")
+/** Messages sent from this page that no step has taken yet (each step lists the ones it took). */
+function stillQueued(sent: string[], task: TaskObject): string[] {
+  const queued = [...sent];
+  for (const taken of task.steps.flatMap((s) => s.injected_messages)) {
+    const at = queued.indexOf(taken);
+    if (at >= 0) queued.splice(at, 1);
+  }
+  return queued;
+}
+
+/** How the task ended, in words: a person's Stop is not an error. */
+function TaskEnd({ task }: { task: TaskObject }) {
+  if (task.status === "stopped")
     return (
-      <p className="text-sm text-slate-600" data-testid="screen-ended">
-        The task's session has ended; each step's screenshot is in the list.
+      <p className="rounded-md bg-slate-100 px-3 py-2 text-sm text-slate-700" data-testid="task-stopped">
+        Stopped before it finished{task.end_reason === "stopped" ? " (someone pressed Stop)" : ""}.
       </p>
     );
-  if (session.isPending)
-    return (
-      <p role="status" className="text-sm text-slate-500">
-        Connecting to the screen…
-      </p>
-    );
-  if (!session.data)
-    return (
-      <ErrorState
-        what="The session could not be read"
-        detail={session.error?.message}
-        onRetry={() => void session.refetch()}
-      />
-    );
+  if (!task.error) return null;
   return (
-    <LiveViewer
-      wsUrl={session.data.endpoints.ws}
-      viewport={session.data.viewport}
-      onEnded={() => void session.refetch()}
-    />
+    <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
+      {task.error.message}
+    </p>
   );
 }
 
-/** /tasks/{id}: the live screen beside the steps as they come, with the controls. */
+/** /tasks/{id}: the session's screen beside the steps as they come, with the controls. */
 export function TaskPage({ id }: { id: string }) {
   const query = useTask(id);
+  const [sent, setSent] = useState<string[]>([]);
   const back = (
     <Link href="/tasks" className="text-sm font-medium text-brand-700 underline-offset-2 hover:underline">
       ← Tasks
@@ -90,45 +86,40 @@ export function TaskPage({ id }: { id: string }) {
           <span data-testid="task-step-count">
             {task.step_count}/{task.max_steps} steps
           </span>
-          <span>{formatCost(task.cost_usd)}</span>
-          <span>
+          <TaskFacts task={task} />
+          <span data-testid="task-kind">
             {task.kind} · {task.model}
           </span>
-          {task.computer_id && (
-            <Link href={`/sessions/${task.computer_id}`} className="text-brand-700 underline-offset-2 hover:underline">
-              {task.computer_id}
-            </Link>
-          )}
         </div>
         {task.result && (
           <p className="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-900" data-testid="task-result">
             Result: {task.result}
           </p>
         )}
-        {task.error && (
-          <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
-            {task.error.message}
-          </p>
-        )}
+        <TaskEnd task={task} />
         {query.error && (
           <p role="alert" className="text-xs text-amber-800">
             Could not refresh this task ({query.error.message}); showing what was last read.
           </p>
         )}
       </header>
-      <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_24rem]">
+      <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_28rem]">
         <div className="min-w-0 space-y-4">
-          <Card title="Screen">
-            {task.computer_id ? <TaskScreen computerId={task.computer_id} live={live} /> : null}
-          </Card>
+          <Card title="Screen">{task.computer_id ? <TaskScreen task={task} /> : null}</Card>
           {live && (
             <Card title="Control">
-              <TaskControls task={task} />
+              <TaskControls task={task} onQueued={(m) => setSent((all) => [...all, m])} />
             </Card>
           )}
         </div>
         <Card title={`Steps (${task.step_count})`}>
-          <TaskSteps steps={task.steps} live={live} />
+          <TaskSteps
+            steps={task.steps}
+            live={live}
+            screen={task.viewport}
+            result={task.result}
+            queued={stillQueued(sent, task)}
+          />
         </Card>
       </div>
     </div>

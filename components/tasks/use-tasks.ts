@@ -37,7 +37,10 @@ export function useTask(id: string) {
 
 export interface StartTaskInput {
   instruction: string;
-  kind: "browser" | "desktop";
+  /** A new session's kind; absent with computer_id (the session has its own). */
+  kind?: "browser" | "desktop";
+  computer_id?: string;
+  on_missing_computer?: "fail";
   model: string;
   max_steps: number;
   start_url?: string;

@@ -1,8 +1,18 @@
 import type { ReactNode } from "react";
 
-export function Card({ title, actions, children }: { title?: string; actions?: ReactNode; children: ReactNode }) {
+export function Card({
+  title,
+  actions,
+  children,
+  className = "",
+}: {
+  title?: string;
+  actions?: ReactNode;
+  children: ReactNode;
+  className?: string;
+}) {
   return (
-    <section className="rounded-lg border border-slate-200 bg-white shadow-sm">
+    <section className={`rounded-lg border border-slate-200 bg-white shadow-sm ${className}`}>
       {(title || actions) && (
         <header className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 px-4 py-3">
           {title && <h2 className="text-sm font-semibold text-slate-800">{title}</h2>}

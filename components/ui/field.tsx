@@ -50,17 +50,26 @@ export function TextField({
 export function SelectField({
   label,
   options,
+  hint,
   ...props
-}: SelectHTMLAttributes<HTMLSelectElement> & { label: string; options: readonly string[] }) {
+}: SelectHTMLAttributes<HTMLSelectElement> & {
+  label: string;
+  /** A value shown as itself, or a value with its own label. */
+  options: readonly (string | { value: string; label: string })[];
+  hint?: string;
+}) {
   return (
-    <LabelledField label={label}>
-      {(id) => (
-        <select id={id} className={EDITABLE} {...props}>
-          {options.map((o) => (
-            <option key={o} value={o}>
-              {o}
-            </option>
-          ))}
+    <LabelledField label={label} hint={hint}>
+      {(id, hintId) => (
+        <select id={id} className={EDITABLE} aria-describedby={hintId} {...props}>
+          {options.map((o) => {
+            const { value, label: text } = typeof o === "string" ? { value: o, label: o } : o;
+            return (
+              <option key={value} value={value}>
+                {text}
+              </option>
+            );
+          })}
         </select>
       )}
     </LabelledField>

@@ -18,6 +18,8 @@ export interface ComputerRef {
   /** Origin for screenshot links (the request that started the task). */
   origin: string;
   display: { width: number; height: number };
+  /** The session's own kind: a task on an existing session takes it from the session, not from the start's body. */
+  kind: "browser" | "desktop";
 }
 
 /** Model action types that end the task instead of acting (Lightcone's models answer with these as well as the `done` function). */
@@ -86,7 +88,13 @@ export async function openComputer(input: {
       ...(input.environmentId ? { environment_id: input.environmentId } : {}),
     },
   });
-  return { caller: input.caller, computerId: session.id, origin: input.origin, display: input.viewport };
+  return {
+    caller: input.caller,
+    computerId: session.id,
+    origin: input.origin,
+    display: input.viewport,
+    kind: input.kind,
+  };
 }
 
 /** An existing live session of the organization (computer_id), or null; its display is what the model sees. */
@@ -106,6 +114,7 @@ export async function reuseComputer(input: {
     computerId: row.id,
     origin: input.origin,
     display: { width: row.displayWidth, height: row.displayHeight },
+    kind: row.kind === "browser" ? "browser" : "desktop",
   };
 }
 

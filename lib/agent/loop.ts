@@ -160,7 +160,12 @@ async function steps(input: LoopInput): Promise<TaskEnd> {
       event: "step",
       data: await toStepObject(
         row,
-        { computerId: computer.computerId, screenshotMode: plan.screenshotMode },
+        {
+          computerId: computer.computerId,
+          screenshotMode: plan.screenshotMode,
+          viewportWidth: computer.display.width,
+          viewportHeight: computer.display.height,
+        },
         computer.origin,
       ),
     });

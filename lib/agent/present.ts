@@ -6,6 +6,7 @@
 import { screenshotUrl } from "@/lib/computers/screenshots/screenshot-links";
 import { readScreenshot } from "@/lib/computers/screenshots/screenshots";
 import type { StepRow, TaskListRow, TaskRow } from "@/lib/agent/store";
+import { toPixels } from "@/lib/agent/computer";
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
@@ -34,12 +35,15 @@ export async function screenshotLink(input: {
 
 export async function toStepObject(
   step: StepRow,
-  task: Pick<TaskRow, "computerId" | "screenshotMode">,
+  task: Pick<TaskRow, "computerId" | "screenshotMode" | "viewportWidth" | "viewportHeight">,
   origin: string,
 ) {
+  const action = parse(step.action) as Record<string, unknown> | null;
   return {
     index: step.index,
-    action: parse(step.action),
+    action,
+    /** The same action in the screen's pixels (the model answers in 0–1000: docs/computer-use.md), as it ran. */
+    screen_action: action ? toPixels(action, { width: task.viewportWidth, height: task.viewportHeight }) : null,
     model_text: step.modelText,
     screenshot_url: await screenshotLink({
       computerId: task.computerId,
@@ -74,6 +78,10 @@ export function toTaskSummary(task: TaskListRow) {
     kind: task.kind,
     model: task.model,
     computer_id: task.computerId,
+    /** Who started it: an API key (its id) or a member in the dashboard. */
+    started_by: task.apiKeyId
+      ? { type: "api_key" as const, api_key_id: task.apiKeyId }
+      : { type: "dashboard" as const },
     max_steps: task.maxSteps,
     step_count: task.stepCount,
     usage: {

@@ -135,7 +135,7 @@ export async function startTask(input: {
       apiKeyId: input.caller.apiKeyId,
       hostId: getEnv().HOST_ID,
       instruction: plan.instruction,
-      kind: plan.kind,
+      kind: ref.kind,
       model: plan.model,
       maxSteps: plan.maxSteps,
       temperature: plan.temperature,
@@ -161,7 +161,7 @@ export async function startTask(input: {
   }
   getTaskRunner().start({
     taskId,
-    plan: { ...plan, viewport: ref.display },
+    plan: { ...plan, kind: ref.kind, viewport: ref.display },
     computer: ref,
     ownsComputer: owns,
     onEvent: input.onEvent,

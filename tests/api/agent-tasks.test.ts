@@ -135,6 +135,26 @@ describe("agent tasks on the scripted upstream", () => {
     expect(rows.every((row) => row.inputTokens === 42 && row.outputTokens === 7 && row.status === 200)).toBe(true);
   }, 90_000);
 
+  it("a task on an existing browser session (computer_id, no kind) is a browser task, its steps in screen pixels, the session left running", async () => {
+    const session = await agentCall(world, world.key, "POST", "/computers", { kind: "browser" });
+    expect(session.status).toBe(200);
+    world.upstream.setScript([{ text: "Clicking the middle", action: { type: "click", x: 500, y: 500 } }]);
+    const res = await start({ instruction: "Click the middle", model: SCRIPTED_MODEL, computer_id: session.body.id });
+    expect(res.status).toBe(201);
+    expect(res.body.computer_id).toBe(session.body.id);
+    const task = await waitForTask(world, world.key, res.body.task_id, ended);
+    expect(task).toMatchObject({ status: "completed", kind: "browser", started_by: { type: "api_key" } });
+    // The model's 0–1000 point and the same point on the 1280×720 screen.
+    expect(task.steps[0].action).toMatchObject({ type: "click", x: 500, y: 500 });
+    expect(task.steps[0].screen_action).toMatchObject({ type: "click", x: 640, y: 360 });
+    expect((await agentCall(world, world.key, "GET", `/computers/${session.body.id}`)).body.status).not.toBe(
+      "terminated",
+    );
+    const list = await agentCall(world, world.key, "GET", "/agent/tasks");
+    expect(list.body.data.find((t: any) => t.task_id === task.task_id)).toMatchObject({ kind: "browser" });
+    expect((await agentCall(world, world.key, "DELETE", `/computers/${session.body.id}`)).status).toBeLessThan(300);
+  }, 60_000);
+
   it("the stream names every step: started, action, screenshot, step, message, completed", async () => {
     world.upstream.setScript(CLICK_TYPE_ENTER);
     const stream = await openStream(browserTask());

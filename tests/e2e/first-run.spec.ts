@@ -44,6 +44,9 @@ test("a fresh install opens on Sign up; the first account owns it; then sign-up 
   await other.goto(`${server.url}/login`);
   await expect(other).toHaveURL(/\/login$/);
   await expect(other.getByRole("button", { name: "Log in" })).toBeVisible();
+  // Login does not offer an account the policy would refuse: it says how to get one.
+  await expect(other.getByRole("link", { name: "Create an account" })).toHaveCount(0);
+  await expect(other.getByTestId("signup-policy-note")).toContainText("by invitation");
   await visitor.close();
 });
 
@@ -62,5 +65,7 @@ test("with SIGNUP=closed, after the first account the Sign up page says sign-up 
   await expect(page.getByRole("heading", { name: "Sign-up is closed" })).toBeVisible();
   await expect(page.getByText("created by its operator")).toBeVisible();
   await expect(page.getByRole("button", { name: "Sign up" })).toHaveCount(0);
+  await page.goto(`${server.url}/login`);
+  await expect(page.getByTestId("signup-policy-note")).toContainText("created by its operator");
   await context.close();
 });

@@ -73,9 +73,15 @@ test("desktop: the exec console streams output and the timeline shows an API act
   await expect(streamed.getByTestId("exec-output")).toHaveText("first\nsecond\n");
   await expect(streamed.getByTestId("exec-status")).toHaveText("exit 0");
 
-  // Stop aborts the request; the run says so and the console takes commands again.
+  // Enter while a command runs is not dropped in silence: the command stays, and the console says why.
   await input.fill("sleep 60");
   await input.press("Enter");
+  await expect(consolePanel.getByTestId("exec-run").first()).toHaveAttribute("data-state", "running");
+  await input.fill("echo later");
+  await input.press("Enter");
+  await expect(consolePanel.getByTestId("exec-busy")).toBeVisible();
+  await expect(input).toHaveValue("echo later");
+  // Stop aborts the request; the run says so and the console takes commands again.
   await consolePanel.getByRole("button", { name: "Stop" }).click();
   await expect(consolePanel.getByTestId("exec-run").first()).toHaveAttribute("data-state", "stopped");
   await expect(consolePanel.getByRole("button", { name: "Run" })).toBeVisible();
@@ -102,6 +108,16 @@ test("desktop: the exec console streams output and the timeline shows an API act
   await expect(execEntry).toHaveCount(1);
   await expect(execEntry).toContainText("exec echo hello; echo oops 1>&2; exit 3");
   await expect(execEntry).toContainText("with stderr");
+  // A stopped command reads as stopped, not as a made-up exit code.
+  const stoppedEntry = timeline.getByTestId("timeline-exec").filter({ hasText: "exec sleep 60" });
+  await expect(stoppedEntry).toContainText("stopped");
+  await expect(stoppedEntry).not.toContainText("exit -1");
+  // Replayed after a reload, each command keeps the time it ran, not the time of the reload.
+  const reloadedAt = Date.now();
+  await page.reload();
+  const replayed = page.getByTestId("event-timeline").getByTestId("timeline-exec").filter({ hasText: "exit 3" });
+  await expect(replayed).toHaveCount(1);
+  expect(Date.parse((await replayed.locator("time").getAttribute("datetime"))!)).toBeLessThan(reloadedAt);
 
   await saveScreenshot(page, testInfo, "session-tools-desktop-1280");
   await page.setViewportSize({ width: 390, height: 844 });

@@ -74,7 +74,7 @@ for (const viewport of [
     await expect(page.getByTestId("task-status")).toHaveAttribute("data-status", "paused");
     await page.getByRole("textbox", { name: "Message to the agent" }).fill("Keep waiting");
     await page.getByRole("button", { name: "Send" }).click();
-    await expect(page.getByText("Sent: it joins the next model call.")).toBeVisible();
+    await expect(page.getByText("Sent: it joins the next model call after Resume.")).toBeVisible();
     await page.getByRole("button", { name: "Resume" }).click();
     await expect(page.getByTestId("task-status")).toHaveAttribute("data-status", "running");
     await expect(page.getByText("You: Keep waiting")).toBeVisible({ timeout: 20_000 });
@@ -97,3 +97,116 @@ for (const viewport of [
     await context.close();
   });
 }
+
+for (const viewport of [
+  { width: 1280, height: 900 },
+  { width: 390, height: 844 },
+]) {
+  test(`a task on an existing session, followed step by step at ${viewport.width} px`, async ({
+    browser,
+  }, testInfo) => {
+    test.setTimeout(120_000);
+    const context = await browser.newContext({ baseURL: server.url, viewport });
+    const page = await context.newPage();
+    await signUpNewTeam(page, `Follower${viewport.width}`);
+    const created = await page.request.post("/api/sessions", { data: { kind: "browser" } });
+    expect(created.status()).toBe(201);
+    const sessionId = ((await created.json()) as { id: string }).id;
+    // A click at the middle (500, 500 of the model's 0–1000 space), then a step a second until stopped.
+    upstream.setScript([
+      { text: "Clicking the middle", action: { type: "click", x: 500, y: 500 } },
+      ...Array.from({ length: 300 }, (_, i) => ({ text: `Waiting, turn ${i + 1}`, action: { type: "wait" } })),
+    ]);
+
+    // The session page offers a task on it; the form then has that session picked, with its own kind.
+    await page.goto(`/sessions/${sessionId}`);
+    await page.getByRole("link", { name: "Start a task on this session" }).click();
+    await expect(page).toHaveURL(/\/tasks\?session=/);
+    await expect(page.getByLabel("Session")).toHaveValue(sessionId);
+    await expect(page.getByLabel("Kind")).toHaveValue("browser");
+    await page.getByLabel("Instruction").fill("Click the middle and wait");
+    await page.getByLabel("Model").selectOption(SCRIPTED_MODEL);
+    await page.getByLabel("Max steps").fill("100");
+    await page.getByRole("button", { name: "Start task" }).click();
+    await expect(page).toHaveURL(/\/tasks\/task_[0-9a-f]{24}$/);
+    const taskId = page.url().split("/").at(-1)!;
+
+    // The right kind, and the session's live state with its screen (not "ended").
+    await expect(page.getByTestId("task-kind")).toContainText("browser");
+    expect(((await (await page.request.get(`/api/tasks/${taskId}`)).json()) as { kind: string }).kind).toBe("browser");
+    await expect(page.getByTestId("task-session-state")).toContainText(sessionId);
+    await expect(page.getByTestId("viewer-state")).toBeVisible();
+    await expect(page.getByTestId("screen-ended")).toHaveCount(0);
+
+    // The click in screen pixels (1280×720), its mark on the screenshot, and the step's time, tokens and cost.
+    const first = page.getByTestId("task-step").first();
+    await expect(first.getByTestId("step-action")).toHaveText("click at (640, 360)", { timeout: 20_000 });
+    await expect(first.getByTestId("step-mark")).toBeVisible();
+    await expect(first.getByTestId("step-facts")).toHaveText(
+      /model \d+ ms · action \d+ ms · 42 in \/ 7 out tokens · \$/,
+    );
+    await expect(page.getByTestId("task-starter")).toHaveText("by the dashboard");
+    await expect(page.getByTestId("task-duration")).toContainText("running for");
+
+    // A message sent while paused is shown as queued until a step takes it.
+    await page.getByRole("button", { name: "Pause" }).click();
+    await expect(page.getByTestId("task-status")).toHaveAttribute("data-status", "paused");
+    await page.getByRole("textbox", { name: "Message to the agent" }).fill("Hold on");
+    await page.getByRole("button", { name: "Send" }).click();
+    await expect(page.getByTestId("queued-message")).toContainText("Hold on");
+    await expect(page.getByText("Sent: it joins the next model call after Resume.")).toBeVisible();
+    expect(await horizontalOverflow(page)).toBe(0);
+    await saveScreenshot(page, testInfo, `task-follow-${viewport.width}`);
+    await page.getByRole("button", { name: "Resume" }).click();
+    await expect(page.getByText("You: Hold on")).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByTestId("queued-message")).toHaveCount(0);
+
+    // The session's own page and the session list show the task that drives it, with a link.
+    await page.goto(`/sessions/${sessionId}`);
+    const banner = page.getByTestId("session-task-banner");
+    await expect(banner).toContainText("An agent task drives this session");
+    await expect(banner.getByRole("link", { name: "Open the task" })).toHaveAttribute("href", `/tasks/${taskId}`);
+    await page.goto("/sessions");
+    const row = page.locator(`[data-session-id="${sessionId}"]`);
+    await expect(row.getByTestId("session-task").getByRole("link")).toHaveAttribute("href", `/tasks/${taskId}`);
+
+    // A person's Stop reads as stopped, not as an error; the session (not the task's) keeps running.
+    await page.goto(`/tasks/${taskId}`);
+    await page.getByRole("button", { name: "Stop" }).click();
+    await expect(page.getByTestId("task-status")).toHaveAttribute("data-status", "stopped");
+    await expect(page.getByTestId("task-stopped")).toBeVisible();
+    await expect(page.locator("#main").getByRole("alert")).toHaveCount(0);
+    await expect(page.getByTestId("task-session-state")).toBeVisible();
+    await expect(page.getByTestId("task-duration")).toContainText("took");
+
+    // Once the session ends, the task keeps its last screen.
+    expect((await page.request.delete(`/api/sessions/${sessionId}`)).status()).toBeLessThan(300);
+    await page.reload();
+    await expect(page.getByTestId("screen-ended")).toBeVisible();
+    await expect(page.getByTestId("last-screenshot").locator("img")).toHaveJSProperty("complete", true);
+
+    // The list tells runs apart: start time, duration, starter, status.
+    await page.goto("/tasks");
+    const taskRow = page.getByTestId("task-row").first();
+    await expect(taskRow.getByTestId("task-started")).toContainText("started");
+    await expect(taskRow.getByTestId("task-duration")).toContainText("took");
+    await expect(taskRow.getByTestId("task-starter")).toHaveText("by the dashboard");
+    await expect(taskRow.getByTestId("task-status")).toHaveAttribute("data-status", "stopped");
+    expect(await horizontalOverflow(page)).toBe(0);
+    await context.close();
+  });
+}
+
+test("a finished task shows its answer on the last step", async ({ browser }) => {
+  const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await signUpNewTeam(page, "Answerer");
+  upstream.setScript([{ text: "Looking", action: { type: "wait" } }, { done: { result: "The price is $5" } }]);
+  await page.goto("/tasks");
+  await page.getByLabel("Instruction").fill("Tell me the price");
+  await page.getByLabel("Model").selectOption(SCRIPTED_MODEL);
+  await page.getByRole("button", { name: "Start task" }).click();
+  await expect(page.getByTestId("task-status")).toHaveAttribute("data-status", "completed", { timeout: 30_000 });
+  await expect(page.getByTestId("task-step").last().getByTestId("step-answer")).toHaveText("The price is $5");
+  await context.close();
+});

@@ -92,6 +92,31 @@ describe("event timeline", () => {
     expect(entries[1]).toMatchObject({ requestId: `r${TIMELINE_LIMIT + 19}` });
   });
 
+  it("places replayed exec output and the end at their own time, and says a stopped command was stopped", () => {
+    const entries = apply([
+      ["exec_output", { request_id: "r1", data: b64("hi\n"), is_stderr: false, timestamp: "2026-01-01T00:00:05.000Z" }],
+      ["exec_exit", { request_id: "r1", exit_code: -1, stopped: "by_caller", timestamp: "2026-01-01T00:00:09.000Z" }],
+      ["ended", { reason: "deleted", timestamp: "2026-01-01T00:01:00.000Z" }],
+    ]);
+    expect(entries.map((e) => e.at)).toEqual([
+      Date.parse("2026-01-01T00:01:00.000Z"),
+      Date.parse("2026-01-01T00:00:05.000Z"),
+    ]);
+    expect(entries[1]).toMatchObject({ kind: "exec", exitCode: -1, stopped: "by_caller" });
+  });
+
+  it("shows Take control input: a click, and keys typed in a row as one entry", () => {
+    const at = (s: number) => `2026-01-01T00:00:${String(s).padStart(2, "0")}.000Z`;
+    const entries = apply([
+      ["live_input", { input: "click", x: 10, y: 20, button: "left", timestamp: at(1) }],
+      ["live_input", { input: "key", key: "h", timestamp: at(2) }],
+      ["live_input", { input: "text", text: "ello", timestamp: at(2) }],
+      ["live_input", { input: "key", key: "Enter", timestamp: at(3) }],
+      ["live_input", { input: "key", key: "x", timestamp: at(30) }],
+    ]);
+    expect(entries.map((e) => (e.kind === "input" ? e.text : e.kind))).toEqual(["x", "hello⏎", "click at (10, 20)"]);
+  });
+
   it("says how long ago in words", () => {
     expect(relativeTime(10_000, 12_000)).toBe("just now");
     expect(relativeTime(0, 42_000)).toBe("42 s ago");

@@ -5,6 +5,11 @@ import { sseStream } from "@/lib/api/sse";
 import { SessionEvents, type SessionEvent } from "@/lib/computers/events/session-events";
 
 const exit = (id: string): SessionEvent => ({ event: "exec_exit", data: { request_id: id, exit_code: 0 } });
+/** As delivered: every event carries the time it was published (a replay shows when things ran). */
+const stamped = (e: SessionEvent) => ({
+  ...e,
+  data: { ...e.data, timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
+});
 
 describe("SessionEvents", () => {
   it("delivers a session's events only to its own subscribers, until they unsubscribe", () => {
@@ -16,7 +21,7 @@ describe("SessionEvents", () => {
     hub.publish("comp_a", exit("r1"));
     stopA();
     hub.publish("comp_a", exit("r2"));
-    expect(a).toEqual([exit("r1")]);
+    expect(a).toEqual([stamped(exit("r1"))]);
     expect(b).toEqual([]);
     expect(hub.watched("comp_a")).toBe(false);
     expect(hub.subscriberCount).toBe(1);
@@ -31,8 +36,24 @@ describe("SessionEvents", () => {
     hub.subscribe("comp_a", (e) => seen.push(e));
     hub.end("comp_a", "deleted");
     hub.publish("comp_a", exit("late"));
-    expect(seen).toEqual([{ event: "ended", data: { reason: "deleted" } }]);
+    expect(seen).toEqual([stamped({ event: "ended", data: { reason: "deleted" } })]);
     expect(hub.subscriberCount).toBe(0);
+  });
+});
+
+describe("SessionEvents timestamps", () => {
+  it("keeps a publisher's own timestamp, and stamps the events that have none (replays included)", () => {
+    const hub = new SessionEvents();
+    const at = "2026-01-02T03:04:05.000Z";
+    hub.publish("comp_a", {
+      event: "action_request",
+      data: { request_id: "r1", action: { type: "wait" }, timestamp: at },
+    });
+    const before = Date.now();
+    hub.publish("comp_a", exit("r2"));
+    const [first, second] = hub.history.since("comp_a", 0);
+    expect((first!.event.data as { timestamp: string }).timestamp).toBe(at);
+    expect(Date.parse((second!.event.data as { timestamp: string }).timestamp)).toBeGreaterThanOrEqual(before - 1);
   });
 });
 

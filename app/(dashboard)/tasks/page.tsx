@@ -6,19 +6,29 @@ import { taskFormOptions } from "@/lib/agent/form-options";
 export const metadata = { title: "Tasks" };
 export const dynamic = "force-dynamic";
 
-export default function TasksPage() {
+/** The list first (on a phone it starts on the first screen), the start form below it; `?session=` picks a session for the form. */
+export default async function TasksPage({ searchParams }: { searchParams: Promise<{ session?: string | string[] }> }) {
+  const { session } = await searchParams;
   return (
     <div className="space-y-6">
       <PageHeader
         title="Tasks"
-        description="Agent tasks: Cabin runs the loop (screenshot, model, action) on a session of its own. Model calls count toward your organization's usage and budget."
+        description="Agent tasks: Cabin runs the loop (screenshot, model, action) on a new session or one of yours. Model calls count toward your organization's usage and budget."
       />
-      <Card title="Start a task">
-        <NewTaskForm options={taskFormOptions()} />
-      </Card>
+      <a
+        href="#start-task"
+        className="inline-flex rounded-md bg-brand-600 px-3 py-2 text-sm font-medium text-white shadow-sm hover:bg-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500"
+      >
+        Start a task
+      </a>
       <Card title="Tasks">
         <TaskList />
       </Card>
+      <div id="start-task" className="scroll-mt-4">
+        <Card title="Start a task">
+          <NewTaskForm options={taskFormOptions()} session={typeof session === "string" ? session : undefined} />
+        </Card>
+      </div>
     </div>
   );
 }

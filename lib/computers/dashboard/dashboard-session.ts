@@ -7,12 +7,15 @@ import { isAppError } from "@/lib/api/errors";
 import type { Member } from "@/lib/auth/member";
 import { getDb } from "@/lib/db";
 import { findOwnedComputer } from "@/lib/computers/sessions/access";
-import { closeTab, createTab, listTabs, switchTab, type ActionCall } from "@/lib/computers/actions/action-service";
 import {
-  DASHBOARD_SESSION_INCLUDE,
-  toDashboardSession,
-  type DashboardSession,
-} from "@/lib/computers/dashboard/dashboard";
+  closeTab,
+  createTab,
+  executeAction,
+  listTabs,
+  switchTab,
+  type ActionCall,
+} from "@/lib/computers/actions/action-service";
+import { DASHBOARD_SESSION_INCLUDE, withTasks, type DashboardSession } from "@/lib/computers/dashboard/dashboard";
 import { sessionEndpoints, type SessionEndpoints } from "@/lib/computers/endpoints";
 import { getSessionManager } from "@/lib/computers/registry";
 
@@ -76,8 +79,9 @@ export async function readSessionDetail(member: Member, id: string, origin: stri
   });
   const live = row.status !== "terminated" && row.hostId === getSessionManager().hostId;
   const tabs = live && row.kind === "browser" ? await readTabs(row.id) : null;
+  const [shown] = await withTasks(row.organizationId, [row]);
   return {
-    ...toDashboardSession(row),
+    ...shown!,
     now: new Date().toISOString(),
     endpoints: sessionEndpoints(row, origin),
     viewport: { width: row.displayWidth, height: row.displayHeight },
@@ -117,6 +121,16 @@ export function openSessionTabAs(call: DashboardTabCall & { body: unknown }) {
 
 export function switchSessionTabAs(call: DashboardTabCall & { tabId: string }) {
   return switchTab({ ...actionCallOf(call), tabId: call.tabId });
+}
+
+/** Body `{url}`: go_to_url in tab `tabId` (the page's address field navigates the current tab, not a new one). */
+export function navigateSessionTabAs(call: DashboardTabCall & { tabId: string; body: unknown }) {
+  const url = (call.body as { url?: unknown } | null)?.url;
+  return executeAction({
+    ...actionCallOf(call),
+    // The action's own schema checks the URL (and names `url` when it is bad); tab_id picks the tab.
+    body: { action: { type: "go_to_url", url, tab_id: call.tabId } },
+  });
 }
 
 /** Closing the last tab is refused (409 with the driver's reason), as on the public API. */

@@ -23,5 +23,5 @@ export function openSessionEventsAs(
   member: Member,
   input: { id: string; signal: AbortSignal; replayAfter?: number | null },
 ) {
-  return openSessionEvents({ ...input, principal: memberScope(member) });
+  return openSessionEvents({ ...input, principal: memberScope(member), reviewEnded: true });
 }

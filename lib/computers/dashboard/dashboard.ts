@@ -12,6 +12,7 @@ import { LIVE_STATUSES } from "@/lib/computers/sessions/lifecycle";
 import { getSessionManager } from "@/lib/computers/registry";
 import type { ComputerRow } from "@/lib/computers/sessions/store";
 import { createComputer, deleteComputer, keepAlive, type SessionCaller } from "@/lib/computers/service";
+import { tasksOfSessions, type SessionTask } from "@/lib/computers/dashboard/session-tasks";
 
 export const SESSION_FILTERS = ["live", "ended", "persistent", "all"] as const;
 export type SessionFilter = (typeof SESSION_FILTERS)[number];
@@ -43,6 +44,8 @@ export interface DashboardSession {
   created_by_key: { name: string; prefix: string } | null;
   /** The member who created it in the dashboard (null for a key's session, or once the member is deleted). */
   created_by_member: { name: string; email: string } | null;
+  /** The agent task that drives (or drove) the session: the live one, else the latest; null when none. */
+  task: SessionTask | null;
 }
 
 export interface DashboardSessionList {
@@ -87,7 +90,7 @@ export const DASHBOARD_SESSION_INCLUDE = {
 } as const;
 
 /** One row as the dashboard shows it; the session page (readSessionDetail) adds to it. */
-export function toDashboardSession(r: DashboardSessionRow): DashboardSession {
+export function toDashboardSession(r: DashboardSessionRow, task: SessionTask | null = null): DashboardSession {
   return {
     id: r.id,
     kind: r.kind,
@@ -104,7 +107,17 @@ export function toDashboardSession(r: DashboardSessionRow): DashboardSession {
     tab_count: tabCountOf(r),
     created_by_key: r.apiKey ? { name: r.apiKey.name, prefix: r.apiKey.prefix } : null,
     created_by_member: r.createdBy ? { name: r.createdBy.name, email: r.createdBy.email } : null,
+    task,
   };
+}
+
+/** The rows as shown, each with the task that drives it. */
+export async function withTasks(organizationId: string, rows: DashboardSessionRow[]): Promise<DashboardSession[]> {
+  const tasks = await tasksOfSessions(
+    organizationId,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => toDashboardSession(r, tasks.get(r.id) ?? null));
 }
 
 export async function listDashboardSessions(input: {
@@ -134,7 +147,7 @@ export async function listDashboardSessions(input: {
     page,
     page_size,
     total,
-    data: rows.map(toDashboardSession),
+    data: await withTasks(input.organizationId, rows),
   };
 }
 

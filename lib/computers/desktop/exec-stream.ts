@@ -106,10 +106,12 @@ async function runStreamed(input: ExecStreamInput, send: (line: ExecStreamLine) 
   forward("stdout", decoders.stdout.end());
   forward("stderr", decoders.stderr.end());
   // A command killed because its session is ending did not end normally either.
-  const code = manager.isEnding(reached.live) ? -1 : end.exitCode;
+  const sessionEnding = manager.isEnding(reached.live);
+  const code = sessionEnding ? -1 : end.exitCode;
+  const stopped = sessionEnding ? "session_ended" : signal.aborted ? "by_caller" : undefined;
   manager.events.publish(sessionId, {
     event: "exec_exit",
-    data: { request_id: input.requestId, exit_code: code, command: body.command },
+    data: { request_id: input.requestId, exit_code: code, command: body.command, ...(stopped ? { stopped } : {}) },
   });
   send({ type: "exit", code });
 }

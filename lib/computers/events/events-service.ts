@@ -23,8 +23,11 @@ export async function openSessionEvents(input: {
   signal: AbortSignal;
   /** From replayStart: replay the kept events numbered after this one first. */
   replayAfter?: number | null;
+  /** An ended session answers its kept events and `ended` instead of a 409 (the dashboard's review of it). */
+  reviewEnded?: boolean;
 }): Promise<ReadableStream<Uint8Array>> {
   const row = await findOwnedComputer(input.principal, input.id);
+  if (row.status === "terminated" && input.reviewEnded) return endedSessionEvents(row.id, input.replayAfter ?? 0);
   if (row.status === "terminated") throw terminatedError(row);
   return sseStream((channel) => {
     const manager = getSessionManager();
@@ -54,6 +57,28 @@ export async function openSessionEvents(input: {
   }, input.signal);
 }
 
+/**
+ * An ended session's kept history, then `ended` {reason, timestamp}, then the end of the stream.
+ * Nothing kept (evicted, a restart, or it ran on another node): `ended` with `history: "not_kept"`.
+ */
+function endedSessionEvents(sessionId: string, afterId: number): ReadableStream<Uint8Array> {
+  return sseStream((channel) => {
+    const kept = getSessionManager().events.endedHistory(sessionId);
+    for (const e of kept?.events ?? []) if (e.id > afterId) channel.send(e.event.event, e.event.data, e.id);
+    channel.send("ended", kept ? { ...kept.ended } : { reason: "ended", history: "not_kept" });
+    channel.close();
+  });
+}
+
+/** The `navigation_error` of a tab operation's result (new_tab with a url), bare or inside an ActionResult. */
+function navigationErrorOf(result: unknown): string | undefined {
+  if (!result || typeof result !== "object") return undefined;
+  const own = (result as { navigation_error?: unknown }).navigation_error;
+  if (typeof own === "string") return own;
+  const inner = (result as { result?: { navigation_error?: unknown } }).result?.navigation_error;
+  return typeof inner === "string" ? inner : undefined;
+}
+
 /** Action request, run, response on the session's events; a thrown failure is published as status "error" and rethrown. */
 export async function withActionEvents<T>(
   events: SessionEvents,
@@ -78,8 +103,12 @@ export async function withActionEvents<T>(
   try {
     const result = await run();
     const outcome = result as { status?: unknown; error_message?: unknown };
+    const navigationError = navigationErrorOf(result);
     if (outcome?.status === "error")
       respond("error", typeof outcome.error_message === "string" ? outcome.error_message : undefined);
+    // A tab opened at a URL that failed or was refused is still a tab (the answer is a success), but
+    // the navigation did not happen: the timeline says so, with the reason.
+    else if (navigationError) respond("error", navigationError);
     else respond("success");
     return result;
   } catch (err) {

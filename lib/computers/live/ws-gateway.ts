@@ -14,6 +14,8 @@ import type { ScreencastSettings } from "@/lib/computers/driver";
 import { reachLiveView, touchForInput, type LiveViewTarget } from "@/lib/computers/live/access";
 import { parseLiveInput } from "@/lib/computers/live/input-message";
 import { keepWebSocketAlive } from "@/lib/computers/live/keep-alive";
+import { liveInputEvent } from "@/lib/computers/events/live-input-event";
+import { getSessionManager } from "@/lib/computers/registry";
 import { parseLiveViewQuery } from "@/lib/computers/live/screencast-stream";
 import { refuseUpgrade, incomingRequestId } from "@/lib/api/edge";
 import { upgradeCredentials } from "@/lib/computers/live/upgrade";
@@ -98,6 +100,9 @@ function serve(ws: WebSocket, target: LiveViewTarget, settings: ScreencastSettin
       if (!handle.liveInput) throw new Error(`${handle.kind} sessions take no live input on this server`);
       touchForInput(session);
       await handle.liveInput.send(input);
+      // What a person does under Take control belongs on the session's timeline too.
+      const shown = liveInputEvent(input);
+      if (shown) getSessionManager().events.publish(session.id, { event: "live_input", data: shown });
     } catch (err) {
       const known = isAppError(err) || isActionError(err);
       if (!known) getLogger().warn({ err, id: live.id }, "live-view input failed");

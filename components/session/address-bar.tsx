@@ -1,0 +1,94 @@
+"use client";
+
+import { useEffect, useState, type FormEvent } from "react";
+import { openTabUrlProblem } from "@/components/session/tab-url";
+import { useNavigateTab, type SessionTab } from "@/components/session/use-session";
+import { Button } from "@/components/ui/button";
+
+/**
+ * The current tab's address: Enter loads the typed URL in this tab (not a new one),
+ * Reload loads its address again. The field follows the tab's URL while it is not
+ * being edited. A page that did not load goes to `onProblem`, like the + form's.
+ */
+export function AddressBar(props: { sessionId: string; tab: SessionTab; onProblem: (message: string | null) => void }) {
+  const navigate = useNavigateTab(props.sessionId);
+  const [editing, setEditing] = useState(false);
+  const [url, setUrl] = useState(props.tab.url);
+  const [invalid, setInvalid] = useState<string | null>(null);
+  const shown = props.tab.url.startsWith("chrome-error:") ? "" : props.tab.url;
+  useEffect(() => {
+    if (!editing) setUrl(shown);
+  }, [shown, editing]);
+
+  const go = (target: string) => {
+    const problem = target ? openTabUrlProblem(target) : "Enter a URL to load in this tab";
+    setInvalid(problem);
+    if (problem) return;
+    navigate.mutate(
+      { tabId: props.tab.id, url: target },
+      {
+        onSuccess: (answer) => {
+          const failed = answer.status === "error" ? (answer.error_message ?? "The page did not load") : null;
+          props.onProblem(failed);
+          setEditing(false);
+        },
+      },
+    );
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    go(url.trim());
+  };
+  const message = invalid ?? navigate.error?.message;
+  return (
+    <div className="space-y-1">
+      <form onSubmit={submit} noValidate className="flex items-center gap-2" aria-label="Address of the current tab">
+        <label className="sr-only" htmlFor="tab-address">
+          Address of the current tab
+        </label>
+        <input
+          id="tab-address"
+          type="url"
+          value={url}
+          onFocus={() => setEditing(true)}
+          onBlur={() => url === shown && setEditing(false)}
+          onChange={(e) => {
+            setEditing(true);
+            setUrl(e.target.value);
+          }}
+          onKeyDown={(e) => {
+            if (e.key === "Escape") {
+              setEditing(false);
+              setUrl(shown);
+              setInvalid(null);
+            }
+          }}
+          aria-invalid={message ? true : undefined}
+          aria-describedby={message ? "tab-address-problem" : undefined}
+          placeholder="Type a URL and press Enter"
+          spellCheck={false}
+          autoComplete="off"
+          className="min-w-0 flex-1 rounded-md border border-slate-300 px-3 py-1.5 font-mono text-xs focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/40"
+        />
+        <Button type="submit" variant="secondary" disabled={navigate.isPending} className="shrink-0">
+          {navigate.isPending ? "Loading…" : "Go"}
+        </Button>
+        <Button
+          variant="ghost"
+          className="shrink-0"
+          aria-label="Reload the current tab"
+          title="Reload: load this tab's address again"
+          disabled={navigate.isPending || !shown}
+          onClick={() => go(shown)}
+        >
+          ↻
+        </Button>
+      </form>
+      {message && (
+        <p id="tab-address-problem" role="alert" className="text-sm text-red-700">
+          {message}
+        </p>
+      )}
+    </div>
+  );
+}
