@@ -1,7 +1,7 @@
 // EventHistory and its use by SessionEvents: the replay behind /events' Last-Event-ID and ?since=.
 import { describe, expect, it } from "vitest";
 import { EventHistory, replayStart } from "@/lib/computers/events/event-history";
-import { SessionEvents, type SessionEvent } from "@/lib/computers/events/session-events";
+import { ENDED_HISTORIES_KEPT, SessionEvents, type SessionEvent } from "@/lib/computers/events/session-events";
 
 const exit = (id: string): SessionEvent => ({ event: "exec_exit", data: { request_id: id, exit_code: 0 } });
 
@@ -24,7 +24,7 @@ describe("EventHistory", () => {
 });
 
 describe("SessionEvents history", () => {
-  it("keeps events published with nobody listening, gives listeners their number, and forgets a session at its end", () => {
+  it("keeps events published with nobody listening, gives listeners their number, and keeps an ended session's history for review", () => {
     const hub = new SessionEvents();
     hub.publish("comp_a", exit("r1"));
     const ids: (number | undefined)[] = [];
@@ -34,7 +34,19 @@ describe("SessionEvents history", () => {
     hub.end("comp_a", "deleted");
     expect(ids).toEqual([2, undefined]);
     hub.publish("comp_a", exit("late"));
-    expect(hub.history.sessionCount).toBe(0);
+    // A late event after the end starts no new history; the ended one stays, unchanged.
+    expect(hub.history.since("comp_a", 0).map((k) => k.id)).toEqual([1, 2]);
+  });
+
+  it("forgets the oldest ended session's history once ENDED_HISTORIES_KEPT others ended after it", () => {
+    const hub = new SessionEvents();
+    for (let i = 0; i <= ENDED_HISTORIES_KEPT; i++) {
+      hub.publish(`comp_${i}`, exit("r"));
+      hub.end(`comp_${i}`, "deleted");
+    }
+    expect(hub.history.sessionCount).toBe(ENDED_HISTORIES_KEPT);
+    expect(hub.history.since("comp_0", 0)).toEqual([]);
+    expect(hub.history.since(`comp_${ENDED_HISTORIES_KEPT}`, 0)).toHaveLength(1);
   });
 });
 
