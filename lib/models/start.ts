@@ -9,10 +9,13 @@ import { registerModelFastPath } from "@/lib/models/gateway/fast-path";
 import { disposeLocalRuntime } from "@/lib/models/local/runtime";
 import { listModels, warmUpModels } from "@/lib/models/registry";
 import { flushUsage } from "@/lib/models/usage/usage";
+import { startStoredModelSync } from "@/lib/models/stored/sync";
 
 export async function start(): Promise<() => Promise<void>> {
   // Builds the registry now: a bad MODELS value is reported at start-up, not at the first request.
   listModels();
+  // The dashboard's models are loaded before the node serves them, then followed (every node, every few seconds).
+  const stopStoredModelSync = await startStoredModelSync();
   registerOrganizationResources("model spend", spendResources);
   // Production only: in development Next's router keeps /v1 hot-reloadable.
   if (getEnv().NODE_ENV === "production") registerModelFastPath();
@@ -21,6 +24,7 @@ export async function start(): Promise<() => Promise<void>> {
     warmUpModels().catch((err) => getLogger().error({ err, part: "models" }, "model warm-up failed"));
   }
   return async () => {
+    stopStoredModelSync();
     await flushUsage();
     await disposeLocalRuntime();
   };
