@@ -31,7 +31,7 @@ export function describeStoredModel(row: Row) {
     base_url: entry.url ?? null,
     upstream_model: entry.upstreamModel ?? null,
     prices: served?.config.prices ?? entry.prices ?? { input: 0, output: 0 },
-    capabilities: served?.config.capabilities ?? entry.capabilities ?? {},
+    capabilities: { ...(served?.config.capabilities ?? entry.capabilities) } as Record<string, unknown>,
     aliases: JSON.parse(row.aliases) as string[],
     api_key_hint: row.apiKeyHint,
     /** MODELS names the same id: the environment's model answers it (docs/models.md). */
