@@ -109,7 +109,7 @@ test("add, test, edit, pick in the Playground and the task form, delete", async 
   await context.close();
 });
 
-test("loading and error states, a member's read-only view, and the page at 390 px", async ({ browser }, testInfo) => {
+test("loading and error states, and the page at 390 px", async ({ browser }, testInfo) => {
   const context = await browser.newContext({ baseURL: base(), viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
   await signUpNewTeam(page, "Phone");
