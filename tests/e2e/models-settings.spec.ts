@@ -41,16 +41,16 @@ test("add, test, edit, pick in the Playground and the task form, delete", async 
 
   // A bad alias: the server's message names the field, and what was typed stays.
   const form = page.getByRole("form", { name: "Add a model" });
-  await form.getByLabel("Model id").fill(MODEL_ID);
+  await form.getByLabel("Model id", { exact: true }).fill(MODEL_ID);
   await form.getByLabel("Base URL").fill(upstream.url);
   await form.getByLabel("API key").fill(UPSTREAM_KEY);
   await form.getByLabel("Upstream model id").fill("vision-large-2");
   await form.getByLabel("Input price (USD per million tokens)").fill("1.5");
   await form.getByLabel("Output price (USD per million tokens)").fill("6");
-  await form.getByLabel("Aliases").fill("has space!");
+  await form.getByLabel("Aliases").fill("bad!alias");
   await form.getByLabel("Aliases").press("Enter");
   await expect(form.getByRole("alert")).toContainText("'aliases[0]'");
-  await expect(form.getByLabel("Model id")).toHaveValue(MODEL_ID);
+  await expect(form.getByLabel("Model id", { exact: true })).toHaveValue(MODEL_ID);
 
   // Fixed, and sent with Enter from the keyboard.
   await form.getByLabel("Aliases").fill("e2e.v");
@@ -59,7 +59,7 @@ test("add, test, edit, pick in the Playground and the task form, delete", async 
   await expect(row).toContainText(`…${UPSTREAM_KEY.slice(-4)}`);
   await expect(row).toContainText("vision-large-2");
   await expect(row).not.toContainText(UPSTREAM_KEY);
-  await expect(form.getByLabel("Model id")).toHaveValue("");
+  await expect(form.getByLabel("Model id", { exact: true })).toHaveValue("");
 
   // Test: the model's answer and the latency.
   await row.getByRole("button", { name: "Test" }).focus();
@@ -71,7 +71,7 @@ test("add, test, edit, pick in the Playground and the task form, delete", async 
   // Edit with a wrong key: the test shows the provider's error.
   await row.getByRole("button", { name: "Edit" }).click();
   const dialog = page.getByTestId("edit-model");
-  await expect(dialog.getByLabel("Model id")).toHaveValue(MODEL_ID);
+  await expect(dialog.getByLabel("Model id", { exact: true })).toHaveValue(MODEL_ID);
   await dialog.getByLabel("API key").fill("sk-wrong-0000");
   await dialog.getByRole("button", { name: "Save changes" }).click();
   await expect(dialog).toBeHidden();
@@ -97,7 +97,9 @@ test("add, test, edit, pick in the Playground and the task form, delete", async 
 
   // The task form offers it too.
   await page.getByRole("navigation").getByRole("link", { name: "Tasks" }).first().click();
-  await expect(page.getByRole("form", { name: "Start a task" }).getByLabel("Model")).toContainText(MODEL_ID);
+  await expect(page.getByRole("form", { name: "Start a task" }).getByLabel("Model", { exact: true })).toContainText(
+    MODEL_ID,
+  );
 
   // Delete, confirmed in the dialog: back to the empty state, gone from the Playground.
   await openModelsTab(page);
@@ -147,7 +149,7 @@ test("loading and error states, and the page at 390 px", async ({ browser }, tes
 
   // A model added at phone width; nothing overflows sideways.
   const form = page.getByRole("form", { name: "Add a model" });
-  await form.getByLabel("Model id").fill("phone.model");
+  await form.getByLabel("Model id", { exact: true }).fill("phone.model");
   await form.getByLabel("Base URL").fill(upstream.url);
   await form.getByLabel("API key").fill(UPSTREAM_KEY);
   await form.getByRole("button", { name: "Add model" }).click();

@@ -68,10 +68,9 @@ function ModelRow({ model, canEdit }: { model: StoredModelView; canEdit: boolean
           </div>
           <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-xs text-slate-600">
             <dt>Upstream</dt>
-            <dd className="break-all font-mono">
-              {model.upstream_model ?? model.model_id}
-              {model.base_url ? ` at ${model.base_url}` : " at the provider's default URL"}
-            </dd>
+            <dd className="break-all font-mono">{model.upstream_model ?? model.model_id}</dd>
+            <dt>Base URL</dt>
+            <dd className="break-all font-mono">{model.base_url ?? "the provider's default"}</dd>
             <dt>Key</dt>
             <dd className="font-mono">{model.api_key_hint ?? "none"}</dd>
             <dt>Prices</dt>

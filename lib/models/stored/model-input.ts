@@ -11,12 +11,12 @@ const idText = (what: string) =>
   z
     .string({ error: `${what} must be a string` })
     .trim()
-    .regex(ID, `${what}s use letters, digits and . _ : / - (at most 128)`);
+    .regex(ID, `${what} uses letters, digits and . _ : / - (at most 128)`);
 
 export const PROVIDERS = ["openai-compatible", "anthropic", "google"] as const;
 
 const fields = {
-  id: idText("model id"),
+  id: idText("a model id"),
   provider: z.enum(PROVIDERS, { error: `provider must be one of ${PROVIDERS.join(", ")}` }),
   /** Empty = the provider's default (required for openai-compatible: the MODELS schema says so). */
   base_url: z.string().trim().max(2048).optional(),
@@ -37,7 +37,7 @@ const fields = {
       embeddings: z.boolean().optional(),
     })
     .optional(),
-  aliases: z.array(idText("alias")).max(16, "at most 16 aliases").optional(),
+  aliases: z.array(idText("an alias")).max(16, "at most 16 aliases").optional(),
 };
 
 export const createModelBody = z.strictObject(fields);

@@ -7,6 +7,7 @@ import { parseWith } from "@/lib/api/request";
 import { chatCompletionSchema } from "@/lib/models/gateway/schemas";
 import type { RequestSignal } from "@/lib/models/gateway/request-signal";
 import { createChatCompletion } from "@/lib/models/generation/inference";
+import { getBudgetLedger } from "@/lib/models/limits/budget";
 import { environmentModels } from "@/lib/models/registry";
 import { findStoredModel } from "@/lib/models/stored/store";
 
@@ -45,15 +46,11 @@ export async function testStoredModel(args: {
   });
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
+  const principal = { organizationId: args.organizationId, apiKeyId: null };
   try {
-    const reply = await createChatCompletion(
-      {
-        principal: { organizationId: args.organizationId, apiKeyId: null },
-        requestId: args.requestId,
-        signal: args.signal,
-      },
-      body,
-    );
+    // A test spends like any request: a spent budget is its answer, as on /v1.
+    await getBudgetLedger().check(principal);
+    const reply = await createChatCompletion({ principal, requestId: args.requestId, signal: args.signal }, body);
     const json = JSON.parse(typeof reply.body === "string" ? reply.body : "{}") as {
       choices?: { message?: { content?: string | null } }[];
     };
