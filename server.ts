@@ -33,6 +33,7 @@ import {
   surfaceOf,
   tooLargeError,
   incomingRequestId,
+  withoutTrailingSlash,
 } from "./lib/api/edge";
 import { AppError } from "./lib/api/errors";
 import { requestIdFrom } from "./lib/api/request";
@@ -152,6 +153,9 @@ const server = createServer(
     if (hasBody && scansAsJson(req.headers["content-type"])) {
       watchJsonShape(req, drainLimit(env.MAX_REQUEST_BODY_BYTES), (error) => refuse(req, res, error, requestId));
     }
+    // An API path with a trailing slash is served as the path without it, not redirected (docs/security.md).
+    const unslashed = withoutTrailingSlash(req.url ?? "/");
+    if (unslashed !== null) req.url = unslashed;
     // A request for a session another node runs goes there (docs/cluster.md); the rest is served here.
     if (peekSingleton(clusterForwardKey)?.http(req, res, () => serveHere(req, res, requestId))) return;
     serveHere(req, res, requestId);

@@ -126,6 +126,7 @@ const POSTGRES_FILES = [
   "login-backoff",
   "metrics",
   "cluster-shared-limits",
+  "agent-tasks-limit",
   "models-settings",
 ];
 
@@ -153,6 +154,7 @@ const API_LIGHT_LANE = [
   "public-links",
   "computers-pagination",
   "computers-api",
+  "hardening-answers",
 ];
 
 // The long hardening suites at the length `npm test` (and so CI) runs them: long enough that a

@@ -12,6 +12,7 @@ import { toTaskObject, toTaskSummary } from "@/lib/agent/present";
 import { getTaskRunner } from "@/lib/agent/runner";
 import { injectMessageSchema, taskStartSchema, type TaskPlan, type TaskStartBody } from "@/lib/agent/schema";
 import * as store from "@/lib/agent/store";
+import { assertRoomForTask, insertTaskWithinLimit } from "@/lib/agent/task-admission";
 import type { SessionCaller } from "@/lib/computers/service";
 import { getEnv } from "@/lib/env";
 import { getModel, listModels } from "@/lib/models/registry";
@@ -94,19 +95,6 @@ async function computerFor(
   };
 }
 
-async function assertRoomFor(organizationId: string): Promise<void> {
-  const limit = getEnv().AGENT_ORG_MAX_RUNNING_TASKS;
-  if ((await store.countLiveTasks(organizationId)) >= limit) {
-    throw new AppError(
-      "rate_limited",
-      `Your organization already runs ${limit} agent tasks (AGENT_ORG_MAX_RUNNING_TASKS); stop one or wait for one to end`,
-      {
-        detail: "too_many_tasks",
-      },
-    );
-  }
-}
-
 export interface StartedTask {
   task_id: string;
   status: string;
@@ -130,7 +118,7 @@ export async function startTask(input: {
     if (earlier)
       return { task_id: earlier.id, status: earlier.status, computer_id: earlier.computerId, ...keyEcho, reused: true };
   }
-  await assertRoomFor(organizationId);
+  await assertRoomForTask(organizationId);
   const { ref, owns } = await computerFor(input.caller, plan, input.origin);
   const taskId = store.newTaskId();
   try {
@@ -141,7 +129,7 @@ export async function startTask(input: {
           param: "start_url",
         });
     }
-    await store.insertTask({
+    await insertTaskWithinLimit({
       id: taskId,
       organizationId,
       apiKeyId: input.caller.apiKeyId,

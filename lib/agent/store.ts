@@ -1,7 +1,7 @@
 // Agent task rows: every query scoped by organization where a caller names an
 // id, so a foreign task is simply "not found". The loop writes as it goes
 // (a step row per turn, the task's totals with it), so reads never wait on it.
-import { getDb } from "@/lib/db";
+import { type Db, getDb } from "@/lib/db";
 import { randomHex } from "@/lib/random-id";
 
 export const LIVE_TASK_STATUSES = ["queued", "running", "paused"] as const;
@@ -29,8 +29,8 @@ export function findTaskByIdempotencyKey(where: { organizationId: string; idempo
   return getDb().agentTask.findFirst({ where, include: { steps: { orderBy: { index: "asc" } } } });
 }
 
-export function countLiveTasks(organizationId: string): Promise<number> {
-  return getDb().agentTask.count({ where: { organizationId, status: { in: [...LIVE_TASK_STATUSES] } } });
+export function countLiveTasks(organizationId: string, db: Pick<Db, "agentTask"> = getDb()): Promise<number> {
+  return db.agentTask.count({ where: { organizationId, status: { in: [...LIVE_TASK_STATUSES] } } });
 }
 
 export function listTasks(input: { organizationId: string; limit: number }) {
@@ -65,8 +65,8 @@ export interface NewTask {
   idempotencyKey: string | null;
 }
 
-export function insertTask(task: NewTask) {
-  return getDb().agentTask.create({ data: { ...task, status: "running", startedAt: new Date() } });
+export function insertTask(task: NewTask, db: Pick<Db, "agentTask"> = getDb()) {
+  return db.agentTask.create({ data: { ...task, status: "running", startedAt: new Date() } });
 }
 
 export function setTaskStatus(id: string, status: TaskStatus) {
@@ -143,8 +143,15 @@ export function finishTask(input: {
   });
 }
 
-/** Start-up: this host's tasks that were live when it stopped (their loops died with the process). */
-export async function failLeftoverTasks(input: { hostId: string; message: string }) {
+/**
+ * A host's tasks that were live when its process died (their loops died with it): at its own restart
+ * (`server_restart`), or when a survivor reaps a node whose lease lapsed (`node_lost`, docs/agent-tasks.md).
+ */
+export async function failLeftoverTasks(input: {
+  hostId: string;
+  message: string;
+  endReason?: "server_restart" | "node_lost";
+}) {
   const db = getDb();
   const rows = await db.agentTask.findMany({
     where: { hostId: input.hostId, status: { in: [...LIVE_TASK_STATUSES] } },
@@ -153,7 +160,12 @@ export async function failLeftoverTasks(input: { hostId: string; message: string
   if (rows.length) {
     await db.agentTask.updateMany({
       where: { id: { in: rows.map((r) => r.id) }, status: { in: [...LIVE_TASK_STATUSES] } },
-      data: { status: "failed", endReason: "server_restart", errorMessage: input.message, endedAt: new Date() },
+      data: {
+        status: "failed",
+        endReason: input.endReason ?? "server_restart",
+        errorMessage: input.message,
+        endedAt: new Date(),
+      },
     });
   }
   return rows;

@@ -87,6 +87,9 @@ export function jsonForBareErrors(res: ServerResponse, surface: Surface, request
       for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
       res.setHeader("content-length", Buffer.byteLength(body));
       res.removeHeader("transfer-encoding");
+      // Next's compression (installed after this wrapper) has labelled the page it compresses by now;
+      // the replacement is sent as is, so the label would make every client fail to decode it.
+      res.removeHeader("content-encoding");
     }
     return writeHead(status, ...rest);
   }) as typeof res.writeHead;

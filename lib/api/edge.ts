@@ -21,8 +21,8 @@ const SERVED = new Set(SERVED_METHODS.split(", "));
  * Cabin's. A path under none of them is the dashboard's.
  */
 const JSON_SURFACE_PREFIXES: readonly [RegExp, Surface][] = [
-  [/^\/v1(\/|$)/i, "openai"],
-  [/^\/(computers|agent|api)(\/|$)/i, "api"],
+  [/^\/(v1|chat)(\/|$)/i, "openai"],
+  [/^\/(computers|agent|api|mcp)(\/|$)/i, "api"],
 ];
 
 /** The envelope of the JSON surface `url` is under, or null for the dashboard's pages. */
@@ -69,11 +69,27 @@ export function refuseRequestLine(method: string, url: string): AppError | null 
     }
     if (decoded.includes("\0")) return new AppError("invalid_request", "The path contains a NUL byte");
     // Next would normalize these into another route (or its HTML 404): a JSON API names no such paths.
-    if ((decoded === "." || decoded === "..") && jsonSurfaceOf(path) !== null) {
+    if ((decoded === "." || decoded === "..") && (jsonSurfaceOf(path) ?? jsonSurfaceOf(resolvedPath(path))) !== null) {
       return new AppError("not_found", "No such path: dot segments are not resolved");
     }
   }
   return null;
+}
+
+/** `path` with its dot segments resolved, as Next routes it (`/x/../api/y` is `/api/y`). */
+function resolvedPath(path: string): string {
+  return URL.canParse(path, "http://cabin.invalid") ? new URL(path, "http://cabin.invalid").pathname : path;
+}
+
+/**
+ * The request target without its trailing slashes under a JSON surface (`/api/keys/` is `/api/keys`), or null
+ * to keep it: Next would answer an empty 308 redirect there, which API clients (and POST bodies) do not follow.
+ */
+export function withoutTrailingSlash(url: string): string | null {
+  const query = url.indexOf("?");
+  const path = query < 0 ? url : url.slice(0, query);
+  if (path.length < 2 || !path.endsWith("/") || jsonSurfaceOf(path) === null) return null;
+  return `${path.replace(/\/+$/, "")}${query < 0 ? "" : url.slice(query)}`;
 }
 
 /** A body declared (content-length) larger than the limit, refused before it is read. */

@@ -16,11 +16,17 @@ function assertSameOrigin(req: Request) {
   const origin = req.headers.get("origin");
   const host = req.headers.get("x-forwarded-host") ?? req.headers.get("host");
   const site = req.headers.get("sec-fetch-site");
-  if (origin) {
-    if (new URL(origin).host !== host) throw new AppError("forbidden", "Cross-origin request refused");
+  if (origin !== null) {
+    // `null` (a sandboxed frame, a file: page, some redirects) and a malformed origin name no host: foreign.
+    const from = originHost(origin);
+    if (from === null || from !== host) throw new AppError("forbidden", "Cross-origin request refused");
   } else if (site && site !== "same-origin" && site !== "none") {
     throw new AppError("forbidden", "Cross-site request refused");
   }
+}
+
+function originHost(origin: string): string | null {
+  return URL.canParse(origin) ? new URL(origin).host : null;
 }
 
 export function withMember(

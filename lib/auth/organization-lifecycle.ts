@@ -11,8 +11,8 @@ import { parseWith } from "@/lib/api/request";
 import { forgetDeletedKeys } from "@/lib/auth/api-keys";
 import type { Member } from "@/lib/auth/member";
 import { type PreparedDeletion, prepareResourcesForDeletion } from "@/lib/auth/organization-resources";
-import { countOwners } from "@/lib/auth/organizations";
 import { getDb } from "@/lib/db";
+import { aboveCountedFloor } from "@/lib/limits/counted-admission";
 import { getLogger } from "@/lib/logger";
 
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -87,17 +87,23 @@ async function moveLoginSessions(userId: string, left: string): Promise<NextOrga
 }
 
 export async function leaveOrganization(member: Member): Promise<NextOrganization> {
-  if (member.role === "owner" && (await countOwners(member.organizationId)) <= 1) {
-    throw new AppError(
-      "conflict",
-      "You are the last owner: make another member an owner first, or delete the organization",
-      {
-        detail: "last_owner",
-      },
-    );
-  }
-  await getDb().member.delete({
-    where: { organizationId_userId: { organizationId: member.organizationId, userId: member.userId } },
+  const where = { organizationId_userId: { organizationId: member.organizationId, userId: member.userId } };
+  const lastOwner = () =>
+    new AppError("conflict", "You are the last owner: make another member an owner first, or delete the organization", {
+      detail: "last_owner",
+    });
+  // The role and the owners are read and the row deleted under one lock: two owners leaving at once
+  // cannot both see the other one stay.
+  await aboveCountedFloor({
+    scope: `owners:${member.organizationId}`,
+    floor: 1,
+    count: async (tx) => {
+      const row = await tx.member.findUnique({ where, select: { role: true } });
+      if (row?.role !== "owner") return Number.POSITIVE_INFINITY;
+      return tx.member.count({ where: { organizationId: member.organizationId, role: "owner" } });
+    },
+    write: (tx) => tx.member.delete({ where }),
+    refusal: lastOwner,
   });
   return moveLoginSessions(member.userId, member.organizationId);
 }

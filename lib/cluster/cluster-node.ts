@@ -104,7 +104,11 @@ export class ClusterNode {
     const at = node.renewedAt;
     const count = await endSessionsOfDeadNode({ hostId: node.id, at });
     const tasks = (
-      await failLeftoverTasks({ hostId: node.id, message: `Node '${node.id}' stopped answering; its sessions ended` })
+      await failLeftoverTasks({
+        hostId: node.id,
+        endReason: "node_lost",
+        message: `The node '${node.id}' running this task stopped answering (last seen ${at.toISOString()}); its loop and its session ended with it`,
+      })
     ).length;
     getLogger().warn(
       {

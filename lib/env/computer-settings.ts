@@ -247,4 +247,13 @@ export const computerSettings = {
     .min(1024)
     .default(1_048_576)
     .describe("Bytes of stdout and of stderr that exec/sync keeps (the rest is dropped and marked)."),
+  LIVE_VIEW_PING_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(30)
+    .default(20)
+    .describe(
+      "A live-view WebSocket (/ws) is pinged this often and closed when a ping went unanswered until the next (a client that neither reads nor answers is cut within twice this); a VNC socket whose client has read nothing for twice this is closed too.",
+    ),
 };

@@ -4,6 +4,7 @@
 // /computers. A bad key is a 401 before any MCP message is read.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { AppError } from "@/lib/api/errors";
 import { publicOrigin } from "@/lib/api/public-url";
 import type { ApiPrincipal } from "@/lib/auth/api-keys";
 import { forwardToSessionNode } from "@/lib/cluster/forward-by-body";
@@ -19,6 +20,17 @@ export function toolCallSession(message: unknown): string | null {
 }
 
 export async function handleMcpRequest(incoming: Request, principal: ApiPrincipal): Promise<Response> {
+  // No standalone notification stream in stateless mode (docs/mcp.md "Limits"): the transport would hold
+  // an empty stream open until the client left. MCP clients take a 405 as "no such stream" and go on.
+  if (incoming.method === "GET") {
+    throw new AppError(
+      "method_not_allowed",
+      "GET /mcp (a standalone notification stream) is not offered: POST messages",
+      {
+        headers: { allow: "POST, DELETE" },
+      },
+    );
+  }
   let req = incoming;
   if (incoming.method === "POST") {
     // A tool call on a session another node runs is answered by that node (docs/cluster.md "Forwarding").

@@ -8,7 +8,7 @@ import { getLogger } from "@/lib/logger";
 import { registerModelFastPath } from "@/lib/models/gateway/fast-path";
 import { disposeLocalRuntime } from "@/lib/models/local/runtime";
 import { listModels, warmUpModels } from "@/lib/models/registry";
-import { flushUsage } from "@/lib/models/usage/usage";
+import { flushUsage, replayUsageJournal } from "@/lib/models/usage/usage";
 import { startStoredModelSync } from "@/lib/models/stored/sync";
 
 export async function start(): Promise<() => Promise<void>> {
@@ -17,6 +17,10 @@ export async function start(): Promise<() => Promise<void>> {
   // The dashboard's models are loaded before the node serves them, then followed (every node, every few seconds).
   const stopStoredModelSync = await startStoredModelSync();
   registerOrganizationResources("model spend", spendResources);
+  // Before any request: what a killed process answered but did not write is billed first (docs/models.md "Usage").
+  await replayUsageJournal().catch((err) =>
+    getLogger().error({ err, part: "models" }, "usage journal replay failed; its files are kept for the next start"),
+  );
   // Production only: in development Next's router keeps /v1 hot-reloadable.
   if (getEnv().NODE_ENV === "production") registerModelFastPath();
   if (getEnv().MODEL_WARMUP) {

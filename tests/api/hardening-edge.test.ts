@@ -16,6 +16,7 @@ beforeAll(async () => {
       MAX_REQUEST_BODY_BYTES: String(BODY_LIMIT),
       HTTP_REQUEST_TIMEOUT_SECONDS: "3",
       HTTP_HEADERS_TIMEOUT_SECONDS: "2",
+      LIVE_VIEW_PING_SECONDS: "1",
     },
   });
   key = await createOrgKey(server, "edge");
@@ -181,6 +182,36 @@ describe("sockets that hold the server", () => {
   it("the server keeps answering after all of the above", async () => {
     await waitFor(async () => (await fetch(`${server.url}/api/health`)).ok, { message: "health" });
   });
+});
+
+describe("live-view sockets", () => {
+  it("a /ws client that reads but never answers a ping is cut (within two ping periods)", async () => {
+    const created = await fetch(`${server.url}/computers`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ kind: "browser" }),
+    });
+    expect(created.status).toBe(200);
+    const { id } = (await created.json()) as { id: string };
+    try {
+      const socket = connect(server.port, "127.0.0.1");
+      let text = "";
+      let closed = false;
+      socket.on("data", (chunk) => (text += chunk.toString("latin1")));
+      socket.on("close", () => (closed = true));
+      socket.on("error", () => undefined);
+      socket.write(
+        `GET /computers/${id}/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+      );
+      await waitFor(() => text, { until: (t) => t.includes("\r\n\r\n"), message: "the handshake" });
+      expect(text.split("\r\n", 1)[0]).toContain("101");
+      // It reads everything (frames, pings) and never sends a pong: the server must close it.
+      await waitFor(() => closed, { timeoutMs: 30_000, message: "the server to close the silent socket" });
+      socket.destroy();
+    } finally {
+      await fetch(`${server.url}/computers/${id}`, { method: "DELETE", headers: { authorization: `Bearer ${key}` } });
+    }
+  }, 60_000);
 });
 
 describe("security headers", () => {

@@ -231,4 +231,32 @@ describe("shared across the nodes of a cluster", () => {
     },
     120_000,
   );
+
+  // Last: it kills a node. Nothing restarted, so the task's end names the node's death, not a restart.
+  it("fails a task whose node was killed with node_lost, naming the node", async () => {
+    const key = await createOrgKey(a, "Agent On A Dying Node");
+    const session = await createdOn(c, key);
+    const owner = await hostOf(a.databaseUrl, session);
+    const nodes = { [ids.a]: a, [ids.b]: b, [ids.c]: c };
+    const dying = nodes[owner]!;
+    const survivor = [a, b, c].find((node) => node !== dying)!;
+    upstream.setScript(idleSteps(1_000));
+    const task = await through(survivor, key, "POST", "/agent/tasks", {
+      instruction: "look",
+      model: SCRIPTED_MODEL,
+      computer_id: session,
+      max_steps: 200,
+    });
+    expect(task.status, JSON.stringify(task.body)).toBe(201);
+    const taskId = task.body.task_id as string;
+    await dying.kill("SIGKILL");
+    const ended = await waitFor(async () => (await through(survivor, key, "GET", `/agent/tasks/${taskId}`)).body, {
+      until: (t) => t.status === "failed",
+      timeoutMs: 90_000,
+      message: "the task on the killed node to fail",
+    });
+    expect(ended.end_reason).toBe("node_lost");
+    expect(ended.error.message).toContain(owner);
+    expect(ended.error.message).not.toMatch(/restarted/);
+  }, 150_000);
 });

@@ -13,6 +13,7 @@ import type { Duplex } from "node:stream";
 import { AppError } from "@/lib/api/errors";
 import type { VncLease } from "@/lib/computers/driver";
 import { reachLiveView } from "@/lib/computers/live/access";
+import { cutStalledReader } from "@/lib/computers/live/keep-alive";
 import { refuseUpgrade, incomingRequestId } from "@/lib/api/edge";
 import { upgradeCredentials } from "@/lib/computers/live/upgrade";
 
@@ -65,6 +66,7 @@ async function proxy(req: IncomingMessage, socket: Duplex, head: Buffer, id: str
     upstream.write(`${lines.join("\r\n")}\r\n\r\n`);
     if (head.length) upstream.write(head);
     socket.pipe(upstream).pipe(socket);
+    cutStalledReader(socket);
   });
   const close = () => {
     lease.release();

@@ -13,6 +13,7 @@ import { isActionError } from "@/lib/computers/actions/action-error";
 import type { ScreencastSettings } from "@/lib/computers/driver";
 import { reachLiveView, touchForInput, type LiveViewTarget } from "@/lib/computers/live/access";
 import { parseLiveInput } from "@/lib/computers/live/input-message";
+import { keepWebSocketAlive } from "@/lib/computers/live/keep-alive";
 import { parseLiveViewQuery } from "@/lib/computers/live/screencast-stream";
 import { refuseUpgrade, incomingRequestId } from "@/lib/api/edge";
 import { upgradeCredentials } from "@/lib/computers/live/upgrade";
@@ -79,6 +80,7 @@ function serve(ws: WebSocket, target: LiveViewTarget, settings: ScreencastSettin
   }
   ws.on("close", () => detach());
   ws.on("error", () => detach());
+  keepWebSocketAlive(ws);
 
   // Input is applied one message at a time, in the order sent.
   let queue: Promise<void> = Promise.resolve();

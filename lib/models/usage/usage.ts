@@ -1,13 +1,17 @@
 // Usage metering: one UsageRecord per completion or embedding request, for the
 // key's organization and the key, priced at the model's per-million prices.
-// Writes are not awaited by the request (the client should not wait on the
-// database): rows go through a BatchWriter, which retries failed writes,
-// counts what it must drop, and is flushed at shutdown.
+// Database writes are not awaited by the request (the client should not wait on
+// the database): each row is appended to the usage journal (UsageJournal, a
+// write-ahead the next start replays) before the answer is sent, then goes
+// through a BatchWriter, which retries failed writes, counts what it must drop,
+// and is flushed at shutdown.
 import { randomUUID } from "node:crypto";
+import { rm } from "node:fs/promises";
+import path from "node:path";
 import { channel } from "node:diagnostics_channel";
 import { getDb } from "@/lib/db";
 import { parseDatabaseUrl } from "@/lib/db-url";
-import { databaseUrl } from "@/lib/env";
+import { dataDir, databaseUrl } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
 import { getBudgetLedger, monthOf, type BudgetScope } from "@/lib/models/limits/budget";
 import { BatchWriter, type BatchWriterStats } from "@/lib/models/usage/batch-writer";
@@ -16,6 +20,7 @@ import type { Prices } from "@/lib/models/types";
 import { observeModelRequest } from "@/lib/metrics/registry";
 import { peekSingleton, singleton, singletonKey } from "@/lib/singleton";
 import { insertSql, SqliteWriterThread } from "@/lib/models/usage/usage-sqlite-worker";
+import { UsageJournal } from "@/lib/models/usage/usage-journal";
 
 export type UsageEndpoint = "chat.completions" | "completions" | "embeddings" | "responses";
 
@@ -63,6 +68,16 @@ function usageRow(entry: UsageEntry, cost: number) {
 }
 
 type UsageRow = ReturnType<typeof usageRow>;
+
+/** A row on its way to the database, with the journal segment that holds it until it is there. */
+interface JournaledRow {
+  row: UsageRow;
+  segment: number;
+}
+
+const journalKey = singletonKey<UsageJournal<UsageRow>>("models.usageJournal");
+const usageJournal = () =>
+  singleton(journalKey, () => new UsageJournal<UsageRow>(path.join(dataDir(), "usage-journal")));
 
 // One write per batch instead of a query per request keeps the database (and
 // the CPU it costs) off the path of the responses. On SQLite the batch goes to
@@ -135,27 +150,30 @@ async function createUsageRows(rows: UsageRow[], now: Date): Promise<void> {
 /** Each batch write's size and duration, for whoever subscribes (bench/server-probe.mjs); free when nobody does. */
 const usageWriteChannel = channel("cabin:usage-write");
 
-async function writeUsageRows(rows: UsageRow[]): Promise<void> {
+async function writeUsageRows(journaled: JournaledRow[]): Promise<void> {
   const started = performance.now();
+  const rows = journaled.map((item) => item.row);
   const db = parseDatabaseUrl(databaseUrl());
   // An in-memory database is this connection's own: another thread cannot reach it.
   // One clock for the rows' createdAt and the month their cost is added to.
   const now = new Date();
   if (db.provider === "sqlite" && db.file !== ":memory:") await insertUsageRows(db.file, rows, now);
   else await createUsageRows(rows, now);
+  const journal = usageJournal();
+  for (const item of journaled) journal.written(item.segment);
   if (usageWriteChannel.hasSubscribers)
     usageWriteChannel.publish({ rows: rows.length, ms: performance.now() - started });
 }
 
-const usageWriterKey = singletonKey<BatchWriter<UsageRow>>("models.usageWriter");
+const usageWriterKey = singletonKey<BatchWriter<JournaledRow>>("models.usageWriter");
 
 const usageWriter = () =>
   singleton(
     usageWriterKey,
     () =>
-      new BatchWriter<UsageRow>({
+      new BatchWriter<JournaledRow>({
         write: writeUsageRows,
-        requestIdOf: (row) => row.requestId,
+        requestIdOf: (item) => item.row.requestId,
         log: getLogger(),
         batchDelayMs: USAGE_BATCH_DELAY_MS,
         maxBatch: USAGE_MAX_BATCH,
@@ -163,19 +181,21 @@ const usageWriter = () =>
   );
 
 /**
- * Counts the cost against the budgets at once (the next request's check sees it)
- * and returns it in USD; the row and the metrics follow in `setImmediate`. That
- * runs once the microtasks of this turn are done, which write the answer that
- * carries the cost (`modelFastPath` ends it in the same turn), and before any
- * later request is read; so their CPU is spent after the client has its answer,
- * not before, on the gateway's hot path.
+ * Counts the cost against the budgets at once (the next request's check sees it),
+ * journals the row (so a crash after the answer cannot lose it) and returns the cost
+ * in USD; the batch write and the metrics follow in `setImmediate`. That runs once
+ * the microtasks of this turn are done, which write the answer that carries the cost
+ * (`modelFastPath` ends it in the same turn), and before any later request is read;
+ * so their CPU is spent after the client has its answer, not before.
  */
 export function recordUsage(entry: UsageEntry): number {
   const cost = costUsd(entry.prices, entry.inputTokens, entry.outputTokens);
   getBudgetLedger().add(entry.organizationId, entry.apiKeyId, cost);
+  const row = usageRow(entry, cost);
+  const segment = usageJournal().append(row);
   setImmediate(() => {
     observeModelRequest(entry);
-    usageWriter().add(usageRow(entry, cost));
+    usageWriter().add({ row, segment });
   });
   return cost;
 }
@@ -185,10 +205,79 @@ export async function flushUsage(): Promise<void> {
   // Rows recordUsage has deferred are queued as immediates; this one runs after them.
   await new Promise((resolve) => setImmediate(resolve));
   await usageWriter().flush();
+  peekSingleton(journalKey)?.close();
   await peekSingleton(sqliteWriterKey)?.close();
 }
 
 /** /api/health: rows held in memory and rows given up. */
 export function usageHealth(): BatchWriterStats {
   return usageWriter().stats();
+}
+
+/**
+ * At start-up: the rows earlier processes journaled and did not write (a crash between the answer
+ * and the batch write) are written now, with their month totals; rows already in the database are
+ * skipped by id, so a row is never counted twice. The journal files are deleted once that committed.
+ */
+export async function replayUsageJournal(): Promise<number> {
+  const { entries, files } = usageJournal().leftBehind();
+  const db = getDb();
+  let replayed = 0;
+  for (let from = 0; from < entries.length; from += USAGE_MAX_BATCH) {
+    const chunk = entries.slice(from, from + USAGE_MAX_BATCH);
+    const stored = await db.usageRecord.findMany({
+      where: { id: { in: chunk.map((entry) => entry.row.id) } },
+      select: { id: true },
+    });
+    const known = new Set(stored.map((row) => row.id));
+    const unwritten = chunk.filter((entry) => !known.has(entry.row.id));
+    if (unwritten.length === 0) continue;
+    // Deleted since: an organization's rows go with it (as its cascade does), a deleted key's row stays unnamed.
+    const [orgs, keys] = await Promise.all([
+      db.organization.findMany({
+        where: { id: { in: unwritten.map((e) => e.row.organizationId) } },
+        select: { id: true },
+      }),
+      db.apiKey.findMany({
+        where: { id: { in: unwritten.flatMap((e) => e.row.apiKeyId ?? []) } },
+        select: { id: true },
+      }),
+    ]);
+    const liveOrgs = new Set(orgs.map((row) => row.id));
+    const liveKeys = new Set(keys.map((row) => row.id));
+    const missing = unwritten
+      .filter((entry) => liveOrgs.has(entry.row.organizationId))
+      .map((entry) => ({
+        ...entry,
+        row: {
+          ...entry.row,
+          apiKeyId: entry.row.apiKeyId && liveKeys.has(entry.row.apiKeyId) ? entry.row.apiKeyId : null,
+        },
+      }));
+    if (missing.length === 0) continue;
+    const byMonth = new Map<number, UsageRow[]>();
+    for (const entry of missing) {
+      const month = monthOf(new Date(entry.at));
+      byMonth.set(month, [...(byMonth.get(month) ?? []), entry.row]);
+    }
+    const totals = [...byMonth].flatMap(([month, rows]) => monthTotals(rows, month));
+    await db.$transaction([
+      db.usageRecord.createMany({ data: missing.map((entry) => ({ ...entry.row, createdAt: new Date(entry.at) })) }),
+      ...totals.map(([scope, subjectId, month, costUsd]) =>
+        db.usageMonthTotal.upsert({
+          where: { scope_subjectId_month: { scope, subjectId, month } },
+          create: { scope, subjectId, month, costUsd },
+          update: { costUsd: { increment: costUsd } },
+        }),
+      ),
+    ]);
+    replayed += missing.length;
+  }
+  for (const file of files) await rm(file, { force: true });
+  if (replayed)
+    getLogger().warn(
+      { rows: replayed },
+      "usage rows replayed from the journal (the last run ended before writing them)",
+    );
+  return replayed;
 }
