@@ -9,6 +9,7 @@ export const queryKeys = {
   /** All usage (invalidate after a billed call) or one range's query string. */
   usage: (range?: string) => (range === undefined ? (["usage"] as const) : (["usage", range] as const)),
   organizationSettings: () => ["organization-settings"] as const,
+  modelSettings: () => ["model-settings"] as const,
   sessions: {
     all: () => ["sessions"] as const,
     list: (params: { filter: string; q: string; page: number; pageSize: number }) =>

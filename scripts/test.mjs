@@ -127,6 +127,7 @@ const POSTGRES_FILES = [
   "metrics",
   "cluster-shared-limits",
   "agent-tasks-limit",
+  "models-settings",
 ];
 
 // api-sqlite runs in two vitest processes side by side, each with its own server (tests/api/global-setup.ts)

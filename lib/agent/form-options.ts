@@ -4,9 +4,9 @@ import { defaultModel } from "@/lib/agent/service";
 import { getEnv } from "@/lib/env";
 import { listModels } from "@/lib/models/registry";
 
-export function taskFormOptions() {
-  const preferred = defaultModel();
-  const models = listModels().map((m) => ({
+export function taskFormOptions(organizationId?: string) {
+  const preferred = defaultModel(organizationId);
+  const models = listModels(organizationId).map((m) => ({
     id: m.id,
     placeholder: Boolean(m.metadata.placeholder),
     vision: Boolean(m.capabilities.vision),

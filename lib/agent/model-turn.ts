@@ -37,16 +37,16 @@ const NATIVE_TOOL_PROMPT =
  * Whether the model answers the computer tool with its own (Claude's computer tool on an anthropic backend,
  * lib/models/responses/native-computer-use): the request is the same, `createResponse` offers the native tool.
  */
-export function hasNativeComputerTool(model: string): boolean {
-  return getModel(model).backend.kind === "anthropic";
+export function hasNativeComputerTool(model: string, organizationId: string): boolean {
+  return getModel(model, organizationId).backend.kind === "anthropic";
 }
 
 /**
  * The computer tool the loop offers: OpenAI's `computer_use_preview` (pixels) to a native Responses
  * upstream configured with it (MODELS `computerTool`), Lightcone's `computer_use` (0-1000) otherwise.
  */
-export function computerToolOf(model: string): "computer_use" | "computer_use_preview" {
-  const first = getModel(model).backends[0]!;
+export function computerToolOf(model: string, organizationId: string): "computer_use" | "computer_use_preview" {
+  const first = getModel(model, organizationId).backends[0]!;
   return first.responses === "native" ? first.computerTool : "computer_use";
 }
 
@@ -94,8 +94,9 @@ function parseDone(args: string): { result: string } {
 
 export async function modelTurn(turn: TurnRequest): Promise<TurnOutcome> {
   await admit(turn.principal);
-  const tool = computerToolOf(turn.model);
-  const prompt = hasNativeComputerTool(turn.model) || tool !== "computer_use" ? NATIVE_TOOL_PROMPT : SYSTEM_PROMPT;
+  const org = turn.principal.organizationId;
+  const tool = computerToolOf(turn.model, org);
+  const prompt = hasNativeComputerTool(turn.model, org) || tool !== "computer_use" ? NATIVE_TOOL_PROMPT : SYSTEM_PROMPT;
   const body = parseWith(responsesCreateSchema, {
     model: turn.model,
     instructions: turn.systemPrompt ? `${prompt}\n\n${turn.systemPrompt}` : prompt,

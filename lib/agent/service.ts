@@ -20,16 +20,16 @@ import { getModel, listModels } from "@/lib/models/registry";
 export interface TaskCaller extends SessionCaller {}
 
 /** The model a task uses when its start names none (AGENT_DEFAULT_MODEL, else <prefix>.cua-fast, else the first). */
-export function defaultModel(): string {
+export function defaultModel(organizationId?: string): string {
   const env = getEnv();
   if (env.AGENT_DEFAULT_MODEL) return env.AGENT_DEFAULT_MODEL;
-  const models = listModels();
+  const models = listModels(organizationId);
   return (models.find((m) => m.id === `${env.MODEL_PREFIX}.cua-fast`) ?? models[0])!.id;
 }
 
-function planOf(body: TaskStartBody): TaskPlan {
-  const model = body.model ?? defaultModel();
-  getModel(model); // 404 model_not_found (param "model") before anything is made
+function planOf(body: TaskStartBody, organizationId: string): TaskPlan {
+  const model = body.model ?? defaultModel(organizationId);
+  getModel(model, organizationId); // 404 model_not_found (param "model") before anything is made
   return {
     instruction: body.instruction,
     kind: body.kind ?? (body.start_url ? "browser" : "desktop"),
@@ -110,7 +110,7 @@ export async function startTask(input: {
   origin: string;
   onEvent?: (event: TaskEvent) => void;
 }): Promise<StartedTask> {
-  const plan = planOf(parseWith(taskStartSchema(), input.body));
+  const plan = planOf(parseWith(taskStartSchema(), input.body), input.caller.organizationId);
   const { organizationId } = input.caller;
   const keyEcho = plan.idempotencyKey ? { idempotency_key: plan.idempotencyKey } : {};
   if (plan.idempotencyKey) {

@@ -291,3 +291,22 @@ export function localModelKey(
 ) {
   return `${resolvedPath}|ctx=${c.contextSize}|threads=${c.threads}|parallel=${c.parallel}`;
 }
+
+/**
+ * One entry in the MODELS form, checked by the same schema (the dashboard's stored models,
+ * lib/models/stored/, use it so every backend MODELS knows works there too): its config, or
+ * the problems, each with the entry's field path.
+ */
+export function parseModelEntry(
+  id: string,
+  entry: unknown,
+  defaults: ModelDefaults,
+):
+  | { config: ModelConfig; problems?: undefined }
+  | { config?: undefined; problems: { path: string[]; message: string }[] } {
+  const parsed = modelsSchema.safeParse({ [id]: entry });
+  if (!parsed.success) {
+    return { problems: parsed.error.issues.map((i) => ({ path: i.path.slice(1).map(String), message: i.message })) };
+  }
+  return { config: parseModelsConfig(JSON.stringify({ [id]: entry }), defaults)[0]! };
+}

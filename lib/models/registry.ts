@@ -1,5 +1,7 @@
 // getModel(id): the one way to reach a model. Which backend serves an id is
-// configuration (MODELS), read once per process.
+// configuration: MODELS, read once per process, and for an organization also
+// the models its owners set up in the dashboard (lib/models/stored/), which
+// every node follows; MODELS wins for the ids it names.
 import path from "node:path";
 import { AppError } from "@/lib/api/errors";
 import { dataDir, getEnv } from "@/lib/env";
@@ -12,13 +14,16 @@ import type { ModelBackend, ModelInfo, ResolvedModel } from "@/lib/models/types"
 import { UpstreamBackend } from "@/lib/models/upstream/backend";
 import { anthropicBackend } from "@/lib/models/upstream/anthropic/backend";
 import { googleBackend } from "@/lib/models/upstream/google/backend";
-import { singleton, singletonKey } from "@/lib/singleton";
+import { setSingleton, singleton, singletonKey } from "@/lib/singleton";
 import { coolingBackends } from "@/lib/models/generation/fallback";
+import { storedModelsSnapshot } from "@/lib/models/stored/sync";
 
 interface Registry {
   byId: Map<string, ResolvedModel>;
   /** Alias -> configured model id (`parseModelAliases`). */
   aliases: Map<string, string>;
+  /** MODEL_ALIASES was set: its aliases win over an organization's; the built-in default yields to one. */
+  aliasesConfigured: boolean;
 }
 
 const registryKey = singletonKey<Registry>("models.registry");
@@ -109,7 +114,7 @@ function buildRegistry(): Registry {
     "model registry ready",
   );
   if (aliases.size) log.info({ part: "models", aliases: Object.fromEntries(aliases) }, "model aliases");
-  return { byId, aliases };
+  return { byId, aliases, aliasesConfigured: Boolean(env.MODEL_ALIASES?.trim()) };
 }
 
 /** Built on first use, once per process (MODELS is read once). */
@@ -117,15 +122,68 @@ function registry(): Registry {
   return singleton(registryKey, buildRegistry);
 }
 
-/** The configured models (aliases not included: the dashboard shows and meters models). */
-export function listModels(): ModelInfo[] {
-  return [...registry().byId.values()].map((m) => m.info);
+/** The ids MODELS names and the aliases an organization's stored model may not take (docs/models.md). */
+export function environmentModels() {
+  const { byId, aliases, aliasesConfigured } = registry();
+  return {
+    models: [...byId.values()].map((m) => m.info),
+    aliases,
+    /** Ids taken server-wide: MODELS ids, and MODEL_ALIASES when set (the built-in alias is not). */
+    reserved: new Set([...byId.keys(), ...(aliasesConfigured ? aliases.keys() : [])]),
+  };
+}
+
+interface OrganizationModels {
+  byId: Map<string, ResolvedModel>;
+  /** Alias -> model id as the organization sees them: MODEL_ALIASES' first, then its own, then the built-in default. */
+  aliases: Map<string, string>;
+}
+
+const organizationModelsKey = singletonKey<{ revision: number; byOrganization: Map<string, OrganizationModels> }>(
+  "models.registry.organizations",
+);
+
+/** An organization's stored models that MODELS does not shadow, resolved once per snapshot revision. */
+function organizationModels(organizationId: string): OrganizationModels {
+  const snapshot = storedModelsSnapshot();
+  let cache = singleton(organizationModelsKey, () => ({ revision: snapshot.revision, byOrganization: new Map() }));
+  if (cache.revision !== snapshot.revision) {
+    cache = { revision: snapshot.revision, byOrganization: new Map() };
+    setSingleton(organizationModelsKey, cache);
+  }
+  const cached = cache.byOrganization.get(organizationId);
+  if (cached) return cached;
+  const env = registry();
+  const { reserved } = environmentModels();
+  const created = Math.floor(Date.now() / 1000);
+  const entries = (snapshot.byOrganization.get(organizationId) ?? []).filter((e) => !reserved.has(e.config.id));
+  const byId = new Map(entries.map((e) => [e.config.id, resolve(e.config, created, new Map())] as const));
+  const aliases = new Map(env.aliasesConfigured ? env.aliases : []);
+  for (const e of entries) {
+    for (const alias of e.aliases) if (!aliases.has(alias) && !byId.has(alias)) aliases.set(alias, e.config.id);
+  }
+  for (const [alias, target] of env.aliases) if (!aliases.has(alias) && !byId.has(alias)) aliases.set(alias, target);
+  const fresh = { byId, aliases };
+  cache.byOrganization.set(organizationId, fresh);
+  return fresh;
+}
+
+/** The models an organization is served: MODELS' and its own (aliases not included: the dashboard shows and meters models). */
+export function listModels(organizationId?: string): ModelInfo[] {
+  const own = organizationId ? [...organizationModels(organizationId).byId.values()] : [];
+  return [...registry().byId.values(), ...own].map((m) => m.info);
+}
+
+function aliasesFor(organizationId?: string): Map<string, string> {
+  return organizationId ? organizationModels(organizationId).aliases : registry().aliases;
 }
 
 /** GET /v1/models: each model, then each alias as a model of its own id naming the model that answers it (`metadata.alias_of`). */
-export function listModelsAndAliases(): ModelInfo[] {
-  const { byId, aliases } = registry();
-  return [...listModels(), ...[...aliases].map(([alias, target]) => aliasInfo(alias, byId.get(target)!))];
+export function listModelsAndAliases(organizationId?: string): ModelInfo[] {
+  return [
+    ...listModels(organizationId),
+    ...[...aliasesFor(organizationId)].map(([alias, target]) => aliasInfo(alias, getModel(target, organizationId))),
+  ];
 }
 
 function aliasInfo(alias: string, target: ResolvedModel): ModelInfo {
@@ -133,16 +191,20 @@ function aliasInfo(alias: string, target: ResolvedModel): ModelInfo {
 }
 
 /** GET /v1/models/{id}: a model or an alias. */
-export function modelInfo(id: string): ModelInfo {
-  const { aliases } = registry();
-  const target = aliases.get(id);
-  return target ? aliasInfo(id, getModel(target)) : getModel(id).info;
+export function modelInfo(id: string, organizationId?: string): ModelInfo {
+  const target = aliasesFor(organizationId).get(id);
+  return target ? aliasInfo(id, getModel(target, organizationId)) : getModel(id, organizationId).info;
 }
 
-/** The model behind an id or alias, or a 404 `model_not_found` in the OpenAI envelope. */
-export function getModel(id: string): ResolvedModel {
-  const { byId, aliases } = registry();
-  const model = byId.get(id) ?? byId.get(aliases.get(id) ?? "");
+/** The model behind an id or alias for an organization (MODELS first), or a 404 `model_not_found` in the OpenAI envelope. */
+export function getModel(id: string, organizationId?: string): ResolvedModel {
+  const { byId } = registry();
+  let model = byId.get(id);
+  if (!model) {
+    const own = organizationId ? organizationModels(organizationId) : undefined;
+    const target = (own ?? registry()).aliases.get(id);
+    model = own?.byId.get(id) ?? (target === undefined ? undefined : (byId.get(target) ?? own?.byId.get(target)));
+  }
   if (!model) {
     throw new AppError(
       "not_found",

@@ -9,10 +9,13 @@ import { registerModelFastPath } from "@/lib/models/gateway/fast-path";
 import { disposeLocalRuntime } from "@/lib/models/local/runtime";
 import { listModels, warmUpModels } from "@/lib/models/registry";
 import { flushUsage, replayUsageJournal } from "@/lib/models/usage/usage";
+import { startStoredModelSync } from "@/lib/models/stored/sync";
 
 export async function start(): Promise<() => Promise<void>> {
   // Builds the registry now: a bad MODELS value is reported at start-up, not at the first request.
   listModels();
+  // The dashboard's models are loaded before the node serves them, then followed (every node, every few seconds).
+  const stopStoredModelSync = await startStoredModelSync();
   registerOrganizationResources("model spend", spendResources);
   // Before any request: what a killed process answered but did not write is billed first (docs/models.md "Usage").
   await replayUsageJournal().catch((err) =>
@@ -25,6 +28,7 @@ export async function start(): Promise<() => Promise<void>> {
     warmUpModels().catch((err) => getLogger().error({ err, part: "models" }, "model warm-up failed"));
   }
   return async () => {
+    stopStoredModelSync();
     await flushUsage();
     await disposeLocalRuntime();
   };

@@ -1,5 +1,6 @@
 import { PageHeader } from "@/components/ui/card";
 import { SettingsView } from "@/components/settings/settings-view";
+import { SettingsTabs } from "@/components/settings/models/settings-tabs";
 
 export const metadata = { title: "Settings" };
 
@@ -10,6 +11,7 @@ export default function SettingsPage() {
         title="Settings"
         description="The organization's name and address, what this server offers its sessions and models, and leaving or deleting the organization."
       />
+      <SettingsTabs current="/settings" />
       <SettingsView />
     </div>
   );

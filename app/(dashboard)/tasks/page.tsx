@@ -1,7 +1,9 @@
+import { headers } from "next/headers";
 import { NewTaskForm } from "@/components/tasks/new-task-form";
 import { TaskList } from "@/components/tasks/task-list";
 import { Card, PageHeader } from "@/components/ui/card";
 import { taskFormOptions } from "@/lib/agent/form-options";
+import { currentMember } from "@/lib/auth/member";
 
 export const metadata = { title: "Tasks" };
 export const dynamic = "force-dynamic";
@@ -9,6 +11,8 @@ export const dynamic = "force-dynamic";
 /** The list first (on a phone it starts on the first screen), the start form below it; `?session=` picks a session for the form. */
 export default async function TasksPage({ searchParams }: { searchParams: Promise<{ session?: string | string[] }> }) {
   const { session } = await searchParams;
+  // The organization's own models (Settings → Models) sit beside the server's.
+  const member = await currentMember(await headers());
   return (
     <div className="space-y-6">
       <PageHeader
@@ -26,7 +30,10 @@ export default async function TasksPage({ searchParams }: { searchParams: Promis
       </Card>
       <div id="start-task" className="scroll-mt-4">
         <Card title="Start a task">
-          <NewTaskForm options={taskFormOptions()} session={typeof session === "string" ? session : undefined} />
+          <NewTaskForm
+            options={taskFormOptions(member?.organizationId)}
+            session={typeof session === "string" ? session : undefined}
+          />
         </Card>
       </div>
     </div>

@@ -18,9 +18,13 @@ const inferenceRequest = ({ req, principal }: ModelContext): ModelRequest => ({
   signal: req.signal,
 });
 
-export const listModelsRoute = withModelApi("read", () => jsonReply({ object: "list", data: listModelsAndAliases() }));
+export const listModelsRoute = withModelApi("read", ({ principal }) =>
+  jsonReply({ object: "list", data: listModelsAndAliases(principal.organizationId) }),
+);
 
-export const getModelRoute = withModelApi("read", ({ params }) => jsonReply(modelInfo(params.id!)));
+export const getModelRoute = withModelApi("read", ({ params, principal }) =>
+  jsonReply(modelInfo(params.id!, principal.organizationId)),
+);
 
 export const chatCompletionsRoute = withModelApi("inference", async (ctx) =>
   createChatCompletion(inferenceRequest(ctx), await readModelBody(ctx.req, chatCompletionSchema, acceptSimpleChatBody)),

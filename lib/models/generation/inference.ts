@@ -202,7 +202,7 @@ async function runText(
 }
 
 export async function createChatCompletion(ctx: ModelRequest, body: ChatCompletionRequest): Promise<ModelReply> {
-  const model = getModel(body.model);
+  const model = getModel(body.model, ctx.principal.organizationId);
   checkChatCapabilities(model.id, model.capabilities, body);
   const input: GenerationInput = {
     kind: "chat",
@@ -221,7 +221,7 @@ export function createCompletion(ctx: ModelRequest, body: CompletionRequest): Pr
   return runText(
     ctx,
     "completions",
-    getModel(body.model),
+    getModel(body.model, ctx.principal.organizationId),
     { kind: "completion", prompt },
     toSampling(body),
     body.stream_options?.include_usage === true,
@@ -229,7 +229,7 @@ export function createCompletion(ctx: ModelRequest, body: CompletionRequest): Pr
 }
 
 export async function createEmbeddings(ctx: ModelRequest, body: EmbeddingRequest): Promise<ModelReply> {
-  const model = getModel(body.model);
+  const model = getModel(body.model, ctx.principal.organizationId);
   checkEmbeddingCapabilities(model.id, model.capabilities, body);
   const settle = meter(ctx, model, "embeddings", false);
   const inputs = typeof body.input === "string" ? [body.input] : body.input;

@@ -91,7 +91,7 @@ export async function streamPlaygroundChat(args: {
   body: unknown;
 }): Promise<Response> {
   const request = toChatCompletionRequest(parseWith(playgroundChatSchema, args.body));
-  const model = getModel(request.model);
+  const model = getModel(request.model, args.organizationId);
   const principal: ModelPrincipal = { organizationId: args.organizationId, apiKeyId: null };
   await admit(principal);
   const reply = await createChatCompletion({ principal, requestId: args.requestId, signal: args.signal }, request);
@@ -105,9 +105,9 @@ export async function streamPlaygroundChat(args: {
   });
 }
 
-/** The models the playground offers: every configured model, with what the picker shows about it. */
-export function playgroundModels() {
-  return listModels().map((m) => ({
+/** The models the playground offers: the server's and the organization's own, with what the picker shows about each. */
+export function playgroundModels(organizationId?: string) {
+  return listModels(organizationId).map((m) => ({
     id: m.id,
     backend: m.metadata.backend,
     placeholder: m.metadata.placeholder === true,

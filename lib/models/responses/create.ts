@@ -107,7 +107,7 @@ function checkResponseCapabilities(model: ResolvedModel, body: ResponsesCreateRe
 }
 
 export async function createResponse(ctx: ModelRequest, body: ResponsesCreateRequest): Promise<ModelReply> {
-  const model = getModel(body.model);
+  const model = getModel(body.model, ctx.principal.organizationId);
   checkResponseCapabilities(model, body);
   const organizationId = ctx.principal.organizationId;
   const items: InputItem[] =

@@ -163,7 +163,7 @@ export async function getUsageReport({
       .map(([model, t]) => ({ model, ...roundTotals(t) }))
       .sort((a, b) => b.cost_usd - a.cost_usd || b.requests - a.requests),
     by_key: await keyBreakdown(organizationId, rows, sessions.by_key),
-    models: listModels().map((m) => ({
+    models: listModels(organizationId).map((m) => ({
       id: m.id,
       backend: m.metadata.backend,
       placeholder: m.metadata.placeholder === true,

@@ -1,0 +1,15 @@
+import { parseBody } from "@/lib/api/request";
+import { withMember } from "@/lib/api/with-member";
+import { updateModelBody } from "@/lib/models/stored/model-input";
+import { deleteStoredModel, updateStoredModel } from "@/lib/models/stored/store";
+
+export const PATCH = withMember(
+  async ({ req, member, params }) =>
+    Response.json(await updateStoredModel(member.organizationId, params.id!, await parseBody(req, updateModelBody))),
+  { roles: ["owner"] },
+);
+
+export const DELETE = withMember(
+  async ({ member, params }) => Response.json(await deleteStoredModel(member.organizationId, params.id!)),
+  { roles: ["owner"] },
+);

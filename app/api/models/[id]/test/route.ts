@@ -1,0 +1,11 @@
+import { withMember } from "@/lib/api/with-member";
+import { testStoredModel } from "@/lib/models/stored/test-model";
+
+/** One short real request to the model; the answer or the provider's error, and the latency. */
+export const POST = withMember(
+  async ({ req, member, params, requestId }) =>
+    Response.json(
+      await testStoredModel({ organizationId: member.organizationId, id: params.id!, requestId, signal: req.signal }),
+    ),
+  { roles: ["owner"] },
+);

@@ -1,0 +1,19 @@
+// Settings → Models (docs/models.md, "Models set up in the dashboard"): every member lists, owners add.
+import { parseBody } from "@/lib/api/request";
+import { withMember } from "@/lib/api/with-member";
+import { createModelBody } from "@/lib/models/stored/model-input";
+import { modelSettings } from "@/lib/models/stored/settings";
+import { createStoredModel } from "@/lib/models/stored/store";
+
+export const GET = withMember(async ({ member }) => Response.json(await modelSettings(member)));
+
+export const POST = withMember(
+  async ({ req, member }) =>
+    Response.json(
+      await createStoredModel(member.organizationId, member.userId, await parseBody(req, createModelBody)),
+      {
+        status: 201,
+      },
+    ),
+  { roles: ["owner"] },
+);
