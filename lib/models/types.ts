@@ -162,3 +162,82 @@ export interface ResolvedModel {
   /** Every backend, in the order they are tried (`withFallback`). */
   backends: ModelBackendEntry[];
 }
+
+// What lib/models/config.ts parses MODELS (and stored models) into.
+
+export interface ModelDefaults {
+  prefix: string;
+  threads: number;
+  contextSize: number;
+  parallel: number;
+  queueSize: number;
+  upstreamTimeoutMs: number;
+}
+
+/** One way to serve a model: a GGUF run in process. */
+export interface LocalBackendConfig {
+  backend: "local";
+  /** The model id it serves (messages name it). */
+  id: string;
+  /** Names the backend in usage rows' attempts and /api/health ("<id>#<position>" unless configured). */
+  name: string;
+  /** GGUF file; undefined = the generated placeholder model. */
+  path?: string;
+  /** GGUF file for /v1/embeddings; undefined = the chat model itself. */
+  embeddingPath?: string;
+  contextSize: number;
+  threads: number;
+  parallel: number;
+  queueSize: number;
+}
+
+/** One way to serve a model: an OpenAI-compatible upstream server. */
+export interface UpstreamBackendConfig {
+  backend: "openai-compatible";
+  id: string;
+  name: string;
+  /** Base URL of the upstream's OpenAI API, ending in /v1 (or its equivalent). */
+  url: string;
+  apiKey?: string;
+  upstreamModel: string;
+  timeoutMs: number;
+  /** "native": /v1/responses is forwarded as is to the upstream's own /responses; "translate": via chat completions. */
+  responses: "native" | "translate";
+  /**
+   * The computer tool the agent loop offers a native upstream: Lightcone's `computer_use` (0-1000)
+   * or OpenAI's `computer_use_preview` (pixels), the one the upstream's model was trained on.
+   */
+  computerTool: "computer_use" | "computer_use_preview";
+}
+
+/**
+ * One way to serve a model: a hosted provider reached through the AI SDK's provider package
+ * (@ai-sdk/anthropic for Claude's Messages API, @ai-sdk/google for Gemini's generateContent).
+ */
+export interface ProviderBackendConfig {
+  backend: "anthropic" | "google";
+  id: string;
+  name: string;
+  /** Base URL of the provider's API (Anthropic's ends in /v1, Gemini's in /v1beta). */
+  url: string;
+  apiKey?: string;
+  upstreamModel: string;
+  timeoutMs: number;
+}
+
+export type BackendConfig = LocalBackendConfig | UpstreamBackendConfig | ProviderBackendConfig;
+
+/**
+ * A model id and the backends that serve it, tried in order: the next one
+ * answers when one fails with a timeout, connection error, 5xx or 429
+ * (`withFallback`). A single-backend entry is a list of one.
+ */
+export interface ModelConfig {
+  id: string;
+  backends: BackendConfig[];
+  prices: Prices;
+  capabilities: Capabilities;
+  ownedBy?: string;
+  /** Longest image edge the model is sent, in pixels (lib/models/images); undefined: images as they are. */
+  maxImageEdge?: number;
+}
