@@ -126,6 +126,7 @@ const POSTGRES_FILES = [
   "login-backoff",
   "metrics",
   "cluster-shared-limits",
+  "files-limits",
 ];
 
 // api-sqlite runs in two vitest processes side by side, each with its own server (tests/api/global-setup.ts)

@@ -17,6 +17,12 @@ export function sessionIdOfPath(url: string): { id: string; surface: "computers"
   return null;
 }
 
+/** /computers/{id}/files…: a session's files, served by the node that holds them even after the session ended. */
+export function isSessionFilesPath(url: string): boolean {
+  const parts = url.split("?", 1)[0]!.split("/");
+  return parts[1] === "computers" && parts[3] === "files";
+}
+
 const TASK_ID = /^task_[0-9a-f]{24}$/;
 
 /** The agent task id a request path names, or null when the path is not one task's. */
