@@ -17,10 +17,11 @@ export function sessionIdOfPath(url: string): { id: string; surface: "computers"
   return null;
 }
 
-/** /computers/{id}/files…: a session's files, served by the node that holds them even after the session ended. */
+/** /computers/{id}/files… (and the dashboard's /api/sessions/{id}/files…): served by the node that holds them, also after the session ended. */
 export function isSessionFilesPath(url: string): boolean {
   const parts = url.split("?", 1)[0]!.split("/");
-  return parts[1] === "computers" && parts[3] === "files";
+  if (parts[1] === "computers") return parts[3] === "files";
+  return parts[1] === "api" && parts[2] === "sessions" && parts[4] === "files";
 }
 
 const TASK_ID = /^task_[0-9a-f]{24}$/;

@@ -50,9 +50,14 @@ describe("session files in a browser session", () => {
     expect((await until("the page's file input", async () => chosenFiles(await html(s.id))))![0]!.name).toBe(
       "notes.txt",
     );
-    const unknown = await execute(s.id, { type: "set_files", file_ids: ["file_0123456789abcdef01234567"] });
-    expect(unknown).toMatchObject({ status: "error" });
-    expect(unknown.error_message).toMatch(/not a file of this session/);
+    const unknown = await api("POST", `/computers/${s.id}/execute`, {
+      action: { type: "set_files", file_ids: ["file_0123456789abcdef01234567"] },
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error).toMatchObject({
+      param: "file_ids",
+      message: expect.stringMatching(/not a file of this session/),
+    });
   });
 
   it("a download the page starts is listed with the right sha256 and can be fetched after the session ended", async () => {

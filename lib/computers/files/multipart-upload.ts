@@ -55,6 +55,8 @@ export async function receiveUpload(input: {
   try {
     parser = busboy({
       headers: { "content-type": contentType },
+      // The filename as sent: busboy would cut `../x` down to `x`, and such a name must be refused (checkedName).
+      preservePath: true,
       limits: { files: 1, fields: 4, parts: 8, fieldSize: FIELD_MAX_BYTES, fileSize: input.maxBytes },
     });
   } catch (err) {
