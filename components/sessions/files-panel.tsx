@@ -65,7 +65,7 @@ export function FilesPanel({ sessionId, kind, ended }: { sessionId: string; kind
               multiple
               className="sr-only"
               tabIndex={-1}
-              aria-label="Files to upload"
+              aria-hidden="true"
               onChange={(event) => {
                 send(event.target.files);
                 event.target.value = "";

@@ -53,7 +53,7 @@ for (const width of [1280, 390]) {
       await expect(panel.getByText("No files yet.")).toBeVisible();
 
       // The Upload button, reached and pressed with the keyboard, opens the file picker.
-      const upload = panel.getByRole("button", { name: "Upload" });
+      const upload = panel.getByRole("button", { name: "Upload", exact: true });
       await upload.focus();
       await expect(upload).toBeFocused();
       const chooser = page.waitForEvent("filechooser");

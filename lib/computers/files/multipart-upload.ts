@@ -57,7 +57,9 @@ export async function receiveUpload(input: {
       headers: { "content-type": contentType },
       // The filename as sent: busboy would cut `../x` down to `x`, and such a name must be refused (checkedName).
       preservePath: true,
-      limits: { files: 1, fields: 4, parts: 8, fieldSize: FIELD_MAX_BYTES, fileSize: input.maxBytes },
+      // One byte past the limit is read, so that a file of exactly FILES_MAX_BYTES is whole (busboy marks a file
+      // that reaches its fileSize as truncated) and a longer one is told apart by its size.
+      limits: { files: 1, fields: 4, parts: 8, fieldSize: FIELD_MAX_BYTES, fileSize: input.maxBytes + 1 },
     });
   } catch (err) {
     throw formError(`The multipart form cannot be read: ${(err as Error).message}`);
@@ -71,7 +73,7 @@ export async function receiveUpload(input: {
       extraFile = true;
       return void stream.resume();
     }
-    stored = storeBytes({ computerId, fileId, source: stream, maxBytes: input.maxBytes }).then((bytes) => ({
+    stored = storeBytes({ computerId, fileId, source: stream, maxBytes: input.maxBytes + 1 }).then((bytes) => ({
       ...bytes,
       truncated: (stream as unknown as { truncated?: boolean }).truncated === true,
       filename: info.filename ?? "",
@@ -102,7 +104,7 @@ export async function receiveUpload(input: {
     );
   }
   const result = await (stored as Promise<StoredBytes & { truncated: boolean; filename: string; mimeType: string }>);
-  if (result.truncated) {
+  if (result.truncated || result.size > input.maxBytes) {
     await removeBytes(computerId, fileId);
     throw tooLarge(input.maxBytes);
   }
