@@ -4,10 +4,12 @@
 import { describe, expect, inject, it } from "vitest";
 import { api } from "./computers-fixtures";
 import { canRunDesktops, createDesktop, exec, waitTerminated } from "./desktop-fixtures";
-import { fetchFile, sha256, upload } from "./files-fixtures";
+import { fetchFile, sha256, startFilesSite, upload } from "./files-fixtures";
 import { waitFor } from "./wait-for";
 
 const a = () => ({ base: inject("baseUrl"), key: inject("apiKey") });
+// The host's loopback as a desktop reaches it (its network namespace's gateway).
+const HOST_LOOPBACK = "10.0.2.2";
 
 describe.skipIf(!canRunDesktops)("session files in a desktop session", () => {
   it("an upload appears in /workspace/uploads (and in a folder given as path); bad paths are 400", async () => {
@@ -42,6 +44,29 @@ describe.skipIf(!canRunDesktops)("session files in a desktop session", () => {
       expect(names).toEqual(["brief 1.txt", "q1.csv"]);
     } finally {
       await api("DELETE", `/computers/${d.id}`);
+    }
+  });
+
+  it("a download the desktop's Chromium makes lands in ~/Downloads and is listed with its sha256", {
+    timeout: 180_000,
+  }, async () => {
+    const site = await startFilesSite();
+    const d = await createDesktop(a());
+    try {
+      const url = `http://${HOST_LOOPBACK}:${new URL(site.url).port}/report.csv`;
+      // A navigation that turns into a download: the action may report the aborted navigation; the file still comes.
+      await api("POST", `/computers/${d.id}/execute`, { action: { type: "go_to_url", url } });
+      const listed = await waitFor(
+        async () =>
+          ((await api("GET", `/computers/${d.id}/files`)).body.data as any[]).find((f) => f.source === "download"),
+        { timeoutMs: 60_000, message: "the Chromium download listed" },
+      );
+      expect(listed).toMatchObject({ name: "quarterly report.csv", sha256: sha256(site.report) });
+      const onDisk = await exec(a(), d.id, 'sha256sum < "$HOME/Downloads/quarterly report.csv"');
+      expect(onDisk.stdout.split(" ")[0]).toBe(sha256(site.report));
+    } finally {
+      await api("DELETE", `/computers/${d.id}`);
+      await site.close();
     }
   });
 
