@@ -20,6 +20,7 @@ import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import next from "next";
 import { answerClientError, bareError, jsonForBareErrors } from "./lib/api/bare-errors";
+import { requestBodyLimit } from "./lib/api/body-limit";
 import { CLIENT_ADDRESS_HEADER, clientAddress } from "./lib/api/client-address";
 import { parseAddressRanges } from "./lib/ip-ranges";
 import {
@@ -133,10 +134,11 @@ const server = createServer(
         requestId,
       );
     }
-    const declaredTooLarge = refuseDeclaredLength(req.headers["content-length"], env.MAX_REQUEST_BODY_BYTES);
+    const bodyLimit = requestBodyLimit(req.method, req.url, env);
+    const declaredTooLarge = refuseDeclaredLength(req.headers["content-length"], bodyLimit);
     if (declaredTooLarge) {
       // Drained first (see drainLimit), unless it is past all reason.
-      if (Number(req.headers["content-length"]) > drainLimit(env.MAX_REQUEST_BODY_BYTES))
+      if (Number(req.headers["content-length"]) > drainLimit(bodyLimit))
         return refuse(req, res, declaredTooLarge, requestId);
       req.once("end", () => refuse(req, res, declaredTooLarge, requestId)).resume();
       return;
@@ -144,9 +146,7 @@ const server = createServer(
     // Node's parser delivers no more body than a declared length, which is within the limit here:
     // only a chunked body must be counted as it arrives.
     if (req.headers["content-length"] === undefined) {
-      limitBody(req, env.MAX_REQUEST_BODY_BYTES, () =>
-        refuse(req, res, tooLargeError(env.MAX_REQUEST_BODY_BYTES), requestId),
-      );
+      limitBody(req, bodyLimit, () => refuse(req, res, tooLargeError(bodyLimit), requestId));
     }
     // Nesting and value counts are bounded as the body arrives, before anything parses it (docs/limits.md).
     const hasBody = req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;

@@ -5,6 +5,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { computerSettings } from "@/lib/env/computer-settings";
+import { fileSettings } from "@/lib/env/file-settings";
 import { modelSettings } from "@/lib/env/model-settings";
 import { serverSettings } from "@/lib/env/server-settings";
 
@@ -13,7 +14,7 @@ import { serverSettings } from "@/lib/env/server-settings";
  * `npm run docs:config` renders docs/configuration.md from this schema (in this order),
  * and a unit test fails when a setting lacks a description or the page is out of date.
  */
-export const envSchema = z.object({ ...serverSettings, ...computerSettings, ...modelSettings });
+export const envSchema = z.object({ ...serverSettings, ...computerSettings, ...fileSettings, ...modelSettings });
 export type Env = z.infer<typeof envSchema>;
 
 let cached: Env | undefined;

@@ -128,6 +128,7 @@ const POSTGRES_FILES = [
   "cluster-shared-limits",
   "agent-tasks-limit",
   "models-settings",
+  "files-limits",
 ];
 
 // api-sqlite runs in two vitest processes side by side, each with its own server (tests/api/global-setup.ts)

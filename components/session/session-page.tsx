@@ -10,6 +10,7 @@ import { SessionHeader } from "@/components/session/session-header";
 import { SessionEnded, SessionFailed, SessionLoading, SessionNotFound } from "@/components/session/session-states";
 import { SessionTools } from "@/components/session-tools/session-tools";
 import { SessionTask } from "@/components/session/session-task";
+import { FilesPanel } from "@/components/sessions/files-panel";
 import { TabStrip } from "@/components/session/tab-strip";
 import { useSessionDetail } from "@/components/session/use-session";
 import { useWatchKeepAlive } from "@/components/session/use-watch-keep-alive";
@@ -69,6 +70,7 @@ export function SessionPage({ id }: { id: string }) {
           <SessionTools session={session} />
         </div>
         <aside className="min-w-0 space-y-4">
+          <FilesPanel sessionId={session.id} kind={session.kind} ended={ended} />
           <details open className="group rounded-lg border border-slate-200 bg-white" data-testid="session-details">
             <summary className="cursor-pointer px-4 py-3 text-sm font-semibold text-slate-900">Details</summary>
             <div className="border-t border-slate-100 px-4 py-3">

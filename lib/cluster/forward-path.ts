@@ -17,6 +17,13 @@ export function sessionIdOfPath(url: string): { id: string; surface: "computers"
   return null;
 }
 
+/** /computers/{id}/files… (and the dashboard's /api/sessions/{id}/files…): served by the node that holds them, also after the session ended. */
+export function isSessionFilesPath(url: string): boolean {
+  const parts = url.split("?", 1)[0]!.split("/");
+  if (parts[1] === "computers") return parts[3] === "files";
+  return parts[1] === "api" && parts[2] === "sessions" && parts[4] === "files";
+}
+
 const TASK_ID = /^task_[0-9a-f]{24}$/;
 
 /** The agent task id a request path names, or null when the path is not one task's. */

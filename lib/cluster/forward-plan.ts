@@ -9,7 +9,7 @@ import { authenticateApiKey } from "@/lib/auth/api-keys";
 import { currentMember } from "@/lib/auth/member";
 import { clusterKey } from "@/lib/cluster/cluster-key";
 import type { ClusterNode } from "@/lib/cluster/cluster-node";
-import { queryToken, sessionIdOfPath, taskIdOfPath } from "@/lib/cluster/forward-path";
+import { isSessionFilesPath, queryToken, sessionIdOfPath, taskIdOfPath } from "@/lib/cluster/forward-path";
 import { findTaskHost } from "@/lib/agent/store";
 import { encodeIdentity, signForward, type ForwardedIdentity } from "@/lib/cluster/signature";
 import { getSessionManager } from "@/lib/computers/registry";
@@ -86,10 +86,13 @@ export async function planForward(
   // This node's own sessions are in memory: no lookup on their hot path.
   if (getSessionManager().get(target.id)) return null;
   const row = await findComputerById(target.id);
-  if (!row || row.status === "terminated" || row.hostId === node.id) return null;
+  if (!row || row.hostId === node.id) return null;
+  // An ended session's files stay on the node that ran it (docs/files.md "Clusters"); the rest is answered here.
+  const ended = row.status === "terminated";
+  if (ended && !isSessionFilesPath(req.url ?? "/")) return null;
   const url = await node.liveUrlOf(row.hostId);
   if (!url) {
-    await node.reap(row.hostId);
+    if (!ended) await node.reap(row.hostId);
     return null;
   }
   // A dashboard page's WebSocket (live view) brings its token, not the cookie's identity.

@@ -232,6 +232,14 @@ export interface VncCapability {
   open(): Promise<VncLease>;
 }
 
+/** Session files inside the computer (docs/files.md "Desktops"): uploads written in, downloads collected. */
+export interface FilesCapability {
+  /** Writes a stored upload into the computer; resolves with its path there. */
+  put(input: { name: string; folder: string[]; sourcePath: string }): Promise<string>;
+  /** Records the files the computer saved as downloads since the last look. */
+  collect(): Promise<void>;
+}
+
 /** A running computer. Every method may be called concurrently with the others. */
 export interface ComputerHandle {
   readonly id: string;
@@ -252,6 +260,8 @@ export interface ComputerHandle {
   readonly liveInput?: LiveInputCapability;
   /** vnc: the screen over RFB for noVNC (endpoints.vnc; desktops, when the host has x11vnc). */
   readonly vnc?: VncCapability;
+  /** files: present on kinds whose programs see uploads as files (desktop). */
+  readonly files?: FilesCapability;
   /** Resources held, for health and leak checks (contexts, pages, processes). */
   resources(): Record<string, number>;
 }

@@ -4,6 +4,7 @@
 // returned stop hook ends every session cleanly.
 import { registerOrganizationResources } from "@/lib/auth/organization-resources";
 import { registerCdpGateway } from "@/lib/computers/browser/cdp-gateway";
+import { startFileReaper } from "@/lib/computers/session-files";
 import { sessionResources } from "@/lib/computers/sessions/organization-deletion";
 import { getSessionManager } from "@/lib/computers/registry";
 import { getLogger } from "@/lib/logger";
@@ -18,5 +19,9 @@ export async function startComputers(): Promise<() => Promise<void>> {
     // Requests still create sessions after a failed warm-up, so the stop hook is returned regardless.
     getLogger().error({ err, part: "computers" }, "start-up of sessions failed");
   }
-  return () => manager.shutdown();
+  const stopFileReaper = startFileReaper();
+  return () => {
+    stopFileReaper();
+    return manager.shutdown();
+  };
 }

@@ -11,6 +11,7 @@ import { createComputer, deleteComputer, listComputers } from "@/lib/computers/s
 import { randomHex } from "@/lib/random-id";
 import { errorResult, jsonResult as json, toolResult, type McpCaller } from "@/lib/mcp/result";
 import { registerTaskTool } from "@/lib/mcp/task-tool";
+import { registerFileTools } from "@/lib/mcp/file-tools";
 
 const sessionId = z.string().min(1).describe("The session id (comp_…) from create_session or list_sessions");
 const requestId = () => `req_mcp_${randomHex(8)}`;
@@ -227,4 +228,5 @@ export function registerTools(server: McpServer, caller: McpCaller): void {
   );
 
   registerTaskTool(server, caller);
+  registerFileTools(server, caller);
 }

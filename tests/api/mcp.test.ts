@@ -43,13 +43,16 @@ describe("MCP server", () => {
       "end_session",
       "exec",
       "key_press",
+      "list_files",
       "list_sessions",
       "navigate",
+      "read_file",
       "run_agent_task",
       "screenshot",
       "scroll",
       "tabs",
       "type_text",
+      "upload_file",
     ]);
     expect(tools.find((t) => t.name === "navigate")!.inputSchema.required).toEqual(["session_id", "url"]);
 
@@ -125,6 +128,37 @@ describe("MCP server", () => {
         { type: "submit", text: "hello agent" },
       ]);
   }, 60_000);
+
+  it("uploads a file to a session from base64 and reads it back; bad names and content are tool errors", async () => {
+    const client = await connect(world.key);
+    const session = JSON.parse(textOf(await client.callTool({ name: "create_session", arguments: {} })));
+    const bytes = Buffer.from("a file an agent gave the session \u00e9");
+    const uploaded = await client.callTool({
+      name: "upload_file",
+      arguments: { session_id: session.id, name: "notes.txt", content_base64: bytes.toString("base64") },
+    });
+    expect(uploaded.isError, textOf(uploaded)).toBeFalsy();
+    const file = JSON.parse(textOf(uploaded));
+    expect(file).toMatchObject({ name: "notes.txt", size: bytes.length, source: "upload", mime_type: "text/plain" });
+    const listed = JSON.parse(
+      textOf(await client.callTool({ name: "list_files", arguments: { session_id: session.id } })),
+    );
+    expect(listed.data.map((f: any) => f.id)).toEqual([file.id]);
+    const read = await client.callTool({ name: "read_file", arguments: { session_id: session.id, file_id: file.id } });
+    expect(Buffer.from(JSON.parse(textOf(read)).content_base64, "base64").equals(bytes)).toBe(true);
+    const badName = await client.callTool({
+      name: "upload_file",
+      arguments: { session_id: session.id, name: "../x", content_base64: "eA==" },
+    });
+    expect(badName.isError).toBe(true);
+    expect(textOf(badName)).toMatch(/invalid_request/);
+    const notBase64 = await client.callTool({
+      name: "upload_file",
+      arguments: { session_id: session.id, name: "x.txt", content_base64: "not base64!" },
+    });
+    expect(notBase64.isError).toBe(true);
+    await client.callTool({ name: "end_session", arguments: { session_id: session.id } });
+  });
 
   it("bad tool input and unknown sessions are tool errors, not crashes", async () => {
     const client = await connect(world.key);

@@ -29,6 +29,7 @@ describe("parseAction", () => {
       "right_click",
       "screenshot",
       "scroll",
+      "set_files",
       "set_viewport",
       "switch_tab",
       "type",

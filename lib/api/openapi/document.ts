@@ -3,6 +3,7 @@
 // Only `servers` is per request (the caller's public origin), so a Host header
 // cannot make the cache grow.
 import { computersComponents, computersPaths } from "@/lib/api/openapi/computers";
+import { computersFilesPaths, filesComponents, filesTag } from "@/lib/api/openapi/computers-files";
 import { jsonSchema, type JsonSchema } from "@/lib/api/openapi/build";
 import * as shapes from "@/lib/api/openapi/responses";
 import { modelComponents, modelPaths } from "@/lib/api/openapi/v1";
@@ -66,13 +67,14 @@ export function buildOpenApiDocument() {
       },
       { name: "Exec", description: "Shell commands in desktop sessions", "x-surface": "computers" },
       { name: "Streams", description: "Live view, session events and screenshot files", "x-surface": "computers" },
+      filesTag,
       { name: "Models", description: "The models this server serves", "x-surface": "v1" },
       { name: "Inference", description: "Chat completions, legacy completions and embeddings", "x-surface": "v1" },
       { name: "Responses", description: "OpenAI Responses format, with the computer-use tool", "x-surface": "v1" },
     ],
-    paths: { ...computersPaths(), ...modelPaths() },
+    paths: { ...computersPaths(), ...computersFilesPaths(), ...modelPaths() },
     components: {
-      schemas: { ...responseComponents(), ...computersComponents(), ...modelComponents() },
+      schemas: { ...responseComponents(), ...computersComponents(), ...filesComponents(), ...modelComponents() },
       securitySchemes: {
         bearerAuth: {
           type: "http",

@@ -205,6 +205,12 @@ const listTabs = z.strictObject({ type: z.literal("list_tabs"), ...sdkFields });
 const newTab = z.strictObject({ type: z.literal("new_tab"), url: navigableUrl.optional(), ...sdkFields });
 const switchTab = z.strictObject({ type: z.literal("switch_tab"), tab_id: tabId, ...sdkFields });
 const closeTab = z.strictObject({ type: z.literal("close_tab"), tab_id: tabId, ...sdkFields });
+/** The uploads the page's next file chooser gets (docs/files.md); without it, the session's latest upload. */
+const setFiles = z.strictObject({
+  type: z.literal("set_files"),
+  file_ids: z.array(z.string().regex(/^file_[0-9a-f]{24}$/, "must be a file id (file_<hex>) of this session")).max(32),
+  ...sdkFields,
+});
 
 const SCHEMAS = {
   click,
@@ -230,6 +236,7 @@ const SCHEMAS = {
   switch_tab: switchTab,
   close_tab: closeTab,
   change_proxy: changeProxy,
+  set_files: setFiles,
   debug: debugAction,
 } as const;
 

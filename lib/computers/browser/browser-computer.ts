@@ -25,12 +25,17 @@ import { BrowserLiveInput } from "@/lib/computers/browser/live-input";
 import { browserScreencast } from "@/lib/computers/browser/screencast";
 import { TabSet } from "@/lib/computers/browser/tabs";
 import { fitsStandby, takeReserved } from "@/lib/computers/browser/standby-reservation";
+import { PageFiles } from "@/lib/computers/browser/page-files";
 import { poolCdpCapability } from "@/lib/computers/browser/cdp-target";
 import { firstLine, readDocument, readPageContext } from "@/lib/computers/browser/page-reading";
 
 // Hides the most common automation tell; `stealth` is otherwise a stored flag for now.
 const STEALTH_SCRIPT =
   "Object.defineProperty(Navigator.prototype, 'webdriver', { get: () => false, configurable: true });";
+
+function tabNotFound(tabId: string): never {
+  throw new ActionError("tab_not_found", `Tab '${tabId}' not found in this session`, { param: "tab_id" });
+}
 
 export class BrowserComputer implements ComputerHandle {
   readonly kind = "browser" as const;
@@ -43,6 +48,8 @@ export class BrowserComputer implements ComputerHandle {
   /** The live view (`ScreencastHub`): frames of and input to the main tab. */
   readonly screencast = browserScreencast(() => (this.stopping ? undefined : this.tabs.main()?.page));
   readonly liveInput = new BrowserLiveInput(() => (this.stopping ? undefined : this.tabs.main()?.page));
+  /** File choosers answered with the session's uploads, downloads kept as its files (docs/files.md). */
+  private pageFiles!: PageFiles;
 
   private constructor(
     readonly id: string,
@@ -82,6 +89,7 @@ export class BrowserComputer implements ComputerHandle {
   private async init(spec: StartSpec, events: ComputerEvents) {
     const { context, page } = this.lease;
     if (spec.stealth) await context.addInitScript(STEALTH_SCRIPT);
+    this.pageFiles = await PageFiles.open(spec, context, page);
     context.on("page", (p) => this.adopt(p));
     this.adopt(page);
     if (this.needsResize()) await page.setViewportSize({ width: this.viewport.width, height: this.viewport.height });
@@ -98,6 +106,7 @@ export class BrowserComputer implements ComputerHandle {
     // A popup (window.open, CDP's Target.createTarget) past the tab limit is closed at once.
     if (!this.tabs.hasRoom()) return void page.close().catch(() => {});
     this.tabs.add(page);
+    this.pageFiles.watch(page);
     page.on("close", () => this.onPageClosed(page));
     if (this.needsResize()) {
       page.setViewportSize({ width: this.viewport.width, height: this.viewport.height }).catch(() => {});
@@ -117,10 +126,7 @@ export class BrowserComputer implements ComputerHandle {
 
   private async mainPage(tabId?: string): Promise<{ id: string; page: Page }> {
     if (tabId) {
-      const page = this.tabs.get(tabId);
-      if (!page)
-        throw new ActionError("tab_not_found", `Tab '${tabId}' not found in this session`, { param: "tab_id" });
-      return { id: tabId, page };
+      return { id: tabId, page: this.tabs.get(tabId) ?? tabNotFound(tabId) };
     }
     if (!this.tabs.size && this.reopening) await this.reopening;
     const main = this.tabs.main();
@@ -156,11 +162,7 @@ export class BrowserComputer implements ComputerHandle {
       case "new_tab":
         return this.newTab(action.url);
       case "switch_tab": {
-        const page = this.tabs.activate(action.tab_id);
-        if (!page)
-          throw new ActionError("tab_not_found", `Tab '${action.tab_id}' not found in this session`, {
-            param: "tab_id",
-          });
+        const page = this.tabs.activate(action.tab_id) ?? tabNotFound(action.tab_id);
         await page.bringToFront();
         return {
           result: { active_tab: action.tab_id },
@@ -169,11 +171,7 @@ export class BrowserComputer implements ComputerHandle {
         };
       }
       case "close_tab": {
-        const page = this.tabs.get(action.tab_id);
-        if (!page)
-          throw new ActionError("tab_not_found", `Tab '${action.tab_id}' not found in this session`, {
-            param: "tab_id",
-          });
+        const page = this.tabs.get(action.tab_id) ?? tabNotFound(action.tab_id);
         if (this.tabs.size <= 1) {
           throw new ActionError(
             "last_tab",
@@ -188,6 +186,8 @@ export class BrowserComputer implements ComputerHandle {
         return this.setViewport(action.width, action.height, action.scale_factor);
       case "change_proxy":
         return this.changeProxy(action.proxy_url);
+      case "set_files":
+        return { result: await this.pageFiles.choose(action.file_ids) };
       default: {
         const { id, page } = await this.mainPage(action.tab_id);
         const result = await runPageAction(page, action as PageAction, egressProxyOf(this.lease.context));
@@ -280,8 +280,10 @@ export class BrowserComputer implements ComputerHandle {
   }
 
   async snapshot(): Promise<SavedState> {
-    const state = await this.lease.context.storageState({ indexedDB: true });
-    return { kind: "browser", data: Buffer.from(JSON.stringify(state), "utf8") };
+    return {
+      kind: "browser",
+      data: Buffer.from(JSON.stringify(await this.lease.context.storageState({ indexedDB: true }))),
+    };
   }
 
   stop(options: { saveState: boolean }): Promise<SavedState | null> {
@@ -289,7 +291,9 @@ export class BrowserComputer implements ComputerHandle {
       let state: SavedState | null = null;
       if (options.saveState) state = await this.snapshot();
       return state;
-    })().finally(() => this.screencast.stopAll().then(() => this.pool.release(this.lease)));
+    })().finally(() =>
+      this.screencast.stopAll().then(() => this.pageFiles.close().finally(() => this.pool.release(this.lease))),
+    );
     return this.stopping;
   }
 

@@ -13,6 +13,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { chromium, type BrowserContext } from "playwright-core";
 import { enterArgv, hostEnv } from "@/lib/computers/desktop/enter";
+import { allowDesktopDownloads } from "@/lib/computers/desktop/desktop-files";
 import { DESKTOP_HOME } from "@/lib/computers/desktop/image";
 
 /** Inside the desktop, in its overlay: snapshots of a persistent desktop keep it like any other file. */
@@ -65,7 +66,8 @@ export async function launchDesktopChromium(input: DesktopChromiumLaunch): Promi
       headless: false,
       // The window's own size (maximized on the screen), not an emulated viewport.
       viewport: null,
-      // Playwright would send downloads to a directory on the host, which the desktop cannot see.
+      // Playwright would send downloads to a directory on the host, which the desktop cannot see;
+      // allowDesktopDownloads sends them to the user's ~/Downloads instead.
       acceptDownloads: false,
       env: hostEnv(input.sessionDir),
       timeout: input.timeoutMs,
@@ -77,6 +79,7 @@ export async function launchDesktopChromium(input: DesktopChromiumLaunch): Promi
   );
   try {
     if (!context.pages().length) await context.waitForEvent("page", { timeout: input.timeoutMs });
+    await allowDesktopDownloads(context);
     return context;
   } catch (err) {
     await context.close().catch(() => {});

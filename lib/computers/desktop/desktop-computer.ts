@@ -23,6 +23,7 @@ import type {
 import type { RunResult } from "@/lib/computers/desktop/enter";
 import type { DesktopRunner } from "@/lib/computers/desktop/desktop-runner";
 import { DesktopBrowser, isDesktopBrowserAction } from "@/lib/computers/desktop/desktop-browser";
+import { DesktopFiles } from "@/lib/computers/desktop/desktop-files";
 import { DesktopLiveInput } from "@/lib/computers/desktop/live-input";
 import { HostDisplay } from "@/lib/computers/desktop/host-display";
 import { ffmpegPath, x11vncPath } from "@/lib/computers/desktop/live-tools";
@@ -66,6 +67,8 @@ export class DesktopComputer implements ComputerHandle {
   /** go_to_url, get_html_content and tabs: the desktop's own Chromium, started by the first of them. */
   private readonly browser: DesktopBrowser;
   private readonly queue = new ActionQueue(getEnv().ACTION_TIMEOUT_SECONDS * 1000);
+  /** Uploads into /workspace/uploads, downloads from ~/Downloads (docs/files.md). */
+  readonly files: DesktopFiles;
   private stopping: Promise<SavedState | null> | null = null;
   private lastSnapshot: { fingerprint: string; state: SavedState } | null = null;
 
@@ -79,6 +82,8 @@ export class DesktopComputer implements ComputerHandle {
     this.hostDisplay = new HostDisplay(runner.pid1, runner.dir);
     this.input = new DesktopLiveInput((args) => this.xdotool(args), this.hostDisplay);
     this.browser = new DesktopBrowser(runner.pid1, runner.dir, () => this.screenContext());
+    this.files = new DesktopFiles(runner.pid1, runner.dir, runner.upper, () => this.id);
+    this.files.start();
     const ffmpeg = ffmpegPath();
     this.screencast = ffmpeg
       ? desktopScreencast({
@@ -211,6 +216,7 @@ export class DesktopComputer implements ComputerHandle {
       await this.screencast?.stopAll();
       // Chromium closed through its DevTools pipe writes its profile (cookies) first, like closing its window.
       if (saveState) await this.browser.close(CLOSE_APPS_MS);
+      await this.files.close();
       // Closing windows first lets apps (Chromium's cookies, editors) write their files.
       if (saveState) await this.runner.closeApps(CLOSE_APPS_MS);
       await this.runner.kill();

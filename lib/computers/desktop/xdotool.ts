@@ -107,7 +107,7 @@ function scroll(a: ActionOf<"scroll">): string[] {
   return args;
 }
 
-const BROWSER_ONLY = new Set(["go_to_url", "get_html_content", "set_viewport", "change_proxy"]);
+const BROWSER_ONLY = new Set(["go_to_url", "get_html_content", "set_viewport", "change_proxy", "set_files"]);
 const TABS = new Set(["list_tabs", "new_tab", "switch_tab", "close_tab"]);
 
 /**

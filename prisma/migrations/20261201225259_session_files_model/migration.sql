@@ -1,0 +1,21 @@
+-- CreateTable
+CREATE TABLE "session_files" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "organizationId" TEXT NOT NULL,
+    "computerId" TEXT NOT NULL,
+    "hostId" TEXT NOT NULL,
+    "name" TEXT NOT NULL,
+    "mimeType" TEXT NOT NULL,
+    "sizeBytes" INTEGER NOT NULL,
+    "sha256" TEXT NOT NULL,
+    "source" TEXT NOT NULL,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    CONSTRAINT "session_files_computerId_fkey" FOREIGN KEY ("computerId") REFERENCES "computers" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
+    CONSTRAINT "session_files_organizationId_fkey" FOREIGN KEY ("organizationId") REFERENCES "organizations" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateIndex
+CREATE INDEX "session_files_computerId_createdAt_idx" ON "session_files"("computerId", "createdAt");
+
+-- CreateIndex
+CREATE INDEX "session_files_organizationId_idx" ON "session_files"("organizationId");
