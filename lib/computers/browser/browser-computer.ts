@@ -23,7 +23,7 @@ import { navigate, runPageAction, type PageAction } from "@/lib/computers/browse
 import { egressProxyOf } from "@/lib/computers/browser/egress-context";
 import { BrowserLiveInput } from "@/lib/computers/browser/live-input";
 import { browserScreencast } from "@/lib/computers/browser/screencast";
-import { TabSet } from "@/lib/computers/browser/tabs";
+import { TabSet, tabNotFound } from "@/lib/computers/browser/tabs";
 import { fitsStandby, takeReserved } from "@/lib/computers/browser/standby-reservation";
 import { PageFiles } from "@/lib/computers/browser/page-files";
 import { poolCdpCapability } from "@/lib/computers/browser/cdp-target";
@@ -32,10 +32,6 @@ import { firstLine, readDocument, readPageContext } from "@/lib/computers/browse
 // Hides the most common automation tell; `stealth` is otherwise a stored flag for now.
 const STEALTH_SCRIPT =
   "Object.defineProperty(Navigator.prototype, 'webdriver', { get: () => false, configurable: true });";
-
-function tabNotFound(tabId: string): never {
-  throw new ActionError("tab_not_found", `Tab '${tabId}' not found in this session`, { param: "tab_id" });
-}
 
 export class BrowserComputer implements ComputerHandle {
   readonly kind = "browser" as const;

@@ -98,3 +98,8 @@ export class TabSet<P> {
     return [...this.byId.entries()].map(([id, page]) => ({ id, page, isMain: id === main }));
   }
 }
+
+/** An action named a tab this session does not have. */
+export function tabNotFound(tabId: string): never {
+  throw new ActionError("tab_not_found", `Tab '${tabId}' not found in this session`, { param: "tab_id" });
+}
