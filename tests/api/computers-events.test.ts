@@ -98,7 +98,7 @@ describe("session events", () => {
     expect(during.status).toBe(before.status);
     expect((await api("DELETE", `/computers/${s.id}`)).status).toBe(204);
     const rest = await stream.rest();
-    expect(rest.at(-1)).toEqual({ event: "ended", data: { reason: "deleted" } });
+    expect(rest.at(-1)).toEqual({ event: "ended", data: { reason: "deleted", timestamp: expect.any(String) } });
     // A terminated session has no stream: the JSON 409 of every operation on it.
     const late = await sse(a(), `/computers/${s.id}/events`);
     expect(late.status).toBe(409);

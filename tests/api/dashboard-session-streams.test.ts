@@ -90,7 +90,7 @@ describe("dashboard session tools: who may use them", () => {
     expect(lines[0].message).toMatch(/desktop/i);
   });
 
-  it("streams the member's session events and ends them with the session; a terminated session's events are a 409", async () => {
+  it("streams the member's session events and ends them with the session; a terminated session's events are kept for review", async () => {
     const created = await alice.request("POST", "/api/sessions", { kind: "browser" });
     const id = created.body.id as string;
     const events = await sse({ base: base() }, `/api/sessions/${id}/events`, asMember(alice));
@@ -113,8 +113,14 @@ describe("dashboard session tools: who may use them", () => {
       timeoutMs: 20_000,
       message: "the session to be terminated",
     });
+    // The ended session's timeline stays for review (docs/watching-sessions.md): its events again, then `ended`.
     const after = await sse({ base: base() }, `/api/sessions/${id}/events`, asMember(alice));
-    expect(after.status).toBe(409);
+    expect(after.status).toBe(200);
+    const replayed = await after.until((e) => e.event === "ended");
+    expect(replayed.find((e) => e.event === "action_request")?.data).toMatchObject({
+      request_id: action.body.request_id,
+    });
+    expect(replayed.at(-1)?.data).toMatchObject({ reason: "deleted", timestamp: expect.any(String) });
   });
 });
 
@@ -170,7 +176,7 @@ describe.skipIf(!canRunDesktops)("dashboard session tools: exec on a desktop", (
       [requestId, "first\n", false],
       [requestId, "oops\n", true],
     ]);
-    expect(seen.at(-1)?.data).toEqual({ request_id: requestId, exit_code: 3, command });
+    expect(seen.at(-1)?.data).toEqual({ request_id: requestId, exit_code: 3, command, timestamp: expect.any(String) });
     events.abort();
   });
 

@@ -153,7 +153,12 @@ describe.skipIf(!canRunDesktops)("desktop exec stream", () => {
     expect(streamed.at(-1)).toEqual({
       event: "exec_exit",
       id: expect.stringMatching(/^\d+$/),
-      data: { request_id: streamId, exit_code: 4, command: "echo out; sleep 0.2; echo err >&2; exit 4" },
+      data: {
+        request_id: streamId,
+        exit_code: 4,
+        command: "echo out; sleep 0.2; echo err >&2; exit 4",
+        timestamp: expect.any(String),
+      },
     });
 
     const sync = await api("POST", `/computers/${id}/exec/sync`, { command: "echo synced" }, s.a);

@@ -38,7 +38,7 @@ describe("the session-end event", () => {
 
     expect((await api("DELETE", `/computers/${s.id}`)).status).toBe(204);
     const rest = await events.rest();
-    expect(rest.at(-1)).toEqual({ event: "ended", data: { reason: "deleted" } });
+    expect(rest.at(-1)).toEqual({ event: "ended", data: { reason: "deleted", timestamp: expect.any(String) } });
     expect(await cdp.closed).toEqual({ code: 4000, reason: "session ended: deleted" });
     await viewer.closed;
     expect(viewer.texts.at(-1)).toEqual({ type: "ended", reason: "deleted" });
