@@ -130,7 +130,7 @@ describe("a cluster of three nodes", () => {
 
     expect((await through(c, key, "DELETE", `/computers/${s.id}`)).status).toBe(204);
     const ended = await events.until((e) => e.event === "ended", 20_000);
-    expect(ended.at(-1)!.data).toEqual({ reason: "deleted" });
+    expect(ended.at(-1)!.data).toEqual({ reason: "deleted", timestamp: expect.any(String) });
     expect((await act(b, s.id, { type: "get_html_content" })).status).toBe(409);
   });
 
