@@ -12,6 +12,7 @@ import { getModel } from "@/lib/models/registry";
 import { createResponse } from "@/lib/models/responses/create";
 import { responsesCreateSchema, type InputItem } from "@/lib/models/responses/schema";
 import { randomHex } from "@/lib/random-id";
+import { parseRequestHuman, REQUEST_HUMAN_TOOL } from "@/lib/agent/tools/request-human";
 
 export const DONE_TOOL = {
   type: "function",
@@ -69,6 +70,8 @@ export interface TurnOutcome {
   /** True when the calls' coordinates are pixels (`computer_use_preview`), false for the 0-1000 space. */
   pixels: boolean;
   done: { result: string } | null;
+  /** The model asked a person to take over (request_human), with the call to answer. */
+  humanRequest: { call_id: string; reason: string } | null;
   text: string;
   inputTokens: number;
   outputTokens: number;
@@ -109,6 +112,7 @@ export async function modelTurn(turn: TurnRequest): Promise<TurnOutcome> {
         environment: turn.environment,
       },
       DONE_TOOL,
+      REQUEST_HUMAN_TOOL,
     ],
     tool_choice: "required",
     parallel_tool_calls: false,
@@ -129,6 +133,7 @@ export async function modelTurn(turn: TurnRequest): Promise<TurnOutcome> {
   };
   const computerCalls: TurnOutcome["computerCalls"] = [];
   let done: TurnOutcome["done"] = null;
+  let humanRequest: TurnOutcome["humanRequest"] = null;
   // `output_text` is a convenience some upstreams leave out: the message items are the source.
   let text = "";
   for (const item of response.output) {
@@ -141,6 +146,8 @@ export async function modelTurn(turn: TurnRequest): Promise<TurnOutcome> {
       computerCalls.push({ call_id: String(entry.call_id), action: entry.action as Record<string, unknown> });
     } else if (entry.type === "function_call" && entry.name === "done" && !done) {
       done = parseDone(String(entry.arguments ?? ""));
+    } else if (entry.type === "function_call" && entry.name === "request_human" && !humanRequest) {
+      humanRequest = { call_id: String(entry.call_id), ...parseRequestHuman(String(entry.arguments ?? "")) };
     }
   }
   return {
@@ -148,6 +155,7 @@ export async function modelTurn(turn: TurnRequest): Promise<TurnOutcome> {
     computerCalls,
     pixels: tool === "computer_use_preview",
     done,
+    humanRequest,
     text: text || response.output_text || "",
     inputTokens: response.usage?.input_tokens ?? 0,
     outputTokens: response.usage?.output_tokens ?? 0,

@@ -7,6 +7,7 @@ import { screenshotUrl } from "@/lib/computers/screenshots/screenshot-links";
 import { readScreenshot } from "@/lib/computers/screenshots/screenshots";
 import type { StepRow, TaskListRow, TaskRow } from "@/lib/agent/store";
 import { toPixels } from "@/lib/agent/computer";
+import { handoffFields } from "@/lib/agent/handoff-begin";
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
@@ -108,6 +109,7 @@ export async function toTaskObject(task: TaskRow, origin: string) {
     temperature: task.temperature,
     persistent: task.persistent,
     metadata: options.metadata ?? {},
+    ...(await handoffFields(task, origin)),
     steps: await Promise.all(task.steps.map((step) => toStepObject(step, task, origin))),
   };
 }

@@ -2,6 +2,7 @@
 // once per process from the zod schemas (computersPaths, modelPaths) and kept.
 // Only `servers` is per request (the caller's public origin), so a Host header
 // cannot make the cache grow.
+import { agentHandoffPaths, agentTasksTag } from "@/lib/api/openapi/agent-handoff";
 import { computersComponents, computersPaths } from "@/lib/api/openapi/computers";
 import { computersFilesPaths, filesComponents, filesTag } from "@/lib/api/openapi/computers-files";
 import { jsonSchema, type JsonSchema } from "@/lib/api/openapi/build";
@@ -68,11 +69,12 @@ export function buildOpenApiDocument() {
       { name: "Exec", description: "Shell commands in desktop sessions", "x-surface": "computers" },
       { name: "Streams", description: "Live view, session events and screenshot files", "x-surface": "computers" },
       filesTag,
+      agentTasksTag,
       { name: "Models", description: "The models this server serves", "x-surface": "v1" },
       { name: "Inference", description: "Chat completions, legacy completions and embeddings", "x-surface": "v1" },
       { name: "Responses", description: "OpenAI Responses format, with the computer-use tool", "x-surface": "v1" },
     ],
-    paths: { ...computersPaths(), ...computersFilesPaths(), ...modelPaths() },
+    paths: { ...computersPaths(), ...computersFilesPaths(), ...agentHandoffPaths(), ...modelPaths() },
     components: {
       schemas: { ...responseComponents(), ...computersComponents(), ...filesComponents(), ...modelComponents() },
       securitySchemes: {
