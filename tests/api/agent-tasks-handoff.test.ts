@@ -1,11 +1,10 @@
-// Hand-off to a person through HTTP, on the scripted upstream and a real
-// browser session (docs/agent-tasks.md "Hand-off to a person"): the model's
-// request_human makes the task awaiting_human and its stream sends needs_human
-// with a take-over link that opens without a login (a forged or expired one is
-// refused); no model call is made while it waits; a click sent through the
-// link's live view lands on the real page; resume {note} puts the note into the
-// next model request and the task finishes. A client hands a running task off
-// and the link's Done gives it back; finished tasks answer 409.
+// Hand-off to a person through HTTP, on the scripted upstream and a real browser session
+// (docs/agent-tasks.md "Hand-off to a person"): request_human → awaiting_human and needs_human with a
+// take-over link that opens without a login (forged or expired: refused); no model call while it waits;
+// a click through the link's live view lands on the real page; resume {note} reaches the next model
+// request. A client's hand-off and the link's Done; 409s when finished; MCP's progress.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   agentCall,
@@ -263,4 +262,38 @@ describe("a client hands a running task to a person", () => {
         .status,
     ).toBe(404);
   });
+});
+
+describe("MCP's run_agent_task", () => {
+  it("reports awaiting_human with the link as progress, and answers once control is given back", async () => {
+    world.upstream.setScript([
+      { call: { name: "request_human", arguments: { reason: "Approve the payment" } } },
+      { done: { result: "paid" } },
+    ]);
+    const client = new Client({ name: "handoff-test", version: "1.0.0" });
+    const headers = { authorization: `Bearer ${world.key}` };
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${world.server.url}/mcp`), { requestInit: { headers } }),
+    );
+    let resumed: Promise<{ status: number }> | undefined;
+    const args = {
+      instruction: "Pay the bill",
+      kind: "browser",
+      model: SCRIPTED_MODEL,
+      start_url: `${world.page.url}/`,
+    };
+    const result = await client.callTool({ name: "run_agent_task", arguments: { ...args, max_steps: 4 } }, undefined, {
+      timeout: 60_000,
+      onprogress: (p) => {
+        const link = /^awaiting_human: Approve the payment; a person takes over at (\S+)$/.exec(p.message ?? "")?.[1];
+        const id = link && /\/takeover\/(task_[0-9a-f]+)\?token=/.exec(link)?.[1];
+        if (id) resumed = agentCall(world, world.key, "POST", `/agent/tasks/${id}/resume`, { note: "approved" });
+      },
+    });
+    await client.close();
+    expect((await resumed)?.status).toBe(200);
+    const answer = JSON.parse((result.content as Array<{ text?: string }>).map((c) => c.text ?? "").join(""));
+    expect(answer).toMatchObject({ status: "completed", result: "paid" });
+    expect(answer.handoffs).toEqual([expect.objectContaining({ reason: "Approve the payment", note: "approved" })]);
+  }, 90_000);
 });
