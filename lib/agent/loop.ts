@@ -9,6 +9,12 @@ import { isAppError } from "@/lib/api/errors";
 import { ENDING_ACTIONS, runAction, takeScreenshot, toPixels, type ComputerRef } from "@/lib/agent/computer";
 import { type TaskControl, TaskInterrupted } from "@/lib/agent/control";
 import { modelTurn } from "@/lib/agent/model-turn";
+import {
+  FILL_CREDENTIALS_TOOL,
+  fillActionOf,
+  fillCredentialsTool,
+  runFillCalls,
+} from "@/lib/agent/tools/fill-credentials";
 import { screenshotLink, toStepObject } from "@/lib/agent/present";
 import type { TaskPlan } from "@/lib/agent/schema";
 import { finishTask, recordStep, type TaskStatus } from "@/lib/agent/store";
@@ -77,6 +83,7 @@ async function steps(input: LoopInput): Promise<TaskEnd> {
   const { plan, computer, control, taskId } = input;
   const environment = plan.kind;
   const principal = { organizationId: computer.caller.organizationId, apiKeyId: computer.caller.apiKeyId };
+  const fillTool = await fillCredentialsTool(principal.organizationId, plan.credentials);
   let shot = await takeScreenshot(computer);
   const conversation: InputItem[] = firstInput(plan, shot.url);
   for (let index = 0; index < plan.maxSteps; index++) {
@@ -96,13 +103,15 @@ async function steps(input: LoopInput): Promise<TaskEnd> {
       temperature: plan.temperature,
       systemPrompt: plan.systemPrompt,
       signal: control.signal,
+      tools: fillTool ? [fillTool] : [],
     });
     const modelMs = now() - started;
     conversation.push(...turn.output);
     if (turn.text) control.emit({ event: "message", data: { step: index, role: "assistant", text: turn.text } });
 
     const calls = turn.computerCalls;
-    const action = calls[0]?.action ?? null;
+    const fills = turn.functionCalls.filter((call) => call.name === FILL_CREDENTIALS_TOOL);
+    const action = calls[0]?.action ?? (fills[0] ? fillActionOf(fills[0]) : null);
     const ending =
       turn.done ??
       (action && ENDING_ACTIONS.has(String(action.type))
@@ -122,6 +131,11 @@ async function steps(input: LoopInput): Promise<TaskEnd> {
         const outcome = await runAction(computer, turn.pixels ? call.action : toPixels(call.action, computer.display));
         if (outcome.status === "error") error = outcome.error_message ?? "the action failed";
       }
+      for (const fill of fills)
+        control.emit({ event: "action", data: { step: index, type: "fill_credentials", action: fillActionOf(fill) } });
+      const filled = await runFillCalls(computer, fills, error);
+      error = filled.error;
+      conversation.push(...filled.outputs);
       shot = await takeScreenshot(computer);
       actionMs = now() - actionStarted;
       screenshotName = shot.name;

@@ -59,6 +59,8 @@ export interface TurnRequest {
   temperature: number | null;
   systemPrompt: string | null;
   signal: AbortSignal;
+  /** Function tools beside the computer tool and `done` (lib/agent/tools/), answered by the loop. */
+  tools?: Record<string, unknown>[];
 }
 
 export interface TurnOutcome {
@@ -69,6 +71,8 @@ export interface TurnOutcome {
   /** True when the calls' coordinates are pixels (`computer_use_preview`), false for the 0-1000 space. */
   pixels: boolean;
   done: { result: string } | null;
+  /** Calls of the extra function `tools`, in order. */
+  functionCalls: { call_id: string; name: string; arguments: string }[];
   text: string;
   inputTokens: number;
   outputTokens: number;
@@ -109,6 +113,7 @@ export async function modelTurn(turn: TurnRequest): Promise<TurnOutcome> {
         environment: turn.environment,
       },
       DONE_TOOL,
+      ...(turn.tools ?? []),
     ],
     tool_choice: "required",
     parallel_tool_calls: false,
@@ -129,6 +134,7 @@ export async function modelTurn(turn: TurnRequest): Promise<TurnOutcome> {
   };
   const computerCalls: TurnOutcome["computerCalls"] = [];
   let done: TurnOutcome["done"] = null;
+  const functionCalls: TurnOutcome["functionCalls"] = [];
   // `output_text` is a convenience some upstreams leave out: the message items are the source.
   let text = "";
   for (const item of response.output) {
@@ -141,6 +147,12 @@ export async function modelTurn(turn: TurnRequest): Promise<TurnOutcome> {
       computerCalls.push({ call_id: String(entry.call_id), action: entry.action as Record<string, unknown> });
     } else if (entry.type === "function_call" && entry.name === "done" && !done) {
       done = parseDone(String(entry.arguments ?? ""));
+    } else if (entry.type === "function_call" && entry.name !== "done") {
+      functionCalls.push({
+        call_id: String(entry.call_id),
+        name: String(entry.name),
+        arguments: String(entry.arguments ?? ""),
+      });
     }
   }
   return {
@@ -148,6 +160,7 @@ export async function modelTurn(turn: TurnRequest): Promise<TurnOutcome> {
     computerCalls,
     pixels: tool === "computer_use_preview",
     done,
+    functionCalls,
     text: text || response.output_text || "",
     inputTokens: response.usage?.input_tokens ?? 0,
     outputTokens: response.usage?.output_tokens ?? 0,
