@@ -229,7 +229,7 @@ describe("fill_credentials", () => {
     expect(unknown.body.error.param).toBe("name");
     const noName = await a("POST", `/computers/${id}/execute`, { action: { type: "fill_credentials" } });
     expect(noName.status).toBe(400);
-    expect(noName.body.error.param).toBe("name");
+    expect(noName.body.error.param).toBe("action.name");
     expect(site.submissions.length).toBe(count);
   });
 });
@@ -264,7 +264,7 @@ describe("agent tasks with credentials", () => {
       credentials: ["acme"],
       max_steps: 5,
     });
-    expect(started.status).toBe(200);
+    expect(started.status).toBe(201);
     sessions.push(started.body.computer_id);
     const task = await waitForTask(world, world.key, started.body.task_id, ended, 60_000);
     answers.push(JSON.stringify(task));
