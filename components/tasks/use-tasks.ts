@@ -36,6 +36,7 @@ export function useTask(id: string) {
 }
 
 export interface StartTaskInput {
+  credentials?: string[];
   instruction: string;
   /** A new session's kind; absent with computer_id (the session has its own). */
   kind?: "browser" | "desktop";

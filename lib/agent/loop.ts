@@ -11,6 +11,12 @@ import { ENDING_ACTIONS, runAction, takeScreenshot, toPixels, type ComputerRef }
 import { type TaskControl, TaskInterrupted } from "@/lib/agent/control";
 import { beginHandoff, gateKeepingSession } from "@/lib/agent/handoff-begin";
 import { modelTurn } from "@/lib/agent/model-turn";
+import {
+  FILL_CREDENTIALS_TOOL,
+  fillActionOf,
+  fillCredentialsTool,
+  runFillCalls,
+} from "@/lib/agent/tools/fill-credentials";
 import { requestHumanOutput } from "@/lib/agent/tools/request-human";
 import { screenshotLink, toStepObject } from "@/lib/agent/present";
 import type { TaskPlan } from "@/lib/agent/schema";
@@ -80,6 +86,7 @@ async function steps(input: LoopInput): Promise<TaskEnd> {
   const { plan, computer, control, taskId } = input;
   const environment = plan.kind;
   const principal = { organizationId: computer.caller.organizationId, apiKeyId: computer.caller.apiKeyId };
+  const fillTool = await fillCredentialsTool(principal.organizationId, plan.credentials);
   let shot = await takeScreenshot(computer);
   const conversation: InputItem[] = firstInput(plan, shot.url);
   // A turn that hands the task to a person is stored as a step but not counted against max_steps.
@@ -115,6 +122,7 @@ async function steps(input: LoopInput): Promise<TaskEnd> {
       temperature: plan.temperature,
       systemPrompt: plan.systemPrompt,
       signal: control.signal,
+      tools: fillTool ? [fillTool] : [],
     });
     const modelMs = now() - started;
     conversation.push(...turn.output);
@@ -122,7 +130,8 @@ async function steps(input: LoopInput): Promise<TaskEnd> {
 
     const asked = turn.humanRequest;
     const calls = asked ? [] : turn.computerCalls;
-    const action = calls[0]?.action ?? null;
+    const fills = asked ? [] : turn.functionCalls.filter((call) => call.name === FILL_CREDENTIALS_TOOL);
+    const action = calls[0]?.action ?? (fills[0] ? fillActionOf(fills[0]) : null);
     const ending = asked
       ? null
       : (turn.done ??
@@ -143,6 +152,11 @@ async function steps(input: LoopInput): Promise<TaskEnd> {
         const outcome = await runAction(computer, turn.pixels ? call.action : toPixels(call.action, computer.display));
         if (outcome.status === "error") error = outcome.error_message ?? "the action failed";
       }
+      for (const fill of fills)
+        control.emit({ event: "action", data: { step: index, type: "fill_credentials", action: fillActionOf(fill) } });
+      const filled = await runFillCalls(computer, fills, error);
+      error = filled.error;
+      conversation.push(...filled.outputs);
       shot = await takeScreenshot(computer);
       actionMs = now() - actionStarted;
       screenshotName = shot.name;
@@ -199,6 +213,12 @@ async function steps(input: LoopInput): Promise<TaskEnd> {
           type: "computer_call_output",
           call_id: call.call_id,
           output: { type: "computer_screenshot", image_url: shot.url },
+        } as InputItem);
+      for (const call of turn.functionCalls)
+        conversation.push({
+          type: "function_call_output",
+          call_id: call.call_id,
+          output: "Not run: a person was asked to take over first.",
         } as InputItem);
       // `null` when a client's hand-off came first: the loop holds for that one all the same.
       await beginHandoff({

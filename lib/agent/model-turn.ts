@@ -60,6 +60,8 @@ export interface TurnRequest {
   temperature: number | null;
   systemPrompt: string | null;
   signal: AbortSignal;
+  /** Function tools beside the computer tool and `done` (lib/agent/tools/), answered by the loop. */
+  tools?: Record<string, unknown>[];
 }
 
 export interface TurnOutcome {
@@ -72,6 +74,8 @@ export interface TurnOutcome {
   done: { result: string } | null;
   /** The model asked a person to take over (request_human), with the call to answer. */
   humanRequest: { call_id: string; reason: string } | null;
+  /** Calls of the extra function `tools`, in order. */
+  functionCalls: { call_id: string; name: string; arguments: string }[];
   text: string;
   inputTokens: number;
   outputTokens: number;
@@ -113,6 +117,7 @@ export async function modelTurn(turn: TurnRequest): Promise<TurnOutcome> {
       },
       DONE_TOOL,
       REQUEST_HUMAN_TOOL,
+      ...(turn.tools ?? []),
     ],
     tool_choice: "required",
     parallel_tool_calls: false,
@@ -134,6 +139,7 @@ export async function modelTurn(turn: TurnRequest): Promise<TurnOutcome> {
   const computerCalls: TurnOutcome["computerCalls"] = [];
   let done: TurnOutcome["done"] = null;
   let humanRequest: TurnOutcome["humanRequest"] = null;
+  const functionCalls: TurnOutcome["functionCalls"] = [];
   // `output_text` is a convenience some upstreams leave out: the message items are the source.
   let text = "";
   for (const item of response.output) {
@@ -148,6 +154,12 @@ export async function modelTurn(turn: TurnRequest): Promise<TurnOutcome> {
       done = parseDone(String(entry.arguments ?? ""));
     } else if (entry.type === "function_call" && entry.name === "request_human" && !humanRequest) {
       humanRequest = { call_id: String(entry.call_id), ...parseRequestHuman(String(entry.arguments ?? "")) };
+    } else if (entry.type === "function_call" && entry.name !== "done" && entry.name !== "request_human") {
+      functionCalls.push({
+        call_id: String(entry.call_id),
+        name: String(entry.name),
+        arguments: String(entry.arguments ?? ""),
+      });
     }
   }
   return {
@@ -156,6 +168,7 @@ export async function modelTurn(turn: TurnRequest): Promise<TurnOutcome> {
     pixels: tool === "computer_use_preview",
     done,
     humanRequest,
+    functionCalls,
     text: text || response.output_text || "",
     inputTokens: response.usage?.input_tokens ?? 0,
     outputTokens: response.usage?.output_tokens ?? 0,

@@ -17,6 +17,7 @@ import type { SessionCaller } from "@/lib/computers/service";
 import { getEnv } from "@/lib/env";
 import { getModel, listModels } from "@/lib/models/registry";
 import { handoffTask, resumeTask } from "@/lib/agent/handoff";
+import { fillCredentialsTool } from "@/lib/agent/tools/fill-credentials";
 
 export interface TaskCaller extends SessionCaller {
   /** Who acts, in words (a dashboard member's name), for a task's hand-off history. */
@@ -53,6 +54,7 @@ function planOf(body: TaskStartBody, organizationId: string): TaskPlan {
     context: body.context ?? [],
     metadata: body.metadata ?? {},
     idempotencyKey: body.idempotency_key ?? null,
+    credentials: [...new Set(body.credentials ?? [])],
   };
 }
 
@@ -122,6 +124,8 @@ export async function startTask(input: {
     if (earlier)
       return { task_id: earlier.id, status: earlier.status, computer_id: earlier.computerId, ...keyEcho, reused: true };
   }
+  // Unknown credential names are the start's 400, before a session is made.
+  await fillCredentialsTool(organizationId, plan.credentials);
   await assertRoomForTask(organizationId);
   const { ref, owns } = await computerFor(input.caller, plan, input.origin);
   const taskId = store.newTaskId();
@@ -156,6 +160,7 @@ export async function startTask(input: {
         system_prompt: plan.systemPrompt,
         context: plan.context,
         start_url: plan.startUrl,
+        ...(plan.credentials.length ? { credentials: plan.credentials } : {}),
       }),
       idempotencyKey: plan.idempotencyKey,
     });

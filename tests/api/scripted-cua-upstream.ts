@@ -32,7 +32,7 @@ export interface ScriptedStep {
   action?: Record<string, unknown>;
   done?: { result: string };
   text?: string;
-  /** A call of another function the request offers (e.g. the agent loop's request_human). */
+  /** A call of another function tool the request offers (request_human, fill_credentials), by name with its arguments. */
   call?: { name: string; arguments: Record<string, unknown> };
 }
 
@@ -109,6 +109,15 @@ function responseItems(step: ScriptedStep, action: Json | undefined): Json[] {
       call_id: nextId("call"),
       action,
       pending_safety_checks: [],
+      status: "completed",
+    });
+  if (step.call)
+    items.push({
+      type: "function_call",
+      id: nextId("fc"),
+      call_id: nextId("call"),
+      name: step.call.name,
+      arguments: JSON.stringify(step.call.arguments),
       status: "completed",
     });
   if (step.done)

@@ -5,6 +5,7 @@
 import { agentHandoffPaths, agentTasksTag } from "@/lib/api/openapi/agent-handoff";
 import { computersComponents, computersPaths } from "@/lib/api/openapi/computers";
 import { computersFilesPaths, filesComponents, filesTag } from "@/lib/api/openapi/computers-files";
+import { credentialsComponents, credentialsPaths, credentialsTag } from "@/lib/api/openapi/credentials";
 import { jsonSchema, type JsonSchema } from "@/lib/api/openapi/build";
 import * as shapes from "@/lib/api/openapi/responses";
 import { modelComponents, modelPaths } from "@/lib/api/openapi/v1";
@@ -70,13 +71,26 @@ export function buildOpenApiDocument() {
       { name: "Streams", description: "Live view, session events and screenshot files", "x-surface": "computers" },
       filesTag,
       agentTasksTag,
+      credentialsTag,
       { name: "Models", description: "The models this server serves", "x-surface": "v1" },
       { name: "Inference", description: "Chat completions, legacy completions and embeddings", "x-surface": "v1" },
       { name: "Responses", description: "OpenAI Responses format, with the computer-use tool", "x-surface": "v1" },
     ],
-    paths: { ...computersPaths(), ...computersFilesPaths(), ...agentHandoffPaths(), ...modelPaths() },
+    paths: {
+      ...computersPaths(),
+      ...computersFilesPaths(),
+      ...agentHandoffPaths(),
+      ...credentialsPaths(),
+      ...modelPaths(),
+    },
     components: {
-      schemas: { ...responseComponents(), ...computersComponents(), ...filesComponents(), ...modelComponents() },
+      schemas: {
+        ...responseComponents(),
+        ...computersComponents(),
+        ...filesComponents(),
+        ...credentialsComponents(),
+        ...modelComponents(),
+      },
       securitySchemes: {
         bearerAuth: {
           type: "http",
