@@ -1,3 +1,4 @@
+// @needs server light chromium
 // Lightcone's newer task fields through HTTP, on the scripted upstream: a
 // start with fields this server does not know still starts (they are ignored),
 // metadata comes back, max_duration_seconds ends a task that runs past it with

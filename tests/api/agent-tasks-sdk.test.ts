@@ -1,3 +1,4 @@
+// @needs server light chromium
 // The public Lightcone SDK's six agent.tasks methods, sent exactly as its
 // TypeScript client sends them (sdks/typescript/src/resources/agent/tasks.ts:
 // method, path, headers, body or none), with each answer checked against the

@@ -1,3 +1,4 @@
+// @needs server light chromium
 // Agent tasks through HTTP against a running server with a real Chromium and
 // database, driven by the scripted computer-use upstream: a task completes on
 // a loopback page with the click and the text recorded there; the stream

@@ -1,3 +1,4 @@
+// @needs server chromium
 // docs/security.md "Sessions apart": sessions of different organizations never share a Chromium process. The pool's
 // spare browser goes to the first organization that creates a session (a new spare starts behind it),
 // so the browser each organization got is known from the order of launches; killing one organization's

@@ -1,3 +1,4 @@
+// @needs server postgres
 // Limits shared across nodes (docs/scale-out.md "What the nodes share"): THREE
 // servers on one PostgreSQL database, a client spreading its requests over all
 // three. Login attempts meet the same refusals as on one server (Better Auth's

@@ -1,3 +1,4 @@
+// @needs server chromium desktop
 // Every action a model can emit, on a desktop session: OpenAI's computer-use union
 // (every shape the local grammar produces), the Lightcone SDK's action types and
 // `debug`, each proven by the X events `xev` records in the desktop. Also: on a

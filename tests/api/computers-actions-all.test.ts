@@ -1,3 +1,4 @@
+// @needs server chromium
 // Every action a model can emit, on a browser session, through /execute, /batch and
 // the named paths: OpenAI's computer-use union (every shape the local grammar can
 // produce: lib/models/responses/to-chat.ts), the Lightcone SDK's action types and

@@ -1,3 +1,4 @@
+// @needs server chromium
 // endpoints.cdp end to end: Playwright's connectOverCDP and Puppeteer's connect
 // against the running server, isolation between two sessions sharing the pool
 // Chromium, authentication of the upgrade, and the session's lifetime.

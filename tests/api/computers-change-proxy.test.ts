@@ -1,3 +1,4 @@
+// @needs server chromium
 // POST /computers/{id}/change-proxy (docs/computers.md "Changing a session's proxy"): a live browser session switches to an
 // upstream proxy (credentials in the URL, never shown back) and back to direct. Its
 // context stays, so cookies, storage and open tabs survive; http goes through the

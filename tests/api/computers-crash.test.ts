@@ -1,3 +1,4 @@
+// @needs server chromium
 // Crashes and restarts on servers of our own: a SIGKILLed server leaves no
 // Chromium behind, its sessions come back terminated/crashed and the state
 // saved before the kill is usable; SIGTERM ends sessions cleanly (saving state);

@@ -1,3 +1,4 @@
+// @needs server chromium
 // The driver boundary seen through HTTP with real Chromium: page_context carries
 // the public SDK's names with real values, keys are one vocabulary, a stuck
 // action times out after ACTION_TIMEOUT_SECONDS and the session keeps working.

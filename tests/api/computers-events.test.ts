@@ -1,3 +1,4 @@
+// @needs server chromium
 // GET /computers/{id}/events on a browser session (docs/contract.md "Streams"):
 // each action's request and response with the ActionResult's request_id, tabs too;
 // `ended` when the session terminates; JSON errors before the stream starts; and

@@ -1,3 +1,4 @@
+// @needs server postgres chromium
 // The server enforces lifetimes: idle and lifetime kills within 2 s of the
 // deadline, with the right reason, leaving no Chromium context behind.
 import { afterAll, describe, expect, it } from "vitest";

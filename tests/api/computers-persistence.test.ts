@@ -1,3 +1,4 @@
+// @needs server postgres chromium
 // persistent: true saves cookies, localStorage and IndexedDB when the session
 // ends (DELETE, inactivity, lifetime); environment_id restores them; without
 // persistent the restored session does not save its changes.

@@ -1,3 +1,4 @@
+// @needs server chromium
 // Live view of browser sessions through the running server: the screencast SSE
 // (frames, one shared capture that stops with its last viewer, token auth, the
 // ended event) and the /ws interactive view (frames out, input in).

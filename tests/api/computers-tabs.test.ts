@@ -1,3 +1,4 @@
+// @needs server chromium
 // Tabs (§4.4–4.7) and actions end to end in real Chromium, on pages served by
 // this test on loopback.
 import { describe, expect, inject, it } from "vitest";

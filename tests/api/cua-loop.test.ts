@@ -1,3 +1,4 @@
+// @needs server light chromium
 // The computer-use loop as the public examples run it, on browser sessions:
 // driven by the scripted upstream (click Go at its 0-1000 position, type, press
 // Enter, call done) through each way Cabin reaches a model — forwarded as is to

@@ -1,3 +1,4 @@
+// @needs server chromium desktop
 // The session page's member routes through a real login against the real server:
 // GET /api/sessions/{id}, POST /api/sessions/{id}/exec (NDJSON, a real desktop)
 // and GET /api/sessions/{id}/events (SSE). The login cookie is the credential, the

@@ -1,3 +1,4 @@
+// @needs server light postgres chromium
 // The Usage page's API (session time, peak concurrency, ranges, per-key
 // breakdown, CSV) and the Settings page's (rename, slug conflicts, roles,
 // leave, delete) through a real login, with real browser sessions.

@@ -1,3 +1,4 @@
+// @needs server light postgres
 // The usage_month_totals migration backfills each organization's and key's
 // monthly spend from the usage rows already recorded, with the month numbering
 // the ledger uses (monthOf), so budgets keep counting across the upgrade. Run

@@ -1,3 +1,4 @@
+// @needs server desktop
 // Desktops browse (docs/desktop-browsing.md): on one desktop session, `navigate` opens a
 // page served by this test on the host's loopback (10.0.2.2 from inside, allowed by
 // SESSION_EGRESS_ALLOW) in the desktop's own Chromium, visible on the screen; `html`

@@ -1,3 +1,4 @@
+// @needs server chromium desktop
 // POST /computers/{id}/exec on a real desktop (docs/contract.md "Streams"):
 // NDJSON output in the order produced, one exit line (-1 on timeout), errors as a
 // single line of an HTTP 200, and a client disconnect that kills the command.

@@ -1,3 +1,4 @@
+// @needs server desktop
 // Live view of desktop sessions through a real server with a real desktop: the
 // screencast SSE (JPEG frames of the X display, cursor_position) and /ws input
 // (a click, typed text and keys reach the terminal; the file it writes is read back).

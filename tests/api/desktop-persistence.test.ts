@@ -1,3 +1,4 @@
+// @needs server postgres chromium desktop
 // Persistent desktops: a Debian package installed with apt, a file in the home
 // directory and a changed file under /etc survive the session's end and come back in
 // a new session through environment_id; a non-persistent restore discards its own

@@ -1,3 +1,4 @@
+// @needs server chromium desktop
 // Desktop sessions through HTTP against a real server with real desktops: create,
 // screenshot, xdotool input, exec/sync, display size, and the browser-only refusals.
 import { mkdtempSync, rmSync } from "node:fs";

@@ -1,3 +1,4 @@
+// @needs server desktop
 // endpoints.vnc of desktop sessions through a real server with a real desktop:
 // an RFB client over the WebSocket (as noVNC speaks it) gets the protocol
 // version, security type None, the server's init and a framebuffer update;

@@ -1,3 +1,4 @@
+// @needs server chromium
 // Browser egress (docs/security.md "Session egress"): every request of a session goes through its
 // context's EgressProxy, which resolves names itself and asks the policy about the
 // address. A server whose allow-list names only the test site's exact host:port: the

@@ -1,3 +1,4 @@
+// @needs server chromium
 // Session files with a real Chromium (docs/files.md): uploads attached by a pixel click on a
 // page's file input, set_files, downloads captured with their hash and read after the end,
 // names refused, another organization's 404, delete.

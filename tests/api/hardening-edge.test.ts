@@ -1,3 +1,4 @@
+// @needs server chromium
 // The custom server's edge (docs/security.md "Request limits"): what it answers
 // before any route runs. Raw sockets, because fetch would normalize the paths,
 // refuse TRACE and never trickle a body.

@@ -1,3 +1,4 @@
+// @needs server light postgres
 // Login backoff (docs/security.md "Logins"): failed sign-ins slow down exponentially per
 // (account, client address), so an attacker's failures delay the attacker and never
 // lock the owner out. Loopback source addresses stand for clients (127.0.0.2 the

@@ -1,3 +1,4 @@
+// @needs server light
 // Fallbacks between a model's backends, against scripted OpenAI-wire servers
 // on 127.0.0.1: a 500, a 429 or a closed port moves on to the next backend,
 // and the usage row lists every attempt; a backend failing again and again is

@@ -1,3 +1,4 @@
+// @needs server light postgres
 // Team governance of the model API: monthly budgets per key and per
 // organization (429 insufficient_quota on every inference endpoint once spent),
 // the remaining-budget and cost headers, and setting budgets over the dashboard API.

@@ -1,3 +1,4 @@
+// @needs server light chromium
 // Screenshots reach a hosted-like upstream: stand-ins on 127.0.0.1 that, like
 // every hosted provider, cannot download private URLs (hosted-image-rules.ts:
 // OpenAI's "Error while downloading …" invalid_image_url) and decode each inline

@@ -1,3 +1,4 @@
+// @needs server light postgres
 // Per-key rate limits on a server of its own (MODEL_KEY_RATE_LIMIT_RPM=2,
 // organization limit 5): a key over its own limit is refused while another key
 // of the same organization still works, and the organization's limit still

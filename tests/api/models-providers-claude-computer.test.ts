@@ -1,3 +1,4 @@
+// @needs server light chromium
 // Claude's own computer tool behind /v1/responses: a request carrying
 // Lightcone's `computer_use` or OpenAI's `computer_use_preview` tool reaches
 // the Messages API stand-in (./anthropic-stand-in.ts) as Claude's computer tool

@@ -1,3 +1,4 @@
+// @needs server light
 // /v1/responses on the local placeholder model of the shared server: it accepts images it
 // cannot see, its computer calls land on the display, and a bad tool is refused naming it.
 import { describe, expect, inject, it } from "vitest";

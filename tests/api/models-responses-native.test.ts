@@ -1,3 +1,4 @@
+// @needs server light
 // /v1/responses passed through to an upstream that speaks the Responses API
 // natively (`responses: "native"`): a scripted server on 127.0.0.1 answers
 // /v1/responses; the gateway forwards the request with the upstream's model

@@ -1,3 +1,4 @@
+// @needs server light postgres
 // Settings → Models through HTTP: an owner adds, lists (never the key), edits,
 // tests and removes an upstream model; it answers /v1 for the owner's
 // organization right after creation, through a stand-in OpenAI-wire upstream on

@@ -1,3 +1,4 @@
+// @needs server light
 import { zodFunction, zodResponseFormat } from "openai/helpers/zod";
 import { describe, expect, inject, it } from "vitest";
 import { z } from "zod";

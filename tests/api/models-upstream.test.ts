@@ -1,3 +1,4 @@
+// @needs server light
 // The openai-compatible backend, against a second Cabin: a server of its own
 // whose MODELS points ids at the shared server's /v1. Streams pass through
 // chunk by chunk; usage is recorded on both servers; upstream failures map to

@@ -1,3 +1,4 @@
+// @needs server light postgres chromium desktop
 // Per-organization quotas (docs/security.md "Quotas"). One organization cannot take every
 // slot: past its concurrent-session quota or its creation rate, creating answers 429
 // in the /computers envelope with a retry-after, while other organizations still

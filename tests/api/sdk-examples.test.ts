@@ -1,3 +1,4 @@
+// @needs server chromium
 // The public examples' own loop shape (examples/simple.py, desktop.py, shell.py, streaming.py,
 // persistent_session.py, competitor_research.py, visualize.py, interactive.py), which the
 // client-history loop of cua-loop*.test.ts does not cover: the conversation chained on the

@@ -1,3 +1,4 @@
+// @needs server chromium
 // Every method of the public Lightcone SDKs (TypeScript `client.computers.*`, `client.responses.*`,
 // `client.chat.*`, `client.models.*`; Python's snake_case twins and its ComputerSession helper),
 // sent exactly as their generated clients send it (method, path, query, body field names, headers:

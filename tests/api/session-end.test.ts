@@ -1,3 +1,4 @@
+// @needs server chromium
 // One session-end event (SessionEndBus, docs/computers.md "How a session ends"): a
 // DELETE reaches every subscriber of a browser session's end — the /events stream, a
 // /ws viewer and a CDP client — each with the same reason. (The order is unit-tested:

@@ -1,3 +1,4 @@
+// @needs cluster chromium desktop
 // What three nodes on one PostgreSQL share beyond forwarding (docs/cluster.md):
 // an organization's quota counts its sessions on every node; a saved state larger
 // than STATE_INLINE_MAX_BYTES saved on one node restores on another; an agent

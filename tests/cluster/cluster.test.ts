@@ -1,3 +1,4 @@
+// @needs cluster chromium
 // Three nodes on one PostgreSQL (docs/cluster.md): a session created through A
 // is read, driven, watched (SSE, /ws) and reached over CDP through B and C; the
 // dashboard on C shows a session running on A; a SIGKILLed node's sessions end

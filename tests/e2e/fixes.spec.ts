@@ -1,3 +1,4 @@
+// @needs browser-ui
 // Fixes on the existing pages, in a real browser: Members shows each role only
 // its own controls, an invitee who signs up from the link lands in the inviting
 // team (and no other), reopening the link leads into the app, unknown pages get

@@ -1,3 +1,4 @@
+// @needs browser-ui
 // The session page's panels in a real browser against the real server: the exec
 // console on a real desktop (streamed output, stderr, exit code, Stop, ↑ recall),
 // the event timeline showing an action sent through the API with its request_id,

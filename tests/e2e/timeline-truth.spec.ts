@@ -1,3 +1,4 @@
+// @needs browser-ui
 // The session timeline tells the truth, in a real browser against the real
 // server (docs/watching-sessions.md): a refused navigation is an error with its
 // reason, a person's input under Take control shows up, and the session list

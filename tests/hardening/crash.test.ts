@@ -1,3 +1,4 @@
+// @needs server quiet-machine chromium desktop
 // Crash suite (docs/development.md "Hardening suites"): SIGKILL a server of our own while a persistent browser
 // (cookie set) and a persistent desktop (file written, a user's process running) are
 // live; within 2 s of the kill, before any restart, no desktop process is left; after the restart

@@ -1,3 +1,4 @@
+// @needs server quiet-machine chromium
 // The edge's limits (docs/limits.md) held against what a hostile client sends: an
 // upgrade flood to paths with no WebSocket, deeply nested JSON, 200 tab attempts,
 // and the odd requests Node or Next would answer bare (CONNECT, no Host, Expect,

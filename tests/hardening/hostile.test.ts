@@ -1,3 +1,4 @@
+// @needs server quiet-machine chromium desktop
 // Hostile requests (docs/development.md "Hardening suites"): ≥ 10,000 requests generated with fast-check from the
 // server's own OpenAPI document (its paths, methods and example bodies, then mutated:
 // wrong methods, hostile path segments, bodies of the wrong shape, broken JSON, NUL

@@ -1,3 +1,4 @@
+// @needs server quiet-machine chromium
 // Hardening suite "Load" (docs/development.md "Hardening suites"): 50 live browser sessions over two organizations, paced open-loop mixed traffic
 // (reads, list, screenshots, clicks, key presses, local-model chat completions: DEFAULT_MIX) for a bounded
 // time on loopback, then 20 creates at once while it goes on (tests/hardening/mixed-load.ts). Every request

@@ -1,3 +1,4 @@
+// @needs server quiet-machine chromium
 // Hardening suite "Slow clients" (docs/development.md "Hardening suites"): 50 sockets trickle their headers or
 // their body, a byte at a time, to /computers, /v1 and the sign-in route. Each is
 // closed within the header/request timeout (plus the server's check interval and

@@ -1,3 +1,4 @@
+// @needs server quiet-machine chromium desktop
 // Soak suite (docs/development.md "Hardening suites"): 500 browser and 50 desktop create/act/end cycles on a server
 // of our own, a few ended by inactivity and by lifetime instead of DELETE, at bounded
 // concurrency. Before and after: the server's processes, fds, mounts, temp profiles,

@@ -1,3 +1,4 @@
+// @needs nothing
 import { describe, expect, it, vi } from "vitest";
 
 // Whether CDP is offered depends on SESSION_CDP (cdpEnabled); the session object is tested both ways.

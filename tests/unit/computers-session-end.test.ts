@@ -1,3 +1,4 @@
+// @needs nothing
 import { describe, expect, it } from "vitest";
 import { SessionEndBus, type SessionEnded } from "@/lib/computers/sessions/session-end";
 

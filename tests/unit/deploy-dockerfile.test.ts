@@ -1,3 +1,4 @@
+// @needs nothing
 // The Dockerfile cannot be built on CI's machines (no Docker engine: docs/scale-out.md),
 // so this checks what can be checked without one: every file it copies or runs
 // exists, it runs the set-up scripts `npm start` runs (the same prepare, the same

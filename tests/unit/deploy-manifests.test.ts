@@ -1,3 +1,4 @@
+// @needs nothing
 // The Kubernetes manifests (deploy/kubernetes, docs/scale-out.md): every overlay
 // renders with `kubectl kustomize`, every object it renders validates against the
 // Kubernetes schemas (kubernetes-models), and the nodes' StatefulSet is wired as

@@ -1,3 +1,4 @@
+// @needs nothing
 // desktopFirewall: the egress policy's rules as a desktop's nftables ruleset, with the
 // host's 127.0.0.1 seen from inside as slirp4netns's 10.0.2.2.
 import { describe, expect, it } from "vitest";

@@ -1,3 +1,4 @@
+// @needs nothing
 // EventHistory and its use by SessionEvents: the replay behind /events' Last-Event-ID and ?since=.
 import { describe, expect, it } from "vitest";
 import { EventHistory, replayStart } from "@/lib/computers/events/event-history";

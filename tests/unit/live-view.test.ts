@@ -1,3 +1,4 @@
+// @needs nothing
 // Pure parts of the live view: the shared capture hub (start with the first
 // viewer, max settings, per-viewer rate, stop with the last, end with a reason),
 // the /ws input messages, the desktop's XTest and xdotool mappings, MJPEG splitting and the host display's cookie.

@@ -1,3 +1,4 @@
+// @needs nothing
 // BudgetLedger with a shared spend (as on PostgreSQL, several nodes): two ledgers
 // over one store see each other's costs on their next check, not a refresh later;
 // a cost still on its way to the store counts on the node that recorded it; an

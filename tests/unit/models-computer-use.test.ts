@@ -1,3 +1,4 @@
+// @needs nothing
 // Pure logic behind computer use on Cabin's models: the lean tool prompt of the
 // local model, zod 4's integer bounds in schemas, the number grammar that keeps
 // them, model aliases, and what each backend does with image parts.

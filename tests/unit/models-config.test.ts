@@ -1,3 +1,4 @@
+// @needs nothing
 import { describe, expect, it } from "vitest";
 import { parseModelsConfig, type ModelDefaults } from "@/lib/models/config";
 

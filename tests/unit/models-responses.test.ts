@@ -1,3 +1,4 @@
+// @needs nothing
 // Pure parts of /v1/responses: input items to chat turns, and computer-call
 // arguments to actions bounded by the display.
 import { describe, expect, it } from "vitest";

@@ -1,3 +1,4 @@
+// @needs nothing
 // SharedRateLimiter's lease logic, with two limiters ("two processes") over one
 // in-memory store that does what pgRateBucketStore's upsert does: refill, add
 // back what is given back, grant what it can, debit tokens.

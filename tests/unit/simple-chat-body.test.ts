@@ -1,3 +1,4 @@
+// @needs nothing
 // acceptSimpleChatBody may skip chatCompletionSchema only where the schema
 // would accept the body and return the same value: checked on typical bodies
 // and on thousands of generated ones mixing valid and invalid values.

@@ -1,3 +1,4 @@
+// @needs nothing
 // SqliteWriterThread against a real SQLite file: rows committed by the worker
 // thread are read back by another connection; a failed write rejects (so the
 // usage BatchWriter retries it) and leaves the thread usable.
