@@ -17,7 +17,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
-import { testNeedsFindings } from "./check-house-tests";
+import { longLineFindings, testNeedsFindings } from "./check-house-tests";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const MAX_LINES = 300;
@@ -27,7 +27,10 @@ const APP_SCOPE = [/^app\//, /^lib\//, /^components\//, /^server\.ts$/, /^instru
 const ENV_SCOPE = [/^app\//, /^lib\//, /^components\//];
 const ENV_MODULE = "lib/env.ts";
 
-/** What an outside citation looks like in a comment: the contract's old file names, work-item numbers, build-machine paths. */
+/**
+ * What an outside citation looks like in a comment: the contract's old file names, work-item numbers, build-machine
+ * paths.
+ */
 const OUTSIDE_CITATION =
   /\b(?:interface|extensions)\.md\b|\bspec\/|\bissue[- ]?\d|\bfindings? \d|\/work\/|\.\.\/shared\//i;
 
@@ -263,7 +266,7 @@ export function checkHouse(): string[] {
   return findings;
 }
 
-const findings = [...checkHouse(), ...testNeedsFindings(ROOT)];
+const findings = [...checkHouse(), ...testNeedsFindings(ROOT), ...longLineFindings(ROOT)];
 for (const f of findings) console.log(f);
 console.log(
   findings.length

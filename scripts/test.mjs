@@ -1,7 +1,8 @@
 // `npm test`: the same preparation as `npm start`, then every suite — unit, API against SQLite, its database
 // files (those that need `postgres`) against a throwaway PostgreSQL, e2e in Chromium — and one closing line
 // "N passed, N failed". Each file's phase comes from its `// @needs` line (scripts/setup/test-needs.mjs).
-//   npm test -- --only unit,api-sqlite    run some phases (drift, house, unit, api-sqlite, api-postgres, cluster, hardening, e2e)
+//   npm test -- --only unit,api-sqlite    run some phases
+//                                        (drift, house, unit, api-sqlite, api-postgres, cluster, hardening, e2e)
 //   npm run test:hardening               only the hardening suites at full length (same preparation)
 //   npm test -- --full                   every phase, the hardening suites at full length
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -22,7 +23,9 @@ const only = values.only ? new Set(values.only.split(",")) : null;
 const reports = mkdtempSync(path.join(os.tmpdir(), "cabin-test-reports-"));
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
-/** Each failed test, named with its file and the first line of its error: printed last, where a CI log's tail shows it. */
+/**
+ * Each failed test, named with its file and the first line of its error: printed last, where a CI log's tail shows it.
+ */
 const failedTests = [];
 /** [seconds, phase, file] of every vitest file: the slowest are printed last, where a suite's time goes. */
 const fileTimes = [];

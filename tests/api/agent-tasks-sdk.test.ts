@@ -51,7 +51,9 @@ function sdkHeaders(extra: Record<string, string> = {}): Record<string, string> 
   };
 }
 
-/** `this._client.post(path, {body})`: JSON body; `post(path, options)` with no body: none at all, and no content-type. */
+/**
+ * `this._client.post(path, {body})`: JSON body; `post(path, options)` with no body: none at all, and no content-type.
+ */
 async function sdkPost(path: string, body?: unknown, extra: Record<string, string> = {}) {
   return fetch(`${world.server.url}${path}`, {
     method: "POST",

@@ -12,7 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, chromiumPidsOf, createSession, waitFor, type Target } from "./computers-fixtures";
 import { canRunDesktops, createDesktop, exec, startDesktopServer, type DesktopServer } from "./desktop-fixtures";
 
-/** xev's blocks as short lines: "ButtonPress 1", "KeyPress Shift_L", "MotionNotify 300,200" (root coordinates), "+shift" when Shift is held. */
+/**
+ * xev's blocks as short lines: "ButtonPress 1", "KeyPress Shift_L", "MotionNotify 300,200" (root coordinates), "+shift"
+ * when Shift is held.
+ */
 function xevLines(text: string): string[] {
   return text.split(/\n\s*\n/).flatMap((block) => {
     const type = /^(\w+) event/m.exec(block.trim())?.[1];

@@ -48,7 +48,8 @@ describe("persistence", () => {
     expect(await readBrowserState(restored.id, suite.site)).toBe(`${value}|${value}|${value}`);
   });
 
-  it("without persistent, a restored session does not save its changes; with it, the new session saves under its own id", async () => {
+  // Also: the new session saves under its own id.
+  it("without persistent, a restored session does not save its changes; with it", async () => {
     const original = await session({ persistent: true });
     await setBrowserState(original.id, suite.site, "first");
     await api("DELETE", `/computers/${original.id}`);

@@ -91,7 +91,8 @@ describe("dashboard session tools: who may use them", () => {
     expect(lines[0].message).toMatch(/desktop/i);
   });
 
-  it("streams the member's session events and ends them with the session; a terminated session's events are kept for review", async () => {
+  // Also: a terminated session's events are kept for review.
+  it("streams the member's session events and ends them with the session", async () => {
     const created = await alice.request("POST", "/api/sessions", { kind: "browser" });
     const id = created.body.id as string;
     const events = await sse({ base: base() }, `/api/sessions/${id}/events`, asMember(alice));

@@ -32,14 +32,16 @@ describe.skipIf(!canRunDesktops)("desktop persistence", () => {
     const install = await exec(
       s.a,
       first.id,
-      "sudo apt-get update -q >/dev/null && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q cowsay >/dev/null && echo installed",
+      "sudo apt-get update -q >/dev/null && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q cowsay " +
+        ">/dev/null && echo installed",
       { timeout_seconds: 480 },
     );
     expect(install.stdout + install.stderr).toMatch(/installed/);
     await exec(
       s.a,
       first.id,
-      "echo kept-in-home > ~/notes.txt && echo '# cabin-persisted' | sudo tee -a /etc/bash.bashrc >/dev/null && sudo rm /etc/motd",
+      "echo kept-in-home > ~/notes.txt && echo '# cabin-persisted' | sudo tee -a /etc/bash.bashrc >/dev/null && sudo " +
+        "rm /etc/motd",
     );
     expect((await api("DELETE", `/computers/${first.id}`, undefined, s.a)).status).toBe(204);
     expect(

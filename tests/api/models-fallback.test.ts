@@ -243,7 +243,8 @@ describe("fallbacks", () => {
     expect(attempts.map((a) => [a.backend, a.status])).toEqual([["cutter", 200]]);
   });
 
-  it("cools down a backend that keeps failing, shows it in /api/health, and tries it again after the cool-down", async () => {
+  // Also: tries it again after the cool-down.
+  it("cools down a backend that keeps failing, shows it in /api/health", async () => {
     const ask = async () => {
       const res = await post("/chat/completions", { model: "fb.cool", messages });
       expect(res.status).toBe(200);

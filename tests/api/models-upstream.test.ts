@@ -161,7 +161,8 @@ describe("openai-compatible upstream backend", () => {
     expect(gatewayChunks.every((c) => c.model === "up.sm-1")).toBe(true);
   });
 
-  it("reports each model in /api/health; a local model that cannot load degrades health without failing it", async () => {
+  // Also: a local model that cannot load degrades health without failing it.
+  it("reports each model in /api/health", async () => {
     const chat = await postV1(
       "/chat/completions",
       { model: "local.missing", messages },

@@ -83,9 +83,8 @@ test("roles see only their controls; an invitee joins from the link and reopenin
   await inviteeContext.close();
 });
 
-test("login returns to the page asked for, never to another site; focus is visible; 404 is plain when logged out", async ({
-  browser,
-}) => {
+// Also: 404 is plain when logged out.
+test("login returns to the page asked for, never to another site; focus is visible", async ({ browser }) => {
   const setup = await browser.newContext({ baseURL: base() });
   const email = await signUpNewTeam(await setup.newPage(), "Cleo");
   await setup.close();

@@ -68,7 +68,8 @@ afterAll(async () => {
 });
 
 describe("crash: SIGKILL with live persistent sessions of both kinds", () => {
-  it("leaves no process, mount, desktop dir or temp profile; rows crashed at the last beat; saved states restore", async () => {
+  // Also: saved states restore.
+  it("leaves no process, mount, desktop dir or temp profile; rows crashed at the last beat", async () => {
     let server = await startServer({
       env: {
         STATE_SAVE_INTERVAL_SECONDS: "1",

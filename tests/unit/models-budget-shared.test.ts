@@ -73,7 +73,8 @@ describe("BudgetLedger over a shared spend", () => {
     expect(reads).toEqual([]);
   });
 
-  it("when the shared spend cannot be read, the check decides on this node's own count instead of failing", async () => {
+  // Also: the check decides on this node's own count instead of failing.
+  it("when the shared spend cannot be read", async () => {
     const { store } = sharedStore({ "organization:org": 1 });
     store.shared!.spent = () => Promise.reject(new Error("database down"));
     const a = new BudgetLedger(store, 60_000);

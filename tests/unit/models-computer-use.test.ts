@@ -28,7 +28,8 @@ describe("the local model's tool prompt", () => {
       }),
     ).toBe('{a: int, b?: ("x"|"y")[]}');
     expect(signatureOf(computer.function.parameters)).toContain(
-      '{type: "click", x: int, y: int, button: "left"|"right"|"wheel"|"back"|"forward"} | {type: "double_click", x: int, y: int}',
+      '{type: "click", x: int, y: int, button: "left"|"right"|"wheel"|"back"|"forward"} | {type: "double_click", x: ' +
+        "int, y: int}",
     );
   });
   it("keeps the computer tool and a done function to a few hundred characters, not the JSON Schema", () => {
