@@ -23,8 +23,8 @@ export default defineConfig({
           environment: "node",
           // One server per vitest process (tests/api/global-setup.ts); files run in sequence
           // against it so timing-sensitive lifecycle tests stay honest on 2 cores. `npm test`
-          // runs two such processes side by side, light files beside heavy (API_LIGHT_LANE
-          // in scripts/test.mjs).
+          // runs two such processes side by side, light files beside heavy (the files whose
+          // `// @needs` line says `light`: scripts/setup/test-needs.mjs).
           globalSetup: ["tests/api/global-setup.ts"],
           fileParallelism: false,
           testTimeout: 60_000,

@@ -116,7 +116,8 @@ try {
   rows.push([
     `loop step: Cabin's own share (store step, events) (${loop.length})`,
     fmt(loop),
-    `p50 ${((100 * pct(loop, 50)) / pct(total, 50)).toFixed(1)}% of a step, beside model p50 ${pct(model, 50).toFixed(1)} ms`,
+    `p50 ${((100 * pct(loop, 50)) / pct(total, 50)).toFixed(1)}% of a step, beside model p50 ` +
+      `${pct(model, 50).toFixed(1)} ms`,
   ]);
   rows.push([
     `loop step: total (${total.length})`,

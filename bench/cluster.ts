@@ -74,7 +74,8 @@ try {
       rows.push([
         `start concurrency ${concurrency}: live during the burst`,
         summary(b.during),
-        `p50 ${ratio(pct(b.during, 50), pct(b.floor, 50))}, p99 ${ratio(pct(b.during, 99), floor99)}; target p99 ≤ 1000 ms`,
+        `p50 ${ratio(pct(b.during, 50), pct(b.floor, 50))}, p99 ${ratio(pct(b.during, 99), floor99)}; target p99 ` +
+          `≤ 1000 ms`,
       ]);
       rows.push([`start concurrency ${concurrency}: the burst's creates`, `${b.createSeconds.toFixed(1)} s`, "—"]);
     }

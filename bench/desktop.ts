@@ -142,7 +142,8 @@ try {
   const after = desktopPssMiB();
   rows.push([
     `memory per idle desktop (PSS, ${IDLE} desktops)`,
-    `${((after.pss - before.pss) / IDLE).toFixed(1)} MiB, ${((after.processes - before.processes) / IDLE).toFixed(1)} processes`,
+    `${((after.pss - before.pss) / IDLE).toFixed(1)} MiB, ` +
+      `${((after.processes - before.processes) / IDLE).toFixed(1)} processes`,
     "",
   ]);
   rows.push([

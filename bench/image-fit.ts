@@ -43,6 +43,7 @@ for (const edge of [1024, 640]) {
     fitted.data.toString("base64");
   });
   console.log(
-    `maxImageEdge ${edge}: ${fitted.width}x${fitted.height}, ${fitted.data.length} bytes (${((fitted.data.length / png.length) * 100).toFixed(0)}% of the original), p50 ${ms.toFixed(2)} ms (${(ms / Math.max(floor, 0.01)).toFixed(1)}x the floor)`,
+    `maxImageEdge ${edge}: ${fitted.width}x${fitted.height}, ${fitted.data.length} bytes ` +
+      `(${((fitted.data.length / png.length) * 100).toFixed(0)}% of the original), p50 ${ms.toFixed(2)} ms (${(ms / Math.max(floor, 0.01)).toFixed(1)}x the floor)`,
   );
 }

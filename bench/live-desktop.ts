@@ -36,7 +36,8 @@ export async function desktopLiveRows(
     const delivered = (view.frames.length - before) / m.seconds;
     rows.push([
       `${build.name}: desktop, ${what}, fps=${fps}`,
-      `${delivered.toFixed(1)} fps; desktop processes ${f0(m.cpu.desktop)} %, spawned helpers ${f0(m.helpers)} %, server ${f0(m.cpu.server)} %`,
+      `${delivered.toFixed(1)} fps; desktop processes ${f0(m.cpu.desktop)} %, spawned helpers ${f0(m.helpers)} %, ` +
+        `server ${f0(m.cpu.server)} %`,
       "",
     ]);
   };
@@ -44,7 +45,8 @@ export async function desktopLiveRows(
     // Still screen: identical frames are sent once a second only.
     for (const fps of fpsList) await watchDesktop("still screen", fps);
     for (const fps of [15, 30]) {
-      // A letter typed into the terminal (clicked first, for focus); the first frame that differs from the one before shows it.
+      // A letter typed into the terminal (clicked first, for focus); the first frame that differs from the one before
+      // shows it.
       const view = await openView(build.server.url, build.key, id, fps);
       click(view, 400, 300);
       const latencies = await keyLatencies(
@@ -66,7 +68,8 @@ export async function desktopLiveRows(
     // Animated: a terminal printing the time every 20 ms (bash builtins only, no spawns).
     await req("POST", `/computers/${id}/exec/sync`, {
       command:
-        "setsid xterm -geometry 30x8-0-0 -e bash -c 'exec 3<> <(:); while :; do echo $EPOCHREALTIME; read -t 0.02 -u 3; done' >/dev/null 2>&1 &",
+        "setsid xterm -geometry 30x8-0-0 -e bash -c 'exec 3<> <(:); while :; do echo $EPOCHREALTIME; read -t 0.02 -u " +
+        "3; done' >/dev/null 2>&1 &",
     });
     await settle(2000);
     for (const fps of fpsList) await watchDesktop("animated terminal", fps);

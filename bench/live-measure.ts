@@ -136,7 +136,10 @@ async function nextFrame(view: View, after: number, ms: number): Promise<Frame |
   return view.frames[after] ?? null;
 }
 
-/** The newest frame once frames after `after` have stopped coming for 300 ms (the page has settled), or after 10 s of frames. */
+/**
+ * The newest frame once frames after `after` have stopped coming for 300 ms (the page has settled), or after 10 s of
+ * frames.
+ */
 export async function settledFrame(view: View, after: number): Promise<Frame | null> {
   await nextFrame(view, after, 3000);
   let count = -1;
@@ -148,7 +151,10 @@ export async function settledFrame(view: View, after: number): Promise<Frame | n
   return view.frames[view.frames.length - 1] ?? null;
 }
 
-/** `presses` key presses; for each, ms from sending to the first frame that `expect()` (made just before the press) accepts. */
+/**
+ * `presses` key presses; for each, ms from sending to the first frame that `expect()` (made just before the press)
+ * accepts.
+ */
 export async function keyLatencies(
   view: View,
   presses: number,

@@ -141,7 +141,8 @@ async function browserRows(build: Build): Promise<BrowserFigures> {
         figures.watched.push({ page, fps, delivered: w.delivered, unwatched, watched: w.chromium, server: w.server });
         rows.push([
           `${build.name}: browser, ${page}, fps=${fps}`,
-          `${w.delivered.toFixed(1)} fps; Chromium ${f0(w.chromium)} % watched, ${f0(unwatched)} % unwatched; server ${f0(w.server)} %`,
+          `${w.delivered.toFixed(1)} fps; Chromium ${f0(w.chromium)} % watched, ${f0(unwatched)} % unwatched; server ` +
+            `${f0(w.server)} %`,
           "",
         ]);
       }
@@ -174,7 +175,9 @@ async function startBaseline(dir: string): Promise<Build> {
   return { name: `baseline ${commit}`, server, key: await harness.createOrgKey(server, "Bench") };
 }
 
-/** What the floor allows for the targets: the least 15 full-size frames a second can add, the most fps Chromium makes. */
+/**
+ * What the floor allows for the targets: the least 15 full-size frames a second can add, the most fps Chromium makes.
+ */
 function floorSummary(floor: Floor) {
   rows.push([
     "floor: 15 full-size frames a second add at least",
@@ -184,7 +187,10 @@ function floorSummary(floor: Floor) {
   rows.push(["floor: delivered/asked at fps=30 at most", `${(floor.maxFps / 30).toFixed(2)}×`, ""]);
 }
 
-/** The targets, as ratios within this run (watching's added cost against the page's own, delivered/asked, key p50 against the baseline). */
+/**
+ * The targets, as ratios within this run (watching's added cost against the page's own, delivered/asked, key p50
+ * against the baseline).
+ */
 function summary(name: string, figures: BrowserFigures, baseline?: BrowserFigures) {
   const box = figures.watched.find((w) => w.page === "moving box" && w.fps === 15);
   if (box) {

@@ -237,13 +237,15 @@ try {
     ],
   ];
   console.log(
-    `\nGateway latency (openai-compatible backend vs the upstream directly), /v1 served by: ${route}; ${latencyLoad} at its end`,
+    `\nGateway latency (openai-compatible backend vs the upstream directly), /v1 served by: ${route}; ${latencyLoad} ` +
+      `at its end`,
   );
   console.table(
     rows.map(([what, direct, gateway, added, target]) => ({ what, direct, "via Cabin": gateway, added, target })),
   );
   console.log(
-    `\nThe floor: the same interleaved requests through a minimal Node proxy (no auth, limits or metering; bench/child-server.ts)`,
+    `\nThe floor: the same interleaved requests through a minimal Node proxy (no auth, limits or metering; ` +
+      `bench/child-server.ts)`,
   );
   console.table(besideCabin("via the minimal proxy", plain, floor));
   if (plainBaseline) {
@@ -258,7 +260,8 @@ try {
   console.table(throughputRows(steps));
   console.log(
     steps.chosen
-      ? `throughput: ${steps.chosen.gateway.rps.toFixed(0)} requests/s via Cabin at concurrency ${steps.chosen.concurrency} with added p99 ${fmt(steps.chosen.addedP99)} (≤ ${ADDED_P99_TARGET_MS} ms)`
+      ? `throughput: ${steps.chosen.gateway.rps.toFixed(0)} requests/s via Cabin at concurrency ` +
+          `${steps.chosen.concurrency} with added p99 ${fmt(steps.chosen.addedP99)} (≤ ${ADDED_P99_TARGET_MS} ms)`
       : `throughput: no step kept the added p99 within ${ADDED_P99_TARGET_MS} ms`,
   );
   console.log(`\nLocal generation, ${GEN_TOKENS} tokens, temperature 0, threads 1, generated placeholder model`);

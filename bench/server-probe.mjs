@@ -13,7 +13,8 @@ const out = process.env.CABIN_PROBE_FILE;
 const loop = monitorEventLoopDelay({ resolution: 1 });
 loop.enable();
 
-// kind: 1 scavenge (young generation), 2 mark-compact minor, 4 mark-sweep-compact (full), 8 incremental marking, 16 weak callbacks.
+// kind: 1 scavenge (young generation), 2 mark-compact minor, 4 mark-sweep-compact (full), 8 incremental marking, 16
+// weak callbacks.
 let gc = [];
 new PerformanceObserver((list) => {
   for (const e of list.getEntries()) gc.push({ ms: e.duration, kind: e.detail?.kind ?? e.kind });

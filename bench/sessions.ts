@@ -4,9 +4,9 @@
 // creates, delete) against its floor measured in the same run (raw Playwright
 // newContext+newPage on a running Chromium: bench/pool-floor.ts), tab
 // create/switch/close, 200 idle sessions (errors, memory per session), and the memory
-// an organization costs (each has a Chromium of its own).
+// an organization costs (each has a Chromium of its own), and how late the reaper ends an idle session.
 // Needs `npm run build` first.
-//   BENCH_IDLE_SESSIONS=200  BENCH_WARM_CREATES=30  BENCH_TAB_OPS=30  BENCH_ORGS=5
+//   BENCH_IDLE_SESSIONS=200  BENCH_WARM_CREATES=30  BENCH_TAB_OPS=30  BENCH_ORGS=5  BENCH_REAPS=5
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { createOrgKey, startServer } from "../tests/api/harness";
@@ -18,6 +18,7 @@ const IDLE = Number(process.env.BENCH_IDLE_SESSIONS ?? 200);
 const WARM = Number(process.env.BENCH_WARM_CREATES ?? 30);
 const TAB_OPS = Number(process.env.BENCH_TAB_OPS ?? 30);
 const ORGS = Number(process.env.BENCH_ORGS ?? 5);
+const REAPS = Number(process.env.BENCH_REAPS ?? 5);
 
 const server = await startServer({ env: { LOG_LEVEL: "warn" } });
 const key = await createOrgKey(server, "Bench");
@@ -202,13 +203,15 @@ try {
   );
   rows.push([
     `${IDLE} idle sessions`,
-    `${ids.length} ready, ${errors} errors, ${total.toFixed(1)} s to create; ${tabsOk.filter(Boolean).length}/20 sampled answer`,
+    `${ids.length} ready, ${errors} errors, ${total.toFixed(1)} s to create; ${tabsOk.filter(Boolean).length}/20 ` +
+      `sampled answer`,
     "≥ 200 without errors",
   ]);
   record(`create→ready while filling to ${IDLE}`, idleCreate);
   rows.push([
     "Chromium PSS: empty pool → loaded",
-    `${base.pss.toFixed(0)} MiB (${base.processes} procs) → ${loaded.pss.toFixed(0)} MiB (${loaded.processes} procs, ${health.checks.sessions.browser.browsers} browsers)`,
+    `${base.pss.toFixed(0)} MiB (${base.processes} procs) → ${loaded.pss.toFixed(0)} MiB (${loaded.processes} procs, ` +
+      `${health.checks.sessions.browser.browsers} browsers)`,
     "",
   ]);
   rows.push([
@@ -249,6 +252,19 @@ try {
     "reported",
   ]);
   for (const id of ids.splice(0)) await req("DELETE", `/computers/${id}`).catch(() => {});
+
+  // 6. the reaper: how long after its idle deadline a session is ended (the API tests assert only "not before").
+  const lateBy: number[] = [];
+  for (let i = 0; i < REAPS; i++) {
+    const made = (await req("POST", "/computers", { inactivity_timeout_seconds: 2 })).body;
+    for (let until = Date.now() + 30_000; Date.now() < until; await sleep(100)) {
+      const status = (await req("GET", `/computers/${made.id}/status`)).body;
+      if (status.status !== "terminated") continue;
+      lateBy.push(Date.parse(status.terminated_at) - Date.parse(made.idle_expires_at));
+      break;
+    }
+  }
+  record(`idle kill after its deadline (${REAPS} sessions, 2 s idle)`, lateBy, "within 2 s");
 } finally {
   await server.destroy();
 }

@@ -5,7 +5,8 @@
 // (d) no comment that cites a document outside the repository (old work items,
 // their numbered findings, specification files, paths on a build machine): a
 // comment cites a page under docs/ or a symbol, which a newcomer can open,
-// (e) no runtime import against the layer order (LAYER_RULES).
+// (e) no runtime import against the layer order (LAYER_RULES); (f) and (g), test needs and long lines, are in
+// scripts/check-house-tests.ts.
 // Prints every finding and exits 1 when there is one.
 //
 // Import edges: static imports and re-exports, and dynamic `import("…")`
@@ -16,6 +17,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
+import { longLineFindings, testNeedsFindings } from "./check-house-tests";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const MAX_LINES = 300;
@@ -25,7 +27,10 @@ const APP_SCOPE = [/^app\//, /^lib\//, /^components\//, /^server\.ts$/, /^instru
 const ENV_SCOPE = [/^app\//, /^lib\//, /^components\//];
 const ENV_MODULE = "lib/env.ts";
 
-/** What an outside citation looks like in a comment: the contract's old file names, work-item numbers, build-machine paths. */
+/**
+ * What an outside citation looks like in a comment: the contract's old file names, work-item numbers, build-machine
+ * paths.
+ */
 const OUTSIDE_CITATION =
   /\b(?:interface|extensions)\.md\b|\bspec\/|\bissue[- ]?\d|\bfindings? \d|\/work\/|\.\.\/shared\//i;
 
@@ -261,11 +266,13 @@ export function checkHouse(): string[] {
   return findings;
 }
 
-const findings = checkHouse();
+const findings = [...checkHouse(), ...testNeedsFindings(ROOT), ...longLineFindings(ROOT)];
 for (const f of findings) console.log(f);
 console.log(
   findings.length
     ? `house: ${findings.length} finding(s)`
-    : "house: no file over 300 lines, no import cycle, no import against the layer order, process.env read only in lib/env.ts, no comment citing a document outside the repository",
+    : "house: no file over 300 lines, no import cycle, no import against the layer order, " +
+        "process.env read only in lib/env.ts, no comment citing a document outside the repository, " +
+        "every test file's needs declared",
 );
 process.exit(findings.length ? 1 : 0);

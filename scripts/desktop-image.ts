@@ -29,7 +29,8 @@ try {
   const image = await buildImage({ force: values.force, log: (line) => console.error(line) });
   console.log(
     image.built
-      ? `built desktop image ${image.version} (${(image.manifest.size_bytes / 1048576).toFixed(0)} MiB in ${image.manifest.build_seconds} s)`
+      ? `built desktop image ${image.version} (${(image.manifest.size_bytes / 1048576).toFixed(0)} MiB in ` +
+          `${image.manifest.build_seconds} s)`
       : `desktop image ${image.version} is up to date (${imagesDir()})`,
   );
 } catch (err) {

@@ -1,7 +1,8 @@
-// `npm test`: the same preparation as `npm start`, then every suite — unit,
-// API against SQLite, its database files (POSTGRES_FILES) against a throwaway PostgreSQL, e2e in Chromium —
-// and one closing line "N passed, N failed".
-//   npm test -- --only unit,api-sqlite    run some phases (drift, house, unit, api-sqlite, api-postgres, cluster, hardening, e2e)
+// `npm test`: the same preparation as `npm start`, then every suite — unit, API against SQLite, its database
+// files (those that need `postgres`) against a throwaway PostgreSQL, e2e in Chromium — and one closing line
+// "N passed, N failed". Each file's phase comes from its `// @needs` line (scripts/setup/test-needs.mjs).
+//   npm test -- --only unit,api-sqlite    run some phases
+//                                        (drift, house, unit, api-sqlite, api-postgres, cluster, hardening, e2e)
 //   npm run test:hardening               only the hardening suites at full length (same preparation)
 //   npm test -- --full                   every phase, the hardening suites at full length
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -11,6 +12,7 @@ import { parseArgs } from "node:util";
 import { startPostgres } from "./setup/postgres.mjs";
 import { prepare } from "./setup/prepare.mjs";
 import { run, runTsx, step } from "./setup/steps.mjs";
+import { planTests, readTestNeeds } from "./setup/test-needs.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const { values } = parseArgs({
@@ -21,7 +23,9 @@ const only = values.only ? new Set(values.only.split(",")) : null;
 const reports = mkdtempSync(path.join(os.tmpdir(), "cabin-test-reports-"));
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
-/** Each failed test, named with its file and the first line of its error: printed last, where a CI log's tail shows it. */
+/**
+ * Each failed test, named with its file and the first line of its error: printed last, where a CI log's tail shows it.
+ */
 const failedTests = [];
 /** [seconds, phase, file] of every vitest file: the slowest are printed last, where a suite's time goes. */
 const fileTimes = [];
@@ -97,67 +101,18 @@ function printTimings() {
   );
 }
 
-// The API files whose subject is what the database stores, counts or queries: sessions' rows, listing and cursors,
-// saved state, usage, budgets, limits shared across servers, responses, keys, logins, members, quotas. They run
-// again on PostgreSQL. The other API files drive Chromium, desktops and streams, whose rows go through the same
-// queries as these; running them twice doubled the suite (27 min per database in CI) and proved no query more.
-// Likewise the wire-format files (the OpenAI and AI SDK clients, local tool calls, the OpenAPI document) run once.
-const POSTGRES_FILES = [
-  "computers-api",
-  "computers-lifecycle",
-  "computers-pagination",
-  "computers-persistence",
-  "desktop-persistence",
-  "quotas",
-  "models-limits",
-  "models-governance",
-  "db-usage-month-totals",
-  "models-responses.test",
-  "models-usage",
-  "models-key-rate-limit",
-  "models-shared-limits",
-  "models-rate-limit-headers",
-  "dashboard-usage",
-  "dashboard-playground",
-  "foundation-auth",
-  "foundation-dashboard",
-  "invitation-signup",
-  "hardening-login",
-  "login-backoff",
-  "metrics",
-  "cluster-shared-limits",
-  "agent-tasks-limit",
-  "models-settings",
-  "files-limits",
-  "credentials",
-];
-
-// api-sqlite runs in two vitest processes side by side, each with its own server (tests/api/global-setup.ts)
-// and its files in sequence: most API files wait on servers, Chromium and timers, and one lane left the two
-// cores idle more than half the time (17:55 alone on a quiet machine). This lane holds the files whose work is
-// the model gateway, the database and logins (no Chromium of their own, or very little), so that what runs
-// beside a Chromium or desktop file is light. Substrings of tests/api/ file names.
-const API_LIGHT_LANE = [
-  "models-",
-  "sdk-surface-models",
-  "login-backoff",
-  "hardening-login",
-  "metrics",
-  "dashboard-usage",
-  "dashboard-playground",
-  "foundation-",
-  "openapi",
-  "invitation-signup",
-  "db-usage-month-totals",
-  "quotas",
-  "agent-tasks",
-  "mcp",
-  "cua-loop.test",
-  "public-links",
-  "computers-pagination",
-  "computers-api",
-  "hardening-answers",
-];
+// Which files run in which phase and lane comes from each file's `// @needs` line (scripts/setup/test-needs.mjs,
+// docs/development.md "What a test needs"): `postgres` runs an API file again on PostgreSQL (what it proves is what
+// the database stores; the Chromium, desktop and wire-format files run once, since running them twice doubled the
+// suite and proved no query more), `light` puts it in the light api-sqlite lane (below). A file without the line,
+// or with a word outside the vocabulary, stops the run here with its name.
+let plan;
+try {
+  plan = planTests(readTestNeeds(root));
+} catch (err) {
+  console.error(`\n${err.message}`);
+  process.exit(1);
+}
 
 // The long hardening suites at the length `npm test` (and so CI) runs them: long enough that a
 // leak of anything per session (a context, a process, an fd, a mount) still shows against the
@@ -170,7 +125,9 @@ const CI_LENGTHS = {
   LOAD_STEADY_SECONDS: "15",
 };
 
-function vitest(project, name, env = {}, files = []) {
+/** Runs vitest's `project` on exactly `files` (the plan's, never "all": an empty list runs nothing). */
+function vitest(project, name, env, files) {
+  if (!files.length) return Promise.resolve(console.log(`  no test file needs ${name}`));
   const out = path.join(reports, `${name}.json`);
   return run(
     bin("vitest"),
@@ -204,21 +161,16 @@ await phase("house", async () => {
   await runTsx("scripts/check-house.ts", [], { cwd: root });
   await run(bin("biome"), ["ci", "--reporter=summary", "."], { cwd: root });
 });
-await phase("unit", () => vitest("unit", "unit"));
+await phase("unit", () => vitest("unit", "unit", {}, plan.unit));
+// api-sqlite runs in two vitest processes side by side, each with its own server (tests/api/global-setup.ts)
+// and its files in sequence: most API files wait on servers, Chromium and timers, and one lane left the two
+// cores idle more than half the time (17:55 alone on a quiet machine). The light lane holds the files that need
+// `light`: the model gateway, the database and logins (no Chromium of their own, or very little), so that what
+// runs beside a Chromium or desktop file is light.
 await phase("api-sqlite", async () => {
   const lanes = await Promise.allSettled([
-    vitest(
-      "api",
-      "api-sqlite",
-      {},
-      API_LIGHT_LANE.flatMap((name) => ["--exclude", `tests/api/${name}*`]),
-    ),
-    vitest(
-      "api",
-      "api-sqlite-light",
-      {},
-      API_LIGHT_LANE.map((name) => `tests/api/${name}`),
-    ),
+    vitest("api", "api-sqlite", {}, plan["api-sqlite"]),
+    vitest("api", "api-sqlite-light", {}, plan["api-sqlite-light"]),
   ]);
   const failed = lanes.find((lane) => lane.status === "rejected");
   if (failed) throw failed.reason;
@@ -227,13 +179,13 @@ await phase("api-sqlite", async () => {
 await phase("cluster", async () => {
   const pg = await step("PostgreSQL for the cluster suite", startPostgres);
   try {
-    await vitest("cluster", "cluster", { CABIN_TEST_DATABASE_URL: pg.url });
+    await vitest("cluster", "cluster", { CABIN_TEST_DATABASE_URL: pg.url }, plan.cluster);
   } finally {
     await pg.stop();
   }
 });
 // Hostile input, isolation, crash, soak, load and slow clients; each suite prints its figures.
-await phase("hardening", () => vitest("hardening", "hardening", values.full ? {} : CI_LENGTHS));
+await phase("hardening", () => vitest("hardening", "hardening", values.full ? {} : CI_LENGTHS, plan.hardening));
 // The PostgreSQL files and the dashboard's browser tests run side by side: each slows the other (on 2 cores,
 // 7:23 and 5:20 alone became 11:26 and 9:02), but the pair ends about a minute sooner than in sequence.
 // Their logs interleave; the failed tests are named at the end either way.
@@ -241,19 +193,14 @@ await Promise.all([
   phase("api-postgres", async () => {
     const pg = await step("PostgreSQL for the API suite", startPostgres);
     try {
-      await vitest(
-        "api",
-        "api-postgres",
-        { CABIN_TEST_DATABASE_URL: pg.url },
-        POSTGRES_FILES.map((name) => `tests/api/${name}`),
-      );
+      await vitest("api", "api-postgres", { CABIN_TEST_DATABASE_URL: pg.url }, plan["api-postgres"]);
     } finally {
       await pg.stop();
     }
   }),
   phase("e2e", () => {
     const out = path.join(reports, "e2e.json");
-    return run(bin("playwright"), ["test", "--reporter=list,json"], {
+    return run(bin("playwright"), ["test", "--reporter=list,json", ...plan.e2e], {
       cwd: root,
       env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: out },
     }).finally(() => {

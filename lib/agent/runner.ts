@@ -1,7 +1,8 @@
 // The one owner of running task loops in this process (a singleton): each
-// task's TaskControl, its watch on the session's end and its deadline, and the
-// clean-up when it ends (the final event, the session closed when the task
-// made it). Shutdown interrupts every loop and waits for their ends to be
+// task's TaskControl and its deadline, the end of a task whose session ends (the
+// runner subscribes at the `tasks` stage of the session-end event, docs/computers.md
+// "How a session ends"), and the clean-up when it ends (the final event, the session
+// closed when the task made it). Shutdown interrupts every loop and waits for their ends to be
 // stored, so a stopped server leaves each task with a clear status.
 import { closeComputer, type ComputerRef } from "@/lib/agent/computer";
 import { TaskControl, type TaskEvent } from "@/lib/agent/control";
@@ -15,6 +16,8 @@ import { singleton, singletonKey } from "@/lib/singleton";
 
 interface RunningTask {
   organizationId: string;
+  /** The session the task drives. */
+  computerId: string;
   control: TaskControl;
   finished: Promise<TaskEnd>;
 }
@@ -27,6 +30,14 @@ export class TaskRunner {
   /** Ended tasks of this process, kept ENDED_EVENTS_KEPT_MS for their event history. */
   private readonly ended = new Map<string, RunningTask>();
   private closing = false;
+
+  constructor() {
+    getSessionManager().ends.subscribe("tasks", ({ sessionId, reason }) => {
+      for (const task of this.tasks.values())
+        if (task.computerId === sessionId)
+          task.control.interrupt("session_ended", `The task's session ${sessionId} ended (${reason})`);
+    });
+  }
 
   get(taskId: string, organizationId: string): RunningTask | undefined {
     const task = this.tasks.get(taskId);
@@ -58,10 +69,6 @@ export class TaskRunner {
     if (input.onEvent) control.subscribe(input.onEvent);
     if (this.closing) control.interrupt("server_shutdown", "The server is shutting down");
     const { taskId, plan, computer } = input;
-    const unwatch = getSessionManager().events.subscribe(computer.computerId, (event) => {
-      if (event.event === "ended")
-        control.interrupt("session_ended", `The task's session ${computer.computerId} ended (${event.data.reason})`);
-    });
     // Time waiting for a person does not count (run-clock.ts).
     const stopClock = plan.maxDurationSeconds
       ? startRunClock(control, plan.maxDurationSeconds, () =>
@@ -71,7 +78,6 @@ export class TaskRunner {
     control.emit({ event: "started", data: { task_id: taskId, computer_id: computer.computerId, status: "running" } });
     const finished = (async () => {
       const end = await runLoop({ taskId, plan, computer, control });
-      unwatch();
       stopClock?.();
       if (input.ownsComputer && plan.terminateOnCompletion) {
         await closeComputer(computer).catch((err) =>
@@ -95,7 +101,12 @@ export class TaskRunner {
       });
       return end;
     })();
-    const running = { organizationId: computer.caller.organizationId, control, finished };
+    const running = {
+      organizationId: computer.caller.organizationId,
+      computerId: computer.computerId,
+      control,
+      finished,
+    };
     this.tasks.set(taskId, running);
     return running;
   }

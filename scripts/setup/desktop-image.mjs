@@ -39,7 +39,10 @@ export function desktopsPossible() {
   return null;
 }
 
-/** Builds the desktop base image when missing. Resolves with "up to date", "built …" or "skipped: …"; rejects on a failed build. */
+/**
+ * Builds the desktop base image when missing. Resolves with "up to date", "built …" or "skipped: …"; rejects on a
+ * failed build.
+ */
 export async function ensureDesktopImage({ required = false } = {}) {
   return step("desktop base image", async () => {
     const why = desktopsPossible();
@@ -83,6 +86,9 @@ export async function startDesktopImageInBackground() {
       stdio: ["ignore", out, out],
     });
     child.unref();
-    return `building in the background (pid ${child.pid}, log: data/desktop-image.log); desktops are available when it is done`;
+    return (
+      `building in the background (pid ${child.pid}, log: data/desktop-image.log); desktops are available when ` +
+      `it is done`
+    );
   });
 }

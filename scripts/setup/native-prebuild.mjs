@@ -9,7 +9,9 @@ import { existsSync, mkdirSync, readFileSync, renameSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 
-/** Packs node_modules/better-sqlite3's compiled binary into the prebuild cache unless one is there. Returns what it did. */
+/**
+ * Packs node_modules/better-sqlite3's compiled binary into the prebuild cache unless one is there. Returns what it did.
+ */
 export function cacheSqlitePrebuild(root) {
   const moduleDir = path.join(root, "node_modules", "better-sqlite3");
   const binary = path.join(moduleDir, "build", "Release", "better_sqlite3.node");

@@ -30,7 +30,9 @@ async function ensureDependencies() {
   });
 }
 
-/** The SQLite driver's compiled binary, kept for the next clone's install (native-prebuild.mjs); never fails the set-up. */
+/**
+ * The SQLite driver's compiled binary, kept for the next clone's install (native-prebuild.mjs); never fails the set-up.
+ */
 function keepPrebuild() {
   try {
     const done = cacheSqlitePrebuild(root);

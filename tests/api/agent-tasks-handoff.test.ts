@@ -1,3 +1,4 @@
+// @needs server light chromium
 // Hand-off to a person through HTTP, on the scripted upstream and a real browser session
 // (docs/agent-tasks.md "Hand-off to a person"): request_human → awaiting_human and needs_human with a
 // take-over link that opens without a login (forged or expired: refused); no model call while it waits;

@@ -1,3 +1,4 @@
+// @needs server light postgres chromium
 // AGENT_ORG_MAX_RUNNING_TASKS under concurrency (docs/limits.md "Counted limits"): ten starts
 // sent at once must leave exactly the limit running, the rest refused with 429 and no session
 // of theirs left live. Also run on PostgreSQL (POSTGRES_FILES), where the count and the insert

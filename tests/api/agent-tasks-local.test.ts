@@ -1,3 +1,4 @@
+// @needs server light chromium
 // A task on the placeholder model of a fresh install (the shared test server's
 // default models): the loop runs its max_steps without an error. The model
 // cannot see, so what it does is arbitrary; what matters is that each step's

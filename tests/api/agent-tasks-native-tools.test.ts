@@ -1,3 +1,4 @@
+// @needs server light chromium
 // Agent tasks on models with a computer tool of their own. On an
 // Anthropic-backed model the loop reaches the Messages API stand-in
 // (./anthropic-stand-in.ts) with Claude's computer tool, Claude's clicks and

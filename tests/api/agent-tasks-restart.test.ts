@@ -1,3 +1,4 @@
+// @needs server light chromium
 // What a restart leaves of a running task (docs/agent-tasks.md "Restarts"):
 // the loop lives in the server process, so it is not resumed. Killed mid-task
 // (SIGKILL, no chance to clean up) the task is `failed` / `server_restart`

@@ -1,9 +1,11 @@
+// @needs server light chromium
 // Lightcone's newer task fields through HTTP, on the scripted upstream: a
 // start with fields this server does not know still starts (they are ignored),
 // metadata comes back, max_duration_seconds ends a task that runs past it with
 // a clear end reason, and a task's stream (GET /agent/tasks/{id}/stream) is
 // resumed after Last-Event-ID or from ?from=<seq>, with a replay_gap event when
-// the events asked for are no longer kept (AGENT_TASK_EVENT_HISTORY is 4 here).
+// the events asked for are no longer kept (AGENT_TASK_EVENT_HISTORY is 4 here). A task whose session ends
+// under it ends with end_reason session_ended, naming the session and why it ended.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   agentCall,
@@ -146,4 +148,27 @@ describe("a task stream resumed", () => {
     expect(ids.length).toBeGreaterThan(4);
     expect(ids).toEqual(ids.map((_, i) => i + 1));
   });
+});
+
+describe("a task whose session ends", () => {
+  it("ends failed with end_reason session_ended, naming the session and the reason it ended", async () => {
+    world.upstream.setScript(idleSteps(200));
+    const session = await agentCall(world, world.key, "POST", "/computers", { kind: "browser" });
+    expect(session.status).toBe(200);
+    const id = session.body.id as string;
+    const started = await agentCall(world, world.key, "POST", "/agent/tasks", {
+      instruction: "Keep looking at the page",
+      model: SCRIPTED_MODEL,
+      computer_id: id,
+      max_steps: 200,
+    });
+    expect(started.status).toBe(201);
+    // Running on the session: at least one step taken.
+    await waitForTask(world, world.key, started.body.task_id, (t) => t.step_count > 0 || ended(t));
+    expect((await agentCall(world, world.key, "DELETE", `/computers/${id}`)).status).toBe(204);
+    const done = await waitForTask(world, world.key, started.body.task_id, ended);
+    expect(done).toMatchObject({ status: "failed", end_reason: "session_ended", error: { code: "session_ended" } });
+    expect(done.error.message).toContain(id);
+    expect(done.error.message).toContain("deleted");
+  }, 60_000);
 });

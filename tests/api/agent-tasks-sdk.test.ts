@@ -1,3 +1,4 @@
+// @needs server light chromium
 // The public Lightcone SDK's six agent.tasks methods, sent exactly as its
 // TypeScript client sends them (sdks/typescript/src/resources/agent/tasks.ts:
 // method, path, headers, body or none), with each answer checked against the
@@ -50,7 +51,9 @@ function sdkHeaders(extra: Record<string, string> = {}): Record<string, string> 
   };
 }
 
-/** `this._client.post(path, {body})`: JSON body; `post(path, options)` with no body: none at all, and no content-type. */
+/**
+ * `this._client.post(path, {body})`: JSON body; `post(path, options)` with no body: none at all, and no content-type.
+ */
 async function sdkPost(path: string, body?: unknown, extra: Record<string, string> = {}) {
   return fetch(`${world.server.url}${path}`, {
     method: "POST",

@@ -1,3 +1,4 @@
+// @needs server light chromium
 // Agent tasks through HTTP against a running server with a real Chromium and
 // database, driven by the scripted computer-use upstream: a task completes on
 // a loopback page with the click and the text recorded there; the stream
@@ -81,7 +82,8 @@ async function openStream(body: Record<string, unknown>) {
 }
 
 describe("agent tasks on the scripted upstream", () => {
-  it("a task on a loopback page completes with the page's recorded click and text, billed and stored step by step", async () => {
+  // Also: billed and stored step by step.
+  it("a task on a loopback page completes with the page's recorded click and text", async () => {
     world.upstream.setScript(CLICK_TYPE_ENTER);
     const res = await start(browserTask({ metadata: { run: "one" } }));
     expect(res.status).toBe(201);
@@ -135,7 +137,8 @@ describe("agent tasks on the scripted upstream", () => {
     expect(rows.every((row) => row.inputTokens === 42 && row.outputTokens === 7 && row.status === 200)).toBe(true);
   }, 90_000);
 
-  it("a task on an existing browser session (computer_id, no kind) is a browser task, its steps in screen pixels, the session left running", async () => {
+  // Also: its steps in screen pixels, the session left running.
+  it("a task on an existing browser session (computer_id, no kind) is a browser task", async () => {
     const session = await agentCall(world, world.key, "POST", "/computers", { kind: "browser" });
     expect(session.status).toBe(200);
     world.upstream.setScript([{ text: "Clicking the middle", action: { type: "click", x: 500, y: 500 } }]);
@@ -176,7 +179,8 @@ describe("agent tasks on the scripted upstream", () => {
     });
   }, 60_000);
 
-  it("pause holds the loop (no step for 3 s), an injected message joins the next model call, resume goes on, stop ends it and its session", async () => {
+  // Also: resume goes on, stop ends it and its session.
+  it("pause holds the loop (no step for 3 s), an injected message joins the next model call", async () => {
     world.upstream.setScript(idleSteps(200));
     const stream = await openStream(browserTask({ max_steps: 200 }));
     await stream.until((e) => e.event === "step");

@@ -1,3 +1,4 @@
+// @needs server chromium
 // docs/security.md "Sessions apart": sessions of different organizations never share a Chromium process. The pool's
 // spare browser goes to the first organization that creates a session (a new spare starts behind it),
 // so the browser each organization got is known from the order of launches; killing one organization's
@@ -39,7 +40,8 @@ const pidsWhen = (n: number) =>
   );
 
 describe("one Chromium per organization", () => {
-  it("each organization's sessions run in a browser of its own; a crash of one ends only its sessions; idle browsers close", async () => {
+  // Also: idle browsers close.
+  it("each organization's sessions run in a browser of its own; a crash of one ends only its sessions", async () => {
     const a: Target = { base: server.url, key: await createOrgKey(server, "Browser Org A") };
     const b: Target = { base: server.url, key: await createOrgKey(server, "Browser Org B") };
     const [spare] = await pidsWhen(1);

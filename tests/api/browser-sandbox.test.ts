@@ -1,5 +1,6 @@
-// Chromium's sandbox (docs/security.md "Chromium sandbox"): the pool's browsers run as an unprivileged user (the server runs as
-// root here) with Chromium's own sandbox on: no --no-sandbox, renderers in their own user namespace under
+// @needs server chromium
+// Chromium's sandbox (docs/security.md "Chromium sandbox"): the pool's browsers run as an unprivileged user (the server
+// runs as root here) with Chromium's own sandbox on: no --no-sandbox, renderers in their own user namespace under
 // seccomp-bpf, and none of the server's secrets in the browser's environment. BROWSER_SANDBOX=off is the
 // fallback, and /api/health says which one is in use and why.
 import { existsSync, readFileSync, readlinkSync } from "node:fs";

@@ -1,3 +1,4 @@
+// @needs server chromium desktop
 // Every action a model can emit, on a desktop session: OpenAI's computer-use union
 // (every shape the local grammar produces), the Lightcone SDK's action types and
 // `debug`, each proven by the X events `xev` records in the desktop. Also: on a
@@ -11,7 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, chromiumPidsOf, createSession, waitFor, type Target } from "./computers-fixtures";
 import { canRunDesktops, createDesktop, exec, startDesktopServer, type DesktopServer } from "./desktop-fixtures";
 
-/** xev's blocks as short lines: "ButtonPress 1", "KeyPress Shift_L", "MotionNotify 300,200" (root coordinates), "+shift" when Shift is held. */
+/**
+ * xev's blocks as short lines: "ButtonPress 1", "KeyPress Shift_L", "MotionNotify 300,200" (root coordinates), "+shift"
+ * when Shift is held.
+ */
 function xevLines(text: string): string[] {
   return text.split(/\n\s*\n/).flatMap((block) => {
     const type = /^(\w+) event/m.exec(block.trim())?.[1];

@@ -1,3 +1,4 @@
+// @needs server light postgres chromium desktop
 // The session resource through HTTP: every field and default of §2.1/§2.2,
 // the aliases, bounds, list/get/status/keepalive/delete, and every 4xx.
 import { afterAll, describe, expect, it } from "vitest";

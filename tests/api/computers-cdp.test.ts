@@ -1,3 +1,4 @@
+// @needs server chromium
 // endpoints.cdp end to end: Playwright's connectOverCDP and Puppeteer's connect
 // against the running server, isolation between two sessions sharing the pool
 // Chromium, authentication of the upgrade, and the session's lifetime.
@@ -154,7 +155,8 @@ describe("CDP endpoint", () => {
     expect(contextB.pages().map((p) => p.url())).not.toContain(`${suite.site.url}/page?n=a2`);
   });
 
-  it("authenticates: bad, foreign and missing credentials are 401, another org's key 404, the API key header works", async () => {
+  // Also: the API key header works.
+  it("authenticates: bad, foreign and missing credentials are 401, another org's key 404", async () => {
     const a = await suite.session();
     const b = await suite.session();
     const base = a.endpoints.cdp.split("?")[0] as string;
@@ -218,7 +220,8 @@ describe("CDP endpoint", () => {
     expect((await upgradeStatus(s.endpoints.cdp)).status).toBe(401);
   });
 
-  it("Puppeteer connect({browserWSEndpoint}) sees the session's page, opens pages into its tab list, and disconnects cleanly", async () => {
+  // Also: disconnects cleanly.
+  it("Puppeteer connect({browserWSEndpoint}) sees the session's page, opens pages into its tab list", async () => {
     const s = await suite.session();
     await execute(s.id, { type: "go_to_url", url: `${suite.site.url}/page?n=pup` });
     const browser = await puppeteer.connect({ browserWSEndpoint: s.endpoints.cdp, defaultViewport: null });
@@ -238,7 +241,8 @@ describe("CDP endpoint", () => {
     expect((await execute(s.id, { type: "get_html_content" })).status).toBe("success");
   });
 
-  it("is off only when the operator says so (SESSION_CDP=off): no endpoint, and the upgrade is a 501 saying why", async () => {
+  // Also: the upgrade is a 501 saying why.
+  it("is off only when the operator says so (SESSION_CDP=off): no endpoint", async () => {
     const server = await startServer({ env: { SESSION_CDP: "off" } });
     try {
       const target = { base: server.url, key: await createOrgKey(server, "CDP Off Org") };

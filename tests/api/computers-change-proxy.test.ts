@@ -1,5 +1,6 @@
-// POST /computers/{id}/change-proxy (docs/computers.md "Changing a session's proxy"): a live browser session switches to an
-// upstream proxy (credentials in the URL, never shown back) and back to direct. Its
+// @needs server chromium
+// POST /computers/{id}/change-proxy (docs/computers.md "Changing a session's proxy"): a live browser session switches
+// to an upstream proxy (credentials in the URL, never shown back) and back to direct. Its
 // context stays, so cookies, storage and open tabs survive; http goes through the
 // proxy in absolute form and https/WebSocket through CONNECT. The proxy's own address
 // must pass the egress policy (Cabin's own port never does), and a proxy URL that is
@@ -58,7 +59,8 @@ describe("change-proxy", () => {
     expect(await readBrowserState(s.id, suite.site)).toBe("kept|kept|kept");
   });
 
-  it("refuses Cabin itself as the proxy and a non-http proxy URL; an unreachable proxy fails navigations by name", async () => {
+  // Also: an unreachable proxy fails navigations by name.
+  it("refuses Cabin itself as the proxy and a non-http proxy URL", async () => {
     const s = await suite.session();
     const self = await changeProxy(s.id, `${inject("baseUrl")}`);
     expect(self.status).toBe(400);

@@ -1,3 +1,4 @@
+// @needs server chromium
 // What clients nobody here wrote expect of /computers (docs/contract.md):
 // the session object's extra fields, public capability screenshot URLs, retry
 // hints, JSON 405s, unknown body fields refused. The icons and links: public-links.test.ts.

@@ -1,3 +1,4 @@
+// @needs server chromium
 // Crashes and restarts on servers of our own: a SIGKILLed server leaves no
 // Chromium behind, its sessions come back terminated/crashed and the state
 // saved before the kill is usable; SIGTERM ends sessions cleanly (saving state);
@@ -74,7 +75,8 @@ function alive(pid: number): boolean {
 
 // Each test boots one or two servers of its own: give them room beyond the suite's 60 s on a loaded machine.
 describe("crash and restart", { timeout: 120_000 }, () => {
-  it("SIGKILL mid-session: Chromium dies with the server; after restart the row is crashed and the saved state works", async () => {
+  // Also: after restart the row is crashed and the saved state works.
+  it("SIGKILL mid-session: Chromium dies with the server", async () => {
     let server = await ownServer({ STATE_SAVE_INTERVAL_SECONDS: "1", STATE_ENCRYPTION_KEY });
     const target: Target = { base: server.url, key: await createOrgKey(server, "Crash Org") };
     const s = await createSession({ persistent: true }, target);
@@ -177,7 +179,7 @@ describe("crash and restart", { timeout: 120_000 }, () => {
     expect(stats.session_contexts).toBe(1);
   });
 
-  it("a browser is replaced after BROWSER_RECYCLE_AFTER_CONTEXTS sessions and closes with its last session", async () => {
+  it("replaces a browser after BROWSER_RECYCLE_AFTER_CONTEXTS sessions; it closes with its last session", async () => {
     const server = await ownServer({
       BROWSER_RECYCLE_AFTER_CONTEXTS: "3",
       BROWSER_STANDBY_CONTEXTS: "1",
@@ -194,7 +196,8 @@ describe("crash and restart", { timeout: 120_000 }, () => {
     expect(during.length).toBeGreaterThanOrEqual(2);
     for (const s of sessions) expect((await api("GET", `/computers/${s.id}/tabs`, undefined, target)).status).toBe(200);
     for (const s of sessions) await api("DELETE", `/computers/${s.id}`, undefined, target);
-    // The retired one closes with its last session, the organization's other one a second later (BROWSER_ORG_IDLE_SECONDS).
+    // The retired one closes with its last session, the organization's other one a second later
+    // (BROWSER_ORG_IDLE_SECONDS).
     const after = await waitFor(
       "retired and idle browsers closed",
       async () => chromiumPidsOf(server.dataDir),

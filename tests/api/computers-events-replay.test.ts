@@ -1,3 +1,4 @@
+// @needs server chromium
 // GET /computers/{id}/events replays the session's kept events (docs/watching-sessions.md):
 // `?since=0` gives what happened before the client subscribed, `Last-Event-ID` resumes after
 // the last event a client saw, a bad value is a 400 naming it, and without either nothing is replayed.

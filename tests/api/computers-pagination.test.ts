@@ -1,3 +1,4 @@
+// @needs server light postgres chromium
 // GET /computers pagination (docs/computers.md "List"): without `limit`/`cursor` the answer stays the
 // seed's plain array of every session; with them it is still an array, in a stable
 // order (newest first by created_at, then id), and the next page is named by

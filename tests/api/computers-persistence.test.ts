@@ -1,3 +1,4 @@
+// @needs server postgres chromium
 // persistent: true saves cookies, localStorage and IndexedDB when the session
 // ends (DELETE, inactivity, lifetime); environment_id restores them; without
 // persistent the restored session does not save its changes.
@@ -47,7 +48,8 @@ describe("persistence", () => {
     expect(await readBrowserState(restored.id, suite.site)).toBe(`${value}|${value}|${value}`);
   });
 
-  it("without persistent, a restored session does not save its changes; with it, the new session saves under its own id", async () => {
+  // Also: the new session saves under its own id.
+  it("without persistent, a restored session does not save its changes; with it", async () => {
     const original = await session({ persistent: true });
     await setBrowserState(original.id, suite.site, "first");
     await api("DELETE", `/computers/${original.id}`);

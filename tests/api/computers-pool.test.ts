@@ -1,3 +1,4 @@
+// @needs server chromium
 // The browser pool under bursts and a DELETE that answers at once: concurrent
 // creates get ready, separate contexts; the standby grows with demand; a deleted
 // session reads terminated immediately while its context is closed in the

@@ -1,3 +1,4 @@
+// @needs server chromium desktop
 // use_advanced_proxy routes a session's traffic (loopback included) through the
 // operator's upstream proxy, with basic auth; other sessions go direct; the
 // proxy's credentials never appear in responses or logs.

@@ -1,3 +1,4 @@
+// @needs server chromium
 // Live view of browser sessions through the running server: the screencast SSE
 // (frames, one shared capture that stops with its last viewer, token auth, the
 // ended event) and the /ws interactive view (frames out, input in).
@@ -42,7 +43,8 @@ async function framesFor(url: string, ms: number, headers: Record<string, string
 }
 
 describe("screencast (SSE)", () => {
-  it("streams ≥ 10 decodable JPEG frames in 2 s of an animated page; the capture stops with the last viewer", async () => {
+  // Also: the capture stops with the last viewer.
+  it("streams ≥ 10 decodable JPEG frames in 2 s of an animated page", async () => {
     const s = await session();
     expect(s.endpoints.screencast).toMatch(new RegExp(`/computers/${s.id}/screencast\\?token=`));
     expect(s.endpoints.ws).toMatch(new RegExp(`^ws://.*/computers/${s.id}/ws\\?token=`));
@@ -134,7 +136,8 @@ function openWs(url: string, headers: Record<string, string> = {}) {
 }
 
 describe("interactive live view (/ws)", () => {
-  it("sends JPEG frames; a click and typed text sent as input reach the page; bad messages get an error reply", async () => {
+  // Also: bad messages get an error reply.
+  it("sends JPEG frames; a click and typed text sent as input reach the page", async () => {
     const s = await session();
     await execute(s.id, { type: "go_to_url", url: `${suite.site.url}/input` });
     const view = openWs(`${inject("baseUrl").replace(/^http/, "ws")}/computers/${s.id}/ws`, {

@@ -1,3 +1,4 @@
+// @needs server chromium
 // Start admission (docs/cluster.md "Start admission"): on a server that runs one start at a
 // time and lets 4 creates wait, a burst within that bound is all admitted and succeeds, the
 // waiting creates show in /metrics as cabin_session_start_queue{state="queued"}, and a burst

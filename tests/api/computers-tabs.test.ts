@@ -1,3 +1,4 @@
+// @needs server chromium
 // Tabs (§4.4–4.7) and actions end to end in real Chromium, on pages served by
 // this test on loopback.
 import { describe, expect, inject, it } from "vitest";
@@ -137,9 +138,17 @@ describe("actions", () => {
 
     const scrolled = await api("POST", `/computers/${s.id}/scroll`, { dy: 400 });
     expect(scrolled.body.status).toBe("success");
-    const started = Date.now();
-    expect((await execute(s.id, { type: "wait", ms: 300 })).status).toBe("success");
-    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    // A wait lets the page run: the 100 ms timer its click started has fired when a 1 s wait returns.
+    expect(await html(s.id)).not.toContain("TIMER-FIRED");
+    const waited = await api("POST", `/computers/${s.id}/batch`, {
+      actions: [
+        { type: "click", x: 600, y: 330 },
+        { type: "wait", ms: 1000 },
+      ],
+    });
+    expect(waited.body.status).toBe("success");
+    expect(waited.body.results.map((r: { status: string }) => r.status)).toEqual(["success", "success"]);
+    expect(await html(s.id)).toContain("TIMER-FIRED");
     expect((await api("POST", `/computers/${s.id}/hotkey`, { keys: ["ctrl", "a"] })).body.status).toBe("success");
     expect((await api("POST", `/computers/${s.id}/html`, {})).body.result.html_content).toContain("<input");
     const batch = await api("POST", `/computers/${s.id}/batch`, {

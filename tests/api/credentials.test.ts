@@ -1,3 +1,4 @@
+// @needs server postgres chromium
 // The credential vault through HTTP against a running server, a real Chromium and
 // database (docs/credentials.md): create, list, read, replace and delete a login;
 // fill_credentials types it into a loopback login form — user name, password and the

@@ -1,3 +1,4 @@
+// @needs server desktop
 // The computer-use loop of the public examples on a desktop session: the
 // desktop navigates its own browser to the loopback page (the host's loopback
 // is 10.0.2.2 inside a desktop, let through by SESSION_EGRESS_ALLOW), then the

@@ -114,7 +114,10 @@ async function screenshotUrl(target: Required<Target>, id: string): Promise<stri
   return res.body.result.screenshot_url as string;
 }
 
-/** `run_cua_loop`: the conversation is kept by the client and sent whole each step. Stops at `done`, no calls, or an error. */
+/**
+ * `run_cua_loop`: the conversation is kept by the client and sent whole each step. Stops at `done`, no calls, or an
+ * error.
+ */
 export async function runCuaLoop(o: LoopOptions): Promise<{ steps: LoopStep[]; items: Item[]; done: boolean }> {
   const items: Item[] = [
     {

@@ -1,3 +1,4 @@
+// @needs server light chromium
 // The computer-use loop as the public examples run it, on browser sessions:
 // driven by the scripted upstream (click Go at its 0-1000 position, type, press
 // Enter, call done) through each way Cabin reaches a model — forwarded as is to
@@ -97,7 +98,8 @@ async function expectFormFilled(click: { x: number; y: number }) {
 }
 
 describe("a client-side loop driven by a scripted computer-use model", () => {
-  it("runs under the Lightcone model id (alias), forwarded as is: the client rescales 0-1000 and the click lands on Go", async () => {
+  // Also: the client rescales 0-1000 and the click lands on Go.
+  it("runs under the Lightcone model id (alias), forwarded as is", async () => {
     const sessionId = await formSession(target);
     normalized.setScript(FORM_SCRIPT);
     const run = await runCuaLoop({
@@ -138,7 +140,8 @@ describe("a client-side loop driven by a scripted computer-use model", () => {
     expect(models).toMatchObject({ id: "tzafon.northstar-cua-fast", metadata: { alias_of: "up.native" } });
   });
 
-  it("runs through chat completions: Cabin tells the model the 0-1000 space and builds computer_call items in it", async () => {
+  // Also: Cabin tells the model the 0-1000 space and builds computer_call items in it.
+  it("runs through chat completions", async () => {
     const sessionId = await formSession(target);
     normalized.setScript(FORM_SCRIPT);
     const tool = { ...lightconeTool, environment: "desktop" };
@@ -163,7 +166,8 @@ describe("a client-side loop driven by a scripted computer-use model", () => {
     expect(first.path).toBe("/v1/chat/completions");
     const computer = first.body.tools.find((t: { function: { name: string } }) => t.function.name === "computer");
     expect(computer.function.description).toBe(
-      "Act on a desktop screen of 1280x720 pixels. x and y are 0-1000 on both axes: 0,0 is the top left, 1000,1000 the bottom right.",
+      "Act on a desktop screen of 1280x720 pixels. x and y are 0-1000 on both axes: 0,0 is the top left, 1000,1000 " +
+        "the bottom right.",
     );
     // The screenshots reached the model as images after each tool result.
     const images = normalized.requests
@@ -173,7 +177,8 @@ describe("a client-side loop driven by a scripted computer-use model", () => {
     expect(images).toHaveLength(4);
   });
 
-  it("keeps OpenAI's computer_use_preview in pixels: no rescale by the client, the click lands on the same spot", async () => {
+  // Also: the click lands on the same spot.
+  it("keeps OpenAI's computer_use_preview in pixels: no rescale by the client", async () => {
     const sessionId = await formSession(target);
     pixels.setScript(FORM_SCRIPT);
     const run = await runCuaLoop({

@@ -1,3 +1,4 @@
+// @needs server light postgres
 // The playground's chat route: a logged-in member's conversation runs through
 // the model layer of /v1 (here the local placeholder model), streams back as an
 // AI SDK UI message stream, and is billed to the member's organization with no key.

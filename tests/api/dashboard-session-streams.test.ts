@@ -1,3 +1,4 @@
+// @needs server chromium desktop
 // The session page's member routes through a real login against the real server:
 // GET /api/sessions/{id}, POST /api/sessions/{id}/exec (NDJSON, a real desktop)
 // and GET /api/sessions/{id}/events (SSE). The login cookie is the credential, the
@@ -90,7 +91,8 @@ describe("dashboard session tools: who may use them", () => {
     expect(lines[0].message).toMatch(/desktop/i);
   });
 
-  it("streams the member's session events and ends them with the session; a terminated session's events are kept for review", async () => {
+  // Also: a terminated session's events are kept for review.
+  it("streams the member's session events and ends them with the session", async () => {
     const created = await alice.request("POST", "/api/sessions", { kind: "browser" });
     const id = created.body.id as string;
     const events = await sse({ base: base() }, `/api/sessions/${id}/events`, asMember(alice));

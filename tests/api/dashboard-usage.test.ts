@@ -1,3 +1,4 @@
+// @needs server light postgres chromium
 // The Usage page's API (session time, peak concurrency, ranges, per-key
 // breakdown, CSV) and the Settings page's (rename, slug conflicts, roles,
 // leave, delete) through a real login, with real browser sessions.
@@ -46,7 +47,8 @@ async function addMember(owner: DashboardUser, role: "member" | "admin") {
 afterAll(closeDbs);
 
 describe("usage: sessions, ranges, keys, CSV", () => {
-  it("counts session minutes, live and peak concurrency of real sessions, per key and in the dashboard row", async () => {
+  // Also: per key and in the dashboard row.
+  it("counts session minutes, live and peak concurrency of real sessions", async () => {
     const { user, key, keyId } = await teamWithKey("Sessions");
     const [a, b] = await Promise.all([startBrowser(key), startBrowser(key)]);
     const live = await waitFor(async () => (await usage(user)).body, {

@@ -1,3 +1,4 @@
+// @needs server chromium
 // Two servers on one data folder (docs/operations.md "One server per data folder"):
 // the processes and folders a server reaps are found by its data folder, so a second
 // server there (another port, another database) must not start at all. It refuses,

@@ -1,3 +1,4 @@
+// @needs server light postgres
 // The usage_month_totals migration backfills each organization's and key's
 // monthly spend from the usage rows already recorded, with the month numbering
 // the ledger uses (monthOf), so budgets keep counting across the upgrade. Run
@@ -40,7 +41,9 @@ const EXPECTED: Total[] = [
   { scope: "organization", subjectId: "org_a", month: november, costUsd: 3.5 },
   { scope: "organization", subjectId: "org_b", month: november, costUsd: 4 },
 ];
-const SELECT_TOTALS = `SELECT "scope", "subjectId", "month", "costUsd" FROM "usage_month_totals" ORDER BY "scope", "subjectId", "month"`;
+const SELECT_TOTALS =
+  `SELECT "scope", "subjectId", "month", "costUsd" FROM "usage_month_totals" ORDER BY "scope", ` +
+  `"subjectId", "month"`;
 
 function migrationSql(engine: keyof typeof MIGRATIONS_DIR): string {
   const name = migrationNames(MIGRATIONS_DIR[engine]).find((n) => n.endsWith("_usage_month_totals"))!;
@@ -54,7 +57,8 @@ function backfillOnSqlite(): Total[] {
   const db = new Database(path.join(dir, "cabin.db"));
   try {
     db.exec(
-      `CREATE TABLE "usage_records" ("id" TEXT PRIMARY KEY, "organizationId" TEXT NOT NULL, "apiKeyId" TEXT, "costUsd" REAL NOT NULL, "createdAt" DATETIME NOT NULL)`,
+      `CREATE TABLE "usage_records" ("id" TEXT PRIMARY KEY, "organizationId" TEXT NOT NULL, "apiKeyId" TEXT, ` +
+        `"costUsd" REAL NOT NULL, "createdAt" DATETIME NOT NULL)`,
     );
     const insert = db.prepare(`INSERT INTO "usage_records" VALUES (?, ?, ?, ?, ?)`);
     ROWS.forEach(([org, key, cost, at], i) => insert.run(`u${i}`, org, key, cost, at.replace("Z", "+00:00")));
@@ -74,7 +78,8 @@ async function backfillOnPostgres(databaseUrl: string): Promise<Total[]> {
   try {
     await client.query(`CREATE SCHEMA "${schema}"; SET search_path TO "${schema}"`);
     await client.query(
-      `CREATE TABLE "usage_records" ("id" TEXT PRIMARY KEY, "organizationId" TEXT NOT NULL, "apiKeyId" TEXT, "costUsd" DOUBLE PRECISION NOT NULL, "createdAt" TIMESTAMP(3) NOT NULL)`,
+      `CREATE TABLE "usage_records" ("id" TEXT PRIMARY KEY, "organizationId" TEXT NOT NULL, "apiKeyId" TEXT, ` +
+        `"costUsd" DOUBLE PRECISION NOT NULL, "createdAt" TIMESTAMP(3) NOT NULL)`,
     );
     for (const [i, [org, key, cost, at]] of ROWS.entries()) {
       await client.query(`INSERT INTO "usage_records" VALUES ($1, $2, $3, $4, $5)`, [

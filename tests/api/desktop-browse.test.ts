@@ -1,3 +1,4 @@
+// @needs server desktop
 // Desktops browse (docs/desktop-browsing.md): on one desktop session, `navigate` opens a
 // page served by this test on the host's loopback (10.0.2.2 from inside, allowed by
 // SESSION_EGRESS_ALLOW) in the desktop's own Chromium, visible on the screen; `html`
@@ -38,7 +39,8 @@ beforeAll(async () => {
       if (!page) return void res.writeHead(404).end("no such page");
       res.writeHead(200, { "content-type": "text/html" });
       res.end(
-        `<!doctype html><title>${page.title}</title><body style="margin:0;background:${page.color};height:100vh"><p id="marker">served-by-the-test ${req.url}</p></body>`,
+        `<!doctype html><title>${page.title}</title><body style="margin:0;background:${page.color};height:100vh"><p ` +
+          `id="marker">served-by-the-test ${req.url}</p></body>`,
       );
     }),
   );
@@ -204,7 +206,8 @@ describe.skipIf(!canRunDesktops)("desktops browse in their own Chromium", () => 
         "pgrep -c chromium || true",
         ...["127.0.0.1", HOST_LOOPBACK].map(
           (host) =>
-            `python3 -c 'import socket; s=socket.socket(); s.settimeout(3); print("CONNECTED" if s.connect_ex(("${host}", 9222)) == 0 else "REFUSED")'`,
+            `python3 -c 'import socket; s=socket.socket(); s.settimeout(3); print("CONNECTED" if ` +
+            `s.connect_ex(("${host}", 9222)) == 0 else "REFUSED")'`,
         ),
       ].join("; "),
     );

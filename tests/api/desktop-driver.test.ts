@@ -1,3 +1,4 @@
+// @needs server desktop
 // The driver boundary on a real desktop through HTTP: exec's `env` and its strict
 // body, the desktop's page_context (the fields that apply to a screen), and the
 // key names it shares with browser sessions.

@@ -1,3 +1,4 @@
+// @needs server chromium desktop
 // POST /computers/{id}/exec on a real desktop (docs/contract.md "Streams"):
 // NDJSON output in the order produced, one exit line (-1 on timeout), errors as a
 // single line of an HTTP 200, and a client disconnect that kills the command.
@@ -36,14 +37,14 @@ describe.skipIf(!canRunDesktops)("desktop exec stream", () => {
   });
 
   it("delivers output while the command still runs, and its exit code", async () => {
+    // The command cannot end before the test, having read its first line, creates the file it waits for.
     const stream = await ndjson(s.a, `/computers/${id}/exec`, {
-      command: 'echo "$GREETING from $(pwd)"; sleep 2; exit 3',
+      command: 'echo "$GREETING from $(pwd)"; while [ ! -e /tmp/exec-go ]; do sleep 0.1; done; exit 3',
       cwd: "/tmp",
       env: { GREETING: "hi" },
     });
-    const started = Date.now();
     expect(await stream.next()).toEqual({ type: "stdout", data: "hi from /tmp\n" });
-    expect(Date.now() - started).toBeLessThan(1500); // before the 2 s sleep ended
+    expect((await exec(s.a, id, "touch /tmp/exec-go")).exit_code).toBe(0);
     expect(await stream.rest()).toEqual([{ type: "exit", code: 3 }]);
   });
 
@@ -71,14 +72,22 @@ describe.skipIf(!canRunDesktops)("desktop exec stream", () => {
     expect(await stream.rest()).toEqual([{ type: "exit", code: 0 }]);
   });
 
-  it("ends a command past its timeout with exit code -1", async () => {
-    const started = Date.now();
-    const stream = await ndjson(s.a, `/computers/${id}/exec`, { command: "echo go; sleep 30", timeout_seconds: 1 });
+  it("ends a command past its timeout with exit code -1, and its process with it", async () => {
+    const stream = await ndjson(s.a, `/computers/${id}/exec`, {
+      command: "echo go; sleep 31; echo late",
+      timeout_seconds: 1,
+    });
     expect(await stream.rest()).toEqual([
       { type: "stdout", data: "go\n" },
       { type: "exit", code: -1 },
     ]);
-    expect(Date.now() - started).toBeLessThan(10_000);
+    // The timed-out command's sleep is gone too (the brackets keep pgrep from finding its own command line).
+    const left = await waitFor(
+      "the timed-out command's process to end",
+      async () => (await exec(s.a, id, "pgrep -f 'sleep [3]1' || echo none")).stdout,
+      (out) => out === "none\n",
+    );
+    expect(left).toBe("none\n");
   });
 
   it("answers a bad body, a foreign session and an unknown one with one error line in an HTTP 200", async () => {

@@ -1,3 +1,4 @@
+// @needs server chromium desktop
 // First start (docs/operations.md "First start"): `npm start` serves while the desktop
 // base image is still being built in the background. A server whose image directory
 // holds a build in progress (a live build process and its progress.json, as buildImage

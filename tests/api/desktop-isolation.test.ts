@@ -1,3 +1,4 @@
+// @needs server desktop
 // Two desktops cannot see each other's files, display or processes, and nothing of
 // the host (its database, its files) is visible inside one; root inside is not root outside.
 import { existsSync, readFileSync } from "node:fs";

@@ -1,3 +1,4 @@
+// @needs server desktop
 // Desktop lifetimes are the manager's (idle kill, lifetime kill, DELETE); every end
 // must leave no process, namespace, mount or file behind, and a killed server's
 // desktops are cleaned up by the next one.

@@ -1,3 +1,4 @@
+// @needs server desktop
 // Live view of desktop sessions through a real server with a real desktop: the
 // screencast SSE (JPEG frames of the X display, cursor_position) and /ws input
 // (a click, typed text and keys reach the terminal; the file it writes is read back).
@@ -37,7 +38,8 @@ describe.skipIf(!canRunDesktops)("desktop live view", () => {
     await exec(
       s.a,
       d.id,
-      "setsid xterm -geometry 30x8-0-0 -e bash -c 'exec 3<> <(:); while :; do echo $EPOCHREALTIME; read -t 0.02 -u 3; done' >/dev/null 2>&1 &",
+      "setsid xterm -geometry 30x8-0-0 -e bash -c 'exec 3<> <(:); while :; do echo $EPOCHREALTIME; read -t 0.02 -u " +
+        "3; done' >/dev/null 2>&1 &",
     );
     await waitFor(() => exec(s.a, d.id, "xdotool search --onlyvisible --class xterm | wc -l"), {
       until: (r) => Number(r.stdout.trim()) >= 2,
@@ -90,7 +92,8 @@ describe.skipIf(!canRunDesktops)("desktop live view", () => {
     expect(ffmpegOf(d.id)).toEqual([]);
   });
 
-  it("/ws: a click, typed text and keys (XTest, Shift included) reach the terminal; the command's file is read back with exec", async () => {
+  // Also: the command's file is read back with exec.
+  it("/ws: a click, typed text and keys (XTest, Shift included) reach the terminal", async () => {
     const d = await createDesktop(s.a);
     const input = async () => ((await (await fetch(`${s.a.base}/api/health`)).json()) as any).checks.sessions.live_view;
     const before = await input();

@@ -1,3 +1,4 @@
+// @needs server postgres chromium desktop
 // Persistent desktops: a Debian package installed with apt, a file in the home
 // directory and a changed file under /etc survive the session's end and come back in
 // a new session through environment_id; a non-persistent restore discards its own
@@ -31,14 +32,16 @@ describe.skipIf(!canRunDesktops)("desktop persistence", () => {
     const install = await exec(
       s.a,
       first.id,
-      "sudo apt-get update -q >/dev/null && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q cowsay >/dev/null && echo installed",
+      "sudo apt-get update -q >/dev/null && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q cowsay " +
+        ">/dev/null && echo installed",
       { timeout_seconds: 480 },
     );
     expect(install.stdout + install.stderr).toMatch(/installed/);
     await exec(
       s.a,
       first.id,
-      "echo kept-in-home > ~/notes.txt && echo '# cabin-persisted' | sudo tee -a /etc/bash.bashrc >/dev/null && sudo rm /etc/motd",
+      "echo kept-in-home > ~/notes.txt && echo '# cabin-persisted' | sudo tee -a /etc/bash.bashrc >/dev/null && sudo " +
+        "rm /etc/motd",
     );
     expect((await api("DELETE", `/computers/${first.id}`, undefined, s.a)).status).toBe(204);
     expect(

@@ -1,3 +1,4 @@
+// @needs server chromium desktop
 // Desktop sessions through HTTP against a real server with real desktops: create,
 // screenshot, xdotool input, exec/sync, display size, and the browser-only refusals.
 import { mkdtempSync, rmSync } from "node:fs";
@@ -62,7 +63,8 @@ describe.skipIf(!canRunDesktops)("desktop sessions", () => {
       d.id,
       [
         "(chromium 'data:text/html,<title>cabin-inside</title>hi' >/dev/null 2>&1 &)",
-        "for i in $(seq 1 150); do xdotool search --onlyvisible --name cabin-inside >/dev/null 2>&1 && echo window && break; sleep 0.1; done",
+        "for i in $(seq 1 150); do xdotool search --onlyvisible --name cabin-inside >/dev/null 2>&1 && echo window " +
+          "&& break; sleep 0.1; done",
       ].join("; "),
       { timeout_seconds: 40 },
     );
@@ -124,7 +126,8 @@ describe.skipIf(!canRunDesktops)("desktop sessions", () => {
     const big = await exec(s.a, d.id, "head -c 500000 /dev/zero | tr '\\0' a");
     expect(big.truncated).toBe(true);
     expect(big.stdout.length).toBe(65536);
-    const launched = await exec(s.a, d.id, "xterm & echo started"); // a GUI app in the background does not hold the call
+    // a GUI app in the background does not hold the call
+    const launched = await exec(s.a, d.id, "xterm & echo started");
     expect(launched.stdout).toBe("started\n");
 
     expect((await api("POST", `/computers/${d.id}/exec/sync`, {}, s.a)).status).toBe(400);

@@ -1,3 +1,4 @@
+// @needs server desktop
 // Warm desktops (docs/desktops.md "Warm desktops"): with DESKTOP_STANDBY=1 a fresh desktop
 // is started ahead of demand, and a create at the default screen size adopts it — the
 // session's files land in the standby desktop's own folder, which existed before the

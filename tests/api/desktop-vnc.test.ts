@@ -1,3 +1,4 @@
+// @needs server desktop
 // endpoints.vnc of desktop sessions through a real server with a real desktop:
 // an RFB client over the WebSocket (as noVNC speaks it) gets the protocol
 // version, security type None, the server's init and a framebuffer update;
@@ -84,7 +85,8 @@ class RfbSocket {
 describe.skipIf(!canRunDesktops)("desktop VNC endpoint", () => {
   const s = useDesktopServer();
 
-  it("speaks RFB over the WebSocket with the token; x11vnc is shared, stops with the last client and with the session", async () => {
+  // Also: stops with the last client and with the session.
+  it("speaks RFB over the WebSocket with the token; x11vnc is shared", async () => {
     const d = await createDesktop(s.a);
     expect(d.endpoints.vnc).toMatch(new RegExp(`^ws://127\\.0\\.0\\.1:\\d+/computers/${d.id}/vnc\\?token=`));
     expect(helpersOf(d.id, "x11vnc")).toEqual([]);

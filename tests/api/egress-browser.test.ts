@@ -1,3 +1,4 @@
+// @needs server chromium
 // Browser egress (docs/security.md "Session egress"): every request of a session goes through its
 // context's EgressProxy, which resolves names itself and asks the policy about the
 // address. A server whose allow-list names only the test site's exact host:port: the
@@ -11,7 +12,10 @@ import { createOrgKey, startServer, type TestServer } from "./harness";
 import { listenOnLoopback, type LoopbackServer } from "./loopback";
 
 let secret: LoopbackServer;
-/** TCP connections the secret service accepted: the page's fetch and WebSocket fail either way (CORS, no upgrade), this does not. */
+/**
+ * TCP connections the secret service accepted: the page's fetch and WebSocket fail either way (CORS, no upgrade), this
+ * does not.
+ */
 let secretConnections = 0;
 let site: LoopbackServer;
 let server: TestServer;
@@ -50,7 +54,8 @@ afterAll(async () => {
 const secretPort = () => new URL(secret.url).port;
 
 describe("browser egress with an allow-list naming only the test site", () => {
-  it("loads the allowed site; refuses the host's loopback by address, name, redirect and https, naming the policy", async () => {
+  // Also: naming the policy.
+  it("loads the allowed site; refuses the host's loopback by address, name, redirect and https", async () => {
     const s = await createSession({}, target);
     const ok = await execute(s.id, { type: "go_to_url", url: `${site.url}/` }, target);
     expect(ok).toMatchObject({ status: "success", result: { http_status: 200 } });

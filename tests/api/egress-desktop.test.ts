@@ -1,3 +1,4 @@
+// @needs server desktop
 // Desktop egress (docs/security.md "Session egress"): a desktop has its own network
 // namespace with outbound NAT and the egress policy as its firewall. It cannot reach
 // a service on the host's loopback (seen from inside as 10.0.2.2, slirp4netns's

@@ -1,3 +1,4 @@
+// @needs server chromium
 // Session files with a real Chromium (docs/files.md): uploads attached by a pixel click on a
 // page's file input, set_files, downloads captured with their hash and read after the end,
 // names refused, another organization's 404, delete.
@@ -60,7 +61,7 @@ describe("session files in a browser session", () => {
     });
   });
 
-  it("a download the page starts is listed with the right sha256 and can be fetched after the session ended", async () => {
+  it("lists a download the page starts with its sha256, fetchable after the session ended", async () => {
     const s = await suite.session();
     await execute(s.id, { type: "go_to_url", url: `${suite.site.url}/download` });
     await execute(s.id, { type: "click", x: 100, y: 100 });

@@ -1,3 +1,4 @@
+// @needs server desktop
 // Session files with a real desktop (docs/files.md "Desktops"): uploads appear in
 // /workspace/uploads, owned by and readable for the desktop user; files saved in
 // ~/Downloads are listed as downloads, also one saved just before the session ends.

@@ -1,3 +1,4 @@
+// @needs server postgres chromium
 // The limits of session files on a server of their own (docs/files.md "Limits"): one file past
 // FILES_MAX_BYTES is a 413 naming it, the organization's storage past ORG_STORAGE_MAX_BYTES
 // is a 413 saying so, and a refused upload leaves no row and no bytes.

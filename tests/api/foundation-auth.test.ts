@@ -1,3 +1,4 @@
+// @needs server light postgres chromium
 // The key path end to end: 401s on both surfaces, revocation at once, and
 // organization isolation.
 import OpenAI from "openai";

@@ -1,3 +1,4 @@
+// @needs server light postgres chromium
 // Dashboard API through a real login: keys are per organization, shown once,
 // and another organization's key is simply not found.
 import { afterAll, describe, expect, inject, it } from "vitest";

@@ -1,3 +1,4 @@
+// @needs server light chromium
 // Every answer decodes and every API path answers JSON (docs/security.md "Answers"): a generated
 // list of odd paths (unknown routes under each surface in any case, dot segments that resolve onto
 // one, trailing slashes), each asked with Accept-Encoding gzip, deflate and br. Read raw (node:http,

@@ -1,3 +1,4 @@
+// @needs server light postgres
 // docs/security.md "Logins": login limits key on the address the server sees, not on a
 // client's X-Forwarded-For, so rotating the header never escapes the limit and
 // one client's failures never lock out another's. Loopback has many source

@@ -100,9 +100,11 @@ function baseEnv(o: {
     SESSION_EGRESS_ALLOW: "127.0.0.0/8",
     // The suites share one organization and create hundreds of sessions; quotas.test.ts sets its own.
     ORG_MAX_BROWSER_SESSIONS: "1000",
-    // The soak suite keeps up to 8 desktops alive in one organization (the default is a quarter of DESKTOP_MAX_SESSIONS).
+    // The soak suite keeps up to 8 desktops alive in one organization (the default is a quarter of
+    // DESKTOP_MAX_SESSIONS).
     ORG_MAX_DESKTOP_SESSIONS: "8",
-    // No warm desktop unless a suite asks (desktop-standby, soak): the desktop suites count desktop processes and folders.
+    // No warm desktop unless a suite asks (desktop-standby, soak): the desktop suites count desktop processes and
+    // folders.
     DESKTOP_STANDBY: "0",
     ORG_SESSION_CREATES_PER_MINUTE: "0",
     // The suites sign up many users and organizations; a real install's default (SIGNUP=invite) has its own tests.

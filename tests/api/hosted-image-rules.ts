@@ -23,7 +23,9 @@ export interface ImageVerdict {
 
 type Json = Record<string, any>;
 
-/** Every image URL of a chat (messages[].content[].image_url.url) or Responses (input_image, computer_call_output) body. */
+/**
+ * Every image URL of a chat (messages[].content[].image_url.url) or Responses (input_image, computer_call_output) body.
+ */
 export function imageUrlsOf(body: Json): Array<{ url: string; at: string }> {
   const found: Array<{ url: string; at: string }> = [];
   (Array.isArray(body.messages) ? body.messages : []).forEach((m: Json, i: number) => {

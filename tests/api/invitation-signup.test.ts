@@ -1,3 +1,4 @@
+// @needs server light postgres
 // Signing up from an invitation link (the form sends x-cabin-invitation): the
 // new account joins the inviting team and gets no team of its own, but only
 // for a pending invitation addressed to that very email.

@@ -111,7 +111,10 @@ export interface SseEvent {
   data: string;
 }
 
-/** Reads Server-Sent Events from a fetch response (the house reader, `readSse` of lib/api/sse-reader) until the stream ends or `signal` aborts. */
+/**
+ * Reads Server-Sent Events from a fetch response (the house reader, `readSse` of lib/api/sse-reader) until the stream
+ * ends or `signal` aborts.
+ */
 export async function* readSse(res: Response): AsyncGenerator<SseEvent | { comment: string }> {
   for await (const item of readSseItems(res.body!)) {
     yield item.type === "comment" ? { comment: item.comment } : { event: item.event, data: item.data };

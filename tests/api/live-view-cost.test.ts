@@ -1,3 +1,4 @@
+// @needs server chromium
 // What watching a browser session costs Chromium, through the running server
 // (docs/live-view-cost.md): the capture lets Chromium encode about the asked
 // fps of an animating page, not every repaint, and the last repaint of an

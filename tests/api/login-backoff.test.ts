@@ -1,3 +1,4 @@
+// @needs server light postgres
 // Login backoff (docs/security.md "Logins"): failed sign-ins slow down exponentially per
 // (account, client address), so an attacker's failures delay the attacker and never
 // lock the owner out. Loopback source addresses stand for clients (127.0.0.2 the
@@ -71,7 +72,8 @@ function signIn(from: string, password: string): Promise<Answer> {
 }
 
 describe("per-account login backoff", () => {
-  it("an address failing repeatedly waits longer each time (429 with a growing retry-after and a readable message)", async () => {
+  // A 429 with a growing retry-after and a readable message.
+  it("an address failing repeatedly waits longer each time", async () => {
     for (let i = 0; i < FREE; i++) expect((await signIn("127.0.0.2", "wrong-password")).status).toBe(401);
     const waits: number[] = [];
     for (let round = 0; round < 3; round++) {

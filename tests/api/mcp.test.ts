@@ -1,3 +1,4 @@
+// @needs server light chromium
 // The MCP server through the SDK's own client over Streamable HTTP, against a
 // running server with a real Chromium: it lists the tools, creates a session,
 // navigates, gets a screenshot as an image, runs an agent task (with progress

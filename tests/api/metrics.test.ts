@@ -1,3 +1,4 @@
+// @needs server light postgres chromium
 // GET /metrics (docs/operations.md "Metrics"): hidden without METRICS_TOKEN, 401 with a wrong token,
 // and Prometheus text whose figures move with real work: a session created and
 // deleted, an action run in it, a /v1 call answered by the local model.

@@ -1,3 +1,4 @@
+// @needs server light
 // The AI SDK's OpenAI-compatible provider against /v1: generateText and streamText.
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { generateText, streamText } from "ai";

@@ -1,3 +1,4 @@
+// @needs server light
 // The model API's smoke cases against both servers: the production build of
 // the shared run (/v1 through the custom server's fast path) and a development
 // server of this file's own (/v1 through Next's catch-all route). Both read one

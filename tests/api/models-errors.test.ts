@@ -1,3 +1,4 @@
+// @needs server light
 // Every refusal of the model API answers the OpenAI error envelope with the
 // right status, type, param and code.
 import { describe, expect, it } from "vitest";

@@ -1,3 +1,4 @@
+// @needs server light
 // Fallbacks between a model's backends, against scripted OpenAI-wire servers
 // on 127.0.0.1: a 500, a 429 or a closed port moves on to the next backend,
 // and the usage row lists every attempt; a backend failing again and again is
@@ -242,7 +243,8 @@ describe("fallbacks", () => {
     expect(attempts.map((a) => [a.backend, a.status])).toEqual([["cutter", 200]]);
   });
 
-  it("cools down a backend that keeps failing, shows it in /api/health, and tries it again after the cool-down", async () => {
+  // Also: tries it again after the cool-down.
+  it("cools down a backend that keeps failing, shows it in /api/health", async () => {
     const ask = async () => {
       const res = await post("/chat/completions", { model: "fb.cool", messages });
       expect(res.status).toBe(200);

@@ -1,3 +1,4 @@
+// @needs server light postgres
 // Team governance of the model API: monthly budgets per key and per
 // organization (429 insufficient_quota on every inference endpoint once spent),
 // the remaining-budget and cost headers, and setting budgets over the dashboard API.
@@ -40,7 +41,8 @@ async function expectQuotaRefusal(res: Response, what: RegExp) {
 }
 
 describe("monthly budgets", () => {
-  it("a key past its budget gets 429 insufficient_quota on chat, completions, embeddings and responses; another key of the team still works", async () => {
+  // Also: another key of the team still works.
+  it("a key past its budget gets 429 insufficient_quota on chat, completions, embeddings and responses", async () => {
     const alice = await signUp("Budget Alice");
     const limited = await newKey(alice, "limited");
     const other = await newKey(alice, "other");
@@ -133,7 +135,8 @@ describe("monthly budgets", () => {
     expect((await dave.request("PATCH", "/api/keys/nope", { monthly_budget_usd: 1 })).status).toBe(404);
   });
 
-  it("the operator CLI sets key and organization budgets; a change made by another process counts within the refresh interval", async () => {
+  // Also: a change made by another process counts within the refresh interval.
+  it("the operator CLI sets key and organization budgets", async () => {
     const server = { databaseUrl: inject("databaseUrl"), dataDir: inject("dataDir") };
     const org = JSON.parse(await runCli(server, ["org", "create", `Budget CLI ${Date.now()}`, "--json"])) as {
       id: string;

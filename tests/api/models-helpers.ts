@@ -66,7 +66,10 @@ export async function closeDbs() {
   dbs.clear();
 }
 
-/** A request listener for a scripted OpenAI-wire upstream: each JSON body is kept in `received`, then `reply` answers it. */
+/**
+ * A request listener for a scripted OpenAI-wire upstream: each JSON body is kept in `received`, then `reply` answers
+ * it.
+ */
 export function scriptedUpstream(
   received: unknown[],
   reply: (body: any, res: import("node:http").ServerResponse) => void,

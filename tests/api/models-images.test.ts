@@ -1,3 +1,4 @@
+// @needs server light chromium
 // Screenshots reach a hosted-like upstream: stand-ins on 127.0.0.1 that, like
 // every hosted provider, cannot download private URLs (hosted-image-rules.ts:
 // OpenAI's "Error while downloading …" invalid_image_url) and decode each inline
@@ -128,7 +129,7 @@ describe("agent tasks on a hosted-like upstream", () => {
     ["img.native", "url"],
     ["img.translate", "base64"],
   ] as const) {
-    it(`${model}, screenshot_mode ${mode}: every screenshot goes inline, the clicks land and the task finishes`, async () => {
+    it(`${model}, screenshot_mode ${mode}: every screenshot inline, the clicks land, the task ends`, async () => {
       hosted.setScript(CLICK_TYPE_ENTER);
       const started = await agentCall(
         { server },
@@ -179,7 +180,7 @@ describe("a client's own loop with screenshot_url", () => {
   }
 
   for (const stream of [false, true]) {
-    it(`/v1/chat/completions${stream ? " streamed" : ""}: an image_url that is a screenshot link reaches the model`, async () => {
+    it(`/v1/chat/completions${stream ? " streamed" : ""}: a screenshot link as image_url reaches it`, async () => {
       const { shot } = await formSession();
       hosted.setScript([{ text: "I see a Go button." }]);
       const res = await v1("/v1/chat/completions", {
@@ -222,7 +223,8 @@ describe("a client's own loop with screenshot_url", () => {
     });
   });
 
-  it("a screenshot link whose token does not verify is not read: it passes as given and the provider refuses it", async () => {
+  // Also: it passes as given and the provider refuses it.
+  it("a screenshot link whose token does not verify is not read", async () => {
     const { shot } = await formSession();
     const forged = shot.replace(/token=[^&]+/, "token=forged");
     const res = await v1("/v1/chat/completions", {
@@ -259,7 +261,8 @@ describe("a model with maxImageEdge 640", () => {
     for (const image of allImages(hostedPixels)) expect(image).toMatchObject({ width: 640, height: 360 });
   });
 
-  it("native, streamed and not: the tool declared at 640x360 and the answer's click in the caller's pixels", async () => {
+  // Also: the tool declared at 640x360 and the answer's click in the caller's pixels.
+  it("native, streamed and not", async () => {
     const { shot } = await formSession();
     for (const stream of [false, true]) {
       hostedPixels.setScript([{ action: { type: "click", x: 500, y: 500, button: "left" } }]);

@@ -1,3 +1,4 @@
+// @needs server light postgres
 // Limits on a server of its own with tiny settings: requests/min and tokens/min
 // per organization (429 + retry-after + x-ratelimit-*), and the bounded queue.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

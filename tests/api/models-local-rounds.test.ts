@@ -1,3 +1,4 @@
+// @needs server light chromium
 // The placeholder model in loops that feed its answers back, on the shared
 // server (a fresh install's local model, no MODELS): without max_output_tokens
 // an answer stops at the short default (lib/models/local/context-fit.ts), and a

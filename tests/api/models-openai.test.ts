@@ -1,3 +1,4 @@
+// @needs server light
 // The model API through the official openai npm client, against the real
 // server and the generated placeholder model: real tokenizer, real decoding.
 import { afterAll, describe, expect, it } from "vitest";

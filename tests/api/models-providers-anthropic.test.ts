@@ -1,3 +1,4 @@
+// @needs server light
 // The anthropic backend through HTTP: /v1/chat/completions (streaming and
 // not, tools, images, usage) and provider errors against a stand-in for the
 // Messages API on 127.0.0.1 (./anthropic-stand-in.ts), which checks headers,

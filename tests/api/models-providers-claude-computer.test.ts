@@ -1,3 +1,4 @@
+// @needs server light chromium
 // Claude's own computer tool behind /v1/responses: a request carrying
 // Lightcone's `computer_use` or OpenAI's `computer_use_preview` tool reaches
 // the Messages API stand-in (./anthropic-stand-in.ts) as Claude's computer tool
@@ -71,7 +72,8 @@ const firstTurn = (text: string): Item[] => [
 ];
 
 describe("Claude's computer tool on /v1/responses", () => {
-  it("computer_use: the tool goes as computer_20250124 with its beta, a click comes back in 0-1000, the screenshot as a tool_result", async () => {
+  // Also: the screenshot as a tool_result.
+  it("computer_use: the tool goes as computer_20250124 with its beta, a click comes back in 0-1000", async () => {
     claude.setScript([
       {
         text: "Clicking Go.",

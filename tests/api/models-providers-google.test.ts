@@ -1,3 +1,4 @@
+// @needs server light
 // The google backend through HTTP: /v1/chat/completions (streaming and not,
 // tools, images, usage), a provider error, and a computer-use request on
 // /v1/responses (Gemini has no computer tool in its provider: vision chat with

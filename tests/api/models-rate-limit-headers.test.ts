@@ -1,3 +1,4 @@
+// @needs server light postgres
 // x-ratelimit-* on every /v1 answer once the key is known (README: "Rate-limit
 // headers"): successes, every refusal after authentication (400, 404 unknown
 // model, 404 unknown path, 405, 413, 429 is in models-limits), and none on a

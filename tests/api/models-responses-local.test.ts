@@ -1,3 +1,4 @@
+// @needs server light
 // /v1/responses on the local placeholder model of the shared server: it accepts images it
 // cannot see, its computer calls land on the display, and a bad tool is refused naming it.
 import { describe, expect, inject, it } from "vitest";
@@ -5,7 +6,8 @@ import { CUA, openai } from "./models-helpers";
 import { computerTool } from "./responses-scripted-model";
 
 describe("/v1/responses on the local placeholder model (the shared server)", () => {
-  it("accepts an image it cannot see (capabilities.image_inputs 'ignored'): a computer-use loop runs on a fresh install", async () => {
+  // Also: a computer-use loop runs on a fresh install.
+  it("accepts an image it cannot see (capabilities.image_inputs 'ignored')", async () => {
     const input = [
       {
         role: "user" as const,

@@ -1,3 +1,4 @@
+// @needs server light
 // /v1/responses passed through to an upstream that speaks the Responses API
 // natively (`responses: "native"`): a scripted server on 127.0.0.1 answers
 // /v1/responses; the gateway forwards the request with the upstream's model
@@ -166,7 +167,8 @@ afterAll(async () => {
 });
 
 describe("native /v1/responses passthrough", () => {
-  it("forwards the request with the upstream's model name, returns its answer untouched and records its usage", async () => {
+  // Also: returns its answer untouched and records its usage.
+  it("forwards the request with the upstream's model name", async () => {
     const client = openai(gateway.url, key);
     const { data, response } = await client.responses
       .create({ model: "nat.cua", input: "first question", instructions: "be brief", max_output_tokens: 50 })
@@ -196,7 +198,8 @@ describe("native /v1/responses passthrough", () => {
     expect((await client.responses.retrieve("resp_up_1")).output).toEqual(data.output);
   });
 
-  it("chains previous_response_id from the stored conversation, streamed, relaying the upstream's bytes as they are", async () => {
+  // Also: relaying the upstream's bytes as they are.
+  it("chains previous_response_id from the stored conversation, streamed", async () => {
     const client = openai(gateway.url, key);
     const first = await client.responses.create({ model: "nat.cua", input: "question one" });
     const events: string[] = [];

@@ -1,3 +1,4 @@
+// @needs server light
 // /v1/responses streamed (and a cut call, whole and streamed) over the scripted chat
 // upstream (tests/api/responses-scripted-model.ts): the typed events in the order the
 // official client expects them, for text, a function call and a computer call.

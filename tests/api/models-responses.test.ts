@@ -1,3 +1,4 @@
+// @needs server light postgres chromium
 // /v1/responses with the official client's `responses.create`, translated to
 // chat completions for a scripted OpenAI-wire upstream on 127.0.0.1 (which
 // records what it is sent; tests/api/responses-scripted-model.ts): text,

@@ -1,3 +1,4 @@
+// @needs server light postgres
 // Settings → Models through HTTP: an owner adds, lists (never the key), edits,
 // tests and removes an upstream model; it answers /v1 for the owner's
 // organization right after creation, through a stand-in OpenAI-wire upstream on
@@ -44,7 +45,8 @@ const chat = (key: string, modelId: string) =>
   postV1("/chat/completions", { model: modelId, messages: [{ role: "user", content: "Hi" }], max_tokens: 8 }, { key });
 
 describe("Settings → Models", () => {
-  it("adds a model that answers /v1 at once with the decrypted key, lists it without the key, and seals the key in the row", async () => {
+  // Also: seals the key in the row.
+  it("adds a model that answers /v1 at once with the decrypted key, lists it without the key", async () => {
     const { user, key } = await ownerWithKey("Stored");
     const created = await user.request("POST", "/api/models", model("acme.vision", { aliases: ["acme.v"] }));
     expect(created.status).toBe(201);
@@ -84,7 +86,8 @@ describe("Settings → Models", () => {
     expect(JSON.stringify(row)).not.toContain(Buffer.from(KEY).toString("base64"));
   });
 
-  it("serves a stored model to its own organization only: /v1/models lists it there, elsewhere it does not exist", async () => {
+  // Also: elsewhere it does not exist.
+  it("serves a stored model to its own organization only: /v1/models lists it there", async () => {
     const { user, key } = await ownerWithKey("Own");
     expect((await user.request("POST", "/api/models", model("own.only"))).status).toBe(201);
     const { key: otherKey } = await ownerWithKey("Other");
@@ -103,7 +106,8 @@ describe("Settings → Models", () => {
     expect((await refused.json()).error.code).toBe("model_not_found");
   });
 
-  it("edits (keeping or replacing the key) and deletes; a wrong key comes back as the provider's error in the test button", async () => {
+  // Also: a wrong key comes back as the provider's error in the test button.
+  it("edits (keeping or replacing the key) and deletes", async () => {
     const { user, key } = await ownerWithKey("Edit");
     const created = await user.request("POST", "/api/models", model("edit.me"));
     const id = created.body.id as string;
@@ -138,7 +142,8 @@ describe("Settings → Models", () => {
     expect((await user.request("DELETE", `/api/models/${id}`)).status).toBe(404);
   });
 
-  it("refuses members' writes (403), shows them the list without keys, and hides other organizations' models (404)", async () => {
+  // Also: hides other organizations' models (404).
+  it("refuses members' writes (403), shows them the list without keys", async () => {
     const { user: owner } = await ownerWithKey("Roles");
     const created = await owner.request("POST", "/api/models", model("roles.m"));
     const member = await addMember(owner, "member");
@@ -185,7 +190,8 @@ describe("Settings → Models", () => {
     expect((await user.request("GET", "/api/models")).body.data).toEqual([]);
   });
 
-  it("lets MODELS win: its ids are refused (409 naming the field) and shadow a stored row that names one; the built-in alias may be taken", async () => {
+  // Also: the built-in alias may be taken.
+  it("lets MODELS win: its ids are refused (409 naming the field) and shadow a stored row that names one", async () => {
     const { user, key } = await ownerWithKey("Env");
     const taken = await user.request("POST", "/api/models", model("svc.sm-1"));
     expect(taken.status).toBe(409);

@@ -1,3 +1,4 @@
+// @needs server light postgres
 // Rate limits shared across processes on PostgreSQL: TWO servers on one
 // database (organization limit 4/min, per key 2/min) with requests split
 // between them are refused at the shared limit, not at twice it, and each

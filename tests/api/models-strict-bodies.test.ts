@@ -1,3 +1,4 @@
+// @needs server light
 // Every /v1 body is strict: a parameter the server does not know is a 400 in
 // the OpenAI envelope naming it (`param`), never silently dropped; the
 // parameters the README lists as accepted still pass.

@@ -1,3 +1,4 @@
+// @needs server light
 import { zodFunction, zodResponseFormat } from "openai/helpers/zod";
 import { describe, expect, inject, it } from "vitest";
 import { z } from "zod";
@@ -29,7 +30,8 @@ describe("local model: structured output, images, parameters", () => {
     expect(typeof JSON.parse(obj.choices[0]!.message.content!)).toBe("object");
   });
 
-  it("takes zod 4's .int() schemas (safe-integer bounds) from the openai client's helpers, in response_format and tools", async () => {
+  // Also: in response_format and tools.
+  it("takes zod 4's .int() schemas (safe-integer bounds) from the openai client's helpers", async () => {
     const Point = z.object({ x: z.number().int(), y: z.number().int() });
     const client = openai();
     const parsed = await client.chat.completions.parse({
@@ -51,7 +53,8 @@ describe("local model: structured output, images, parameters", () => {
     expect(call.type === "function" && Point.safeParse(JSON.parse(call.function.arguments)).success).toBe(true);
   });
 
-  it("a text-only local model accepts an image part and leaves it out of the prompt (image_inputs 'ignored')", async () => {
+  // image_inputs 'ignored'.
+  it("a text-only local model accepts an image part and leaves it out of the prompt", async () => {
     const text = [
       { role: "system" as const, content: "x" },
       { role: "user" as const, content: "what is this?" },

@@ -1,3 +1,4 @@
+// @needs server light
 // Tools, structured output and the other chat parameters on the local
 // placeholder model, through the official client: the content is meaningless,
 // the shapes are not. Forced calls always parse and validate (grammar), a tool

@@ -1,3 +1,4 @@
+// @needs server light
 // Tools, images and structured output through an openai-compatible upstream:
 // a scripted OpenAI-wire server on 127.0.0.1 records what it is sent and
 // answers a tool call to a user turn, text to a tool result. The gateway must

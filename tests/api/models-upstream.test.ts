@@ -1,3 +1,4 @@
+// @needs server light
 // The openai-compatible backend, against a second Cabin: a server of its own
 // whose MODELS points ids at the shared server's /v1. Streams pass through
 // chunk by chunk; usage is recorded on both servers; upstream failures map to
@@ -160,7 +161,8 @@ describe("openai-compatible upstream backend", () => {
     expect(gatewayChunks.every((c) => c.model === "up.sm-1")).toBe(true);
   });
 
-  it("reports each model in /api/health; a local model that cannot load degrades health without failing it", async () => {
+  // Also: a local model that cannot load degrades health without failing it.
+  it("reports each model in /api/health", async () => {
     const chat = await postV1(
       "/chat/completions",
       { model: "local.missing", messages },

@@ -1,3 +1,4 @@
+// @needs server light postgres
 // Billed usage survives a crash (docs/models.md "Usage"): every answered completion's row is in the
 // usage journal before the answer is sent, so a server killed with SIGKILL right after answering
 // (inside the batch window, before any batch write) still has every row once it is restarted on the

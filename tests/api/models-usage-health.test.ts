@@ -1,3 +1,4 @@
+// @needs server light postgres
 // Usage rows are never silently lost: /api/health counts rows held, retried and
 // dropped. On a server of its own, the usage table is renamed away under it so
 // its writes really fail, then renamed back (SQLite and PostgreSQL alike).

@@ -1,3 +1,4 @@
+// @needs server light postgres
 // Usage rows are written in batches about once a second, on SQLite by a writer
 // thread (SqliteWriterThread): a server stopped (SIGTERM) right after answering
 // must still write every row it held, exactly, before it exits. Also run on

@@ -1,3 +1,4 @@
+// @needs server light postgres
 // Usage metering: one row per request, for the key's organization and key, with
 // exact tokens and cost at the model's prices; and the dashboard's summary.
 import { afterAll, describe, expect, it } from "vitest";

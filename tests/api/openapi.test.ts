@@ -1,3 +1,4 @@
+// @needs server light chromium
 // GET /openapi.json (docs/operations.md "API reference"): public, a valid OpenAPI 3.1 document (checked by
 // a real validator), and true to the server: every route file under app/computers
 // and app/v1 is in it, and every operation it lists reaches a route of the server,

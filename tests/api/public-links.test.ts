@@ -1,3 +1,4 @@
+// @needs server light chromium
 // What a client or browser sees of the server's own addresses: the icons in public/ and
 // the links in answers (screenshot URLs, endpoints) without PUBLIC_URL, which follow the
 // request (X-Forwarded-Proto/-Host, else Host) and never name a bind address.

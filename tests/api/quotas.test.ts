@@ -1,3 +1,4 @@
+// @needs server light postgres chromium desktop
 // Per-organization quotas (docs/security.md "Quotas"). One organization cannot take every
 // slot: past its concurrent-session quota or its creation rate, creating answers 429
 // in the /computers envelope with a retry-after, while other organizations still
@@ -58,7 +59,8 @@ async function liveIds(t: Target): Promise<string[]> {
 }
 
 describe("concurrent browser sessions per organization", () => {
-  it("refuses the N+1th with 429 + retry-after naming the quota; another organization still creates; ending one frees a slot", async () => {
+  // Also: ending one frees a slot.
+  it("refuses the N+1th with 429 + retry-after naming the quota; another organization still creates", async () => {
     const [a, b] = await Promise.all([newOrg("Quota A"), newOrg("Quota B")]);
     const ids = [await created(a), await created(a)];
     expectQuota429(await create(a), ["ORG_MAX_BROWSER_SESSIONS", BROWSER_QUOTA, "browser"]);
@@ -123,7 +125,8 @@ describe("creation rate per organization", () => {
 });
 
 describe.skipIf(!canRunDesktops)("concurrent desktop sessions per organization", () => {
-  it("refuses the second desktop of an organization whose quota is 1; another organization still gets one", async () => {
+  // Also: another organization still gets one.
+  it("refuses the second desktop of an organization whose quota is 1", async () => {
     const [g, h] = await Promise.all([newOrg("Quota G"), newOrg("Quota H")]);
     const desktop = await created(g, { kind: "desktop" });
     expectQuota429(await create(g, { kind: "desktop" }), ["ORG_MAX_DESKTOP_SESSIONS", 1, "desktop"]);

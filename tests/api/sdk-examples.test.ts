@@ -1,3 +1,4 @@
+// @needs server chromium
 // The public examples' own loop shape (examples/simple.py, desktop.py, shell.py, streaming.py,
 // persistent_session.py, competitor_research.py, visualize.py, interactive.py), which the
 // client-history loop of cua-loop*.test.ts does not cover: the conversation chained on the
@@ -48,7 +49,9 @@ const formScript = (text: string) => [
   { text: "Submitted the form." },
 ];
 
-/** One ComputerSession call; the examples have no error handling, so anything but a successful ActionResult stops them. */
+/**
+ * One ComputerSession call; the examples have no error handling, so anything but a successful ActionResult stops them.
+ */
 async function named(t: Required<Target>, id: string, name: string, body: Item) {
   const res = await api("POST", `/computers/${id}/${name}`, body, t);
   expect([res.status, res.body.status], `${name} ${JSON.stringify(body)}: ${JSON.stringify(res.body)}`).toEqual([
@@ -124,7 +127,9 @@ async function chainedLoop(t: Required<Target>, id: string, task: string, maxSte
   return { ran, last: response };
 }
 
-/** The page saw the click on Go where (500, 300) of 0-1000 lands on 1280x720, pixel (640, 216), then the text submitted. */
+/**
+ * The page saw the click on Go where (500, 300) of 0-1000 lands on 1280x720, pixel (640, 216), then the text submitted.
+ */
 async function expectForm(text: string) {
   await waitFor(() => Promise.resolve(site.events.length), {
     until: (n) => n >= 2,
@@ -188,7 +193,8 @@ describe("the examples' chained loop (previous_response_id, computer_call_output
     const id = (await createSession({ kind: "browser" }, shared)).id;
     sessions.push({ id, t: shared });
     await named(shared, id, "navigate", { url: site.url });
-    // The placeholder cannot see; whether it answers with actions or words, nothing may fail (named() and create() assert).
+    // The placeholder cannot see; whether it answers with actions or words, nothing may fail (named() and create()
+    // assert).
     const { last } = await chainedLoop(shared, id, "Press Go", 5);
     expect(last.object).toBe("response");
   });

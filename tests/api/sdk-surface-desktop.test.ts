@@ -1,3 +1,4 @@
+// @needs server desktop
 // The public Lightcone SDKs' desktop-only methods (debug, exec.sync, exec.create's NDJSON stream)
 // and the action paths on a desktop, sent as their generated clients send them (sdk-surface-fixtures.ts).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

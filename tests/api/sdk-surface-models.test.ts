@@ -1,3 +1,4 @@
+// @needs server light
 // The public Lightcone SDKs' model methods (models.list, chat.createCompletion at /chat/completions,
 // responses.create/retrieve/cancel) against a fresh install's placeholder model, sent as their
 // generated clients send them (sdk-surface-fixtures.ts).

@@ -1,3 +1,4 @@
+// @needs server chromium
 // Every method of the public Lightcone SDKs (TypeScript `client.computers.*`, `client.responses.*`,
 // `client.chat.*`, `client.models.*`; Python's snake_case twins and its ComputerSession helper),
 // sent exactly as their generated clients send it (method, path, query, body field names, headers:
@@ -47,7 +48,8 @@ describe("the SDKs' computers methods on a browser session", () => {
   const post = (name: string, body?: unknown, lang: "js" | "python" = "js") =>
     action(shared, { method: "POST", path: `/computers/${id}/${name}`, body, lang });
 
-  it("create (TS and Python field names), retrieve, retrieveStatus, list with and without type, keepalive", async () => {
+  // Also: keepalive.
+  it("create (TS and Python field names), retrieve, retrieveStatus, list with and without type", async () => {
     // Python's client.computers.create sends the newer names; its client.computer.create adds kind "browser".
     const py = await sdkCreate(
       shared,
@@ -171,7 +173,8 @@ describe("the SDKs' computers methods on a browser session", () => {
     );
   });
 
-  it("retrieveEvents and retrieveScreencast open their streams with Accept */*; retrieveWs answers 426 naming the WebSocket", async () => {
+  // Also: retrieveWs answers 426 naming the WebSocket.
+  it("retrieveEvents and retrieveScreencast open their streams with Accept */*", async () => {
     for (const stream of ["events", "screencast"]) {
       const abort = new AbortController();
       const res = await sdkOpen(
@@ -188,7 +191,8 @@ describe("the SDKs' computers methods on a browser session", () => {
     expect(expectShape(ComputersError, ws.body, "426").error.message).toMatch(/WebSocket/i);
   });
 
-  it("debug and exec.sync on a browser session are a 400 naming why (Cabin runs commands in desktops only)", async () => {
+  // Cabin runs commands in desktops only.
+  it("debug and exec.sync on a browser session are a 400 naming why", async () => {
     const res = await sdkCall(shared, {
       method: "POST",
       path: `/computers/${id}/debug`,

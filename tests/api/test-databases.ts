@@ -93,7 +93,9 @@ async function postgresTemplate(base: string): Promise<string> {
   return name;
 }
 
-/** A new, migrated database for one test server: SQLite in `dataDir`, or PostgreSQL when CABIN_TEST_DATABASE_URL is set. */
+/**
+ * A new, migrated database for one test server: SQLite in `dataDir`, or PostgreSQL when CABIN_TEST_DATABASE_URL is set.
+ */
 export async function freshDatabase(dataDir: string): Promise<string> {
   const base = process.env.CABIN_TEST_DATABASE_URL;
   if (!base) {

@@ -57,7 +57,8 @@ export async function startProxy(): Promise<Proxy> {
     if (req.headers["proxy-authorization"] !== expected) {
       rejected++;
       return void socket.end(
-        'HTTP/1.1 407 Proxy Authentication Required\r\nproxy-authenticate: Basic realm="test"\r\ncontent-length: 0\r\n\r\n',
+        'HTTP/1.1 407 Proxy Authentication Required\r\nproxy-authenticate: Basic realm="test"\r\ncontent-length: ' +
+          "0\r\n\r\n",
       );
     }
     seen.push(`CONNECT ${req.url}`);

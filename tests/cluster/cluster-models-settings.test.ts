@@ -1,3 +1,4 @@
+// @needs cluster
 // Settings → Models on two nodes of one PostgreSQL (docs/models.md, "Every
 // node"): a model an owner adds, edits and deletes through node A is served,
 // changed and gone on node B within seconds, B using the key A sealed.

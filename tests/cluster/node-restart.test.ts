@@ -1,3 +1,4 @@
+// @needs cluster chromium
 // A node killed with SIGKILL restarts at once with the same HOST_ID, NODE_URL and data
 // folder, while its old row's lease still stands (docs/cluster.md "What must be shared,
 // what must differ"): its restart may probe its own address, where nothing but itself

@@ -1,3 +1,4 @@
+// @needs browser-ui
 // The API reference page renders the server's own OpenAPI document: every
 // operation of both surfaces, a filter by text and surface with a designed
 // empty result, operations that open from the keyboard, and a curl example

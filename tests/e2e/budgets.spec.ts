@@ -1,3 +1,4 @@
+// @needs browser-ui
 // The Keys page's budget fields, in a real browser: an owner sets a key's
 // monthly budget, the key is refused once it is spent, and the page shows the spend.
 import { expect, test } from "@playwright/test";

@@ -1,3 +1,4 @@
+// @needs browser-ui
 // The Credentials page (/vault) in a real browser against the real server: an owner
 // stores a login from the keyboard (a bad domain first: the server's message names
 // the field), sees its name, domain, value names and TOTP yes/no but never a value,

@@ -1,3 +1,4 @@
+// @needs browser-ui
 // The dashboard reads its own JSON (snake_case like every JSON Cabin writes):
 // after one model request, the usage page shows it by model and by day, and
 // the key list shows when the key was last used.

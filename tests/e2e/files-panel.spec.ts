@@ -1,3 +1,4 @@
+// @needs browser-ui
 // The session page's Files panel in a real browser against the real server (docs/files.md):
 // upload with the keyboard-reachable button and by dropping a file, a download the session's
 // page makes appearing on its own, download and delete; at 1280 and at 390 px.

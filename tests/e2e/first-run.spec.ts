@@ -1,3 +1,4 @@
+// @needs browser-ui
 // The sign-up side of a fresh install, in a real browser (docs/limits.md "Sign-up"):
 // with the default policy the dashboard opens on Sign up and says the first account
 // becomes the owner; after it, a visitor sees that sign-up is by invitation only

@@ -1,3 +1,4 @@
+// @needs browser-ui
 // Fixes on the existing pages, in a real browser: Members shows each role only
 // its own controls, an invitee who signs up from the link lands in the inviting
 // team (and no other), reopening the link leads into the app, unknown pages get
@@ -82,9 +83,8 @@ test("roles see only their controls; an invitee joins from the link and reopenin
   await inviteeContext.close();
 });
 
-test("login returns to the page asked for, never to another site; focus is visible; 404 is plain when logged out", async ({
-  browser,
-}) => {
+// Also: 404 is plain when logged out.
+test("login returns to the page asked for, never to another site; focus is visible", async ({ browser }) => {
   const setup = await browser.newContext({ baseURL: base() });
   const email = await signUpNewTeam(await setup.newPage(), "Cleo");
   await setup.close();

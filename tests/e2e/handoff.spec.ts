@@ -1,3 +1,4 @@
+// @needs browser-ui
 // A task handed to a person, in a real browser at 1280 and 390 px, against a
 // server of this spec's own whose model `agent.scripted` asks for a person
 // (request_human) and then finishes: the navigation's badge counts 1 waiting

@@ -1,3 +1,4 @@
+// @needs browser-ui
 // The app shell holds its places while its data loads: opening a page after login moves
 // nothing under the reader's eyes (the organization selector used to push the navigation
 // down as it arrived). Measured as Chromium reports it: the sum of layout-shift entries.

@@ -1,3 +1,4 @@
+// @needs browser-ui
 // Settings → Models in a real browser against the real server, with a stand-in
 // OpenAI-wire upstream on loopback that answers only the right key: an owner
 // adds a model by keyboard, tests it (the answer, then the provider's error

@@ -1,3 +1,4 @@
+// @needs browser-ui
 // The dashboard on a 390 px phone: one header row naming the current page, a
 // drawer that reaches every navigation item, and no page wider than the screen.
 import { expect, test } from "@playwright/test";

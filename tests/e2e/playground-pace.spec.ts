@@ -1,3 +1,4 @@
+// @needs browser-ui
 // The Playground keeps up with a fast model, in a real browser against the
 // bundled model: a 4,096-token answer streams in full while the page keeps
 // drawing frames (gaps, long tasks and the first text's delay are measured and

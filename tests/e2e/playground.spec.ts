@@ -1,3 +1,4 @@
+// @needs browser-ui
 // The Playground in a real browser against the real server and its local
 // placeholder model: an answer streams in (several renders before it ends),
 // Stop ends a long answer, "View code" shows the call for this server, and

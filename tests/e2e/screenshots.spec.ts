@@ -1,3 +1,4 @@
+// @needs browser-ui
 // Every dashboard page at 1280 and 390 px: saved to docs/screenshots (for the
 // README and for review) and attached to the test report. At 390 px no page
 // may be wider than the screen and every navigation item must be reachable

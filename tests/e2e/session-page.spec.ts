@@ -1,3 +1,4 @@
+// @needs browser-ui desktop
 // The session page (/sessions/{id}) in a real browser against the real server
 // and Chromium: live frames on the canvas, take control and click a button of
 // a page this test serves (the page records the click in its title), open,

@@ -1,3 +1,4 @@
+// @needs browser-ui
 // The session page's panels in a real browser against the real server: the exec
 // console on a real desktop (streamed output, stderr, exit code, Stop, ↑ recall),
 // the event timeline showing an action sent through the API with its request_id,
@@ -26,7 +27,9 @@ async function newSession(page: Page, kind: "browser" | "desktop"): Promise<stri
   return ((await res.json()) as { id: string }).id;
 }
 
-/** Runs client code the page shows as a Node module inside the repository, so `playwright` and `puppeteer-core` resolve. */
+/**
+ * Runs client code the page shows as a Node module inside the repository, so `playwright` and `puppeteer-core` resolve.
+ */
 async function runSnippet(code: string): Promise<string> {
   const dir = path.join(root, "test-results", "snippets");
   mkdirSync(dir, { recursive: true });

@@ -1,3 +1,4 @@
+// @needs browser-ui
 // The Sessions page in a real browser against the real server and Chromium:
 // the empty state's curl, a session created from the form that counts down
 // on both deadlines and names its member, keep-alive, stop, a key's session named by its key, and

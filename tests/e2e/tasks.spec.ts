@@ -1,3 +1,4 @@
+// @needs browser-ui
 // The Tasks pages in a real browser, at 1280 and 390 px, against a server of
 // this spec's own whose model `agent.scripted` is the scripted computer-use
 // upstream (a steady step a second): start a task from the form, watch steps

@@ -1,3 +1,4 @@
+// @needs browser-ui
 // A team's first minutes, in a real browser: sign up, create a key and see it
 // once, revoke it, invite a teammate who signs up from the link and lands in the same org.
 import { expect, test, type Page } from "@playwright/test";

@@ -1,3 +1,4 @@
+// @needs browser-ui
 // The session timeline tells the truth, in a real browser against the real
 // server (docs/watching-sessions.md): a refused navigation is an error with its
 // reason, a person's input under Take control shows up, and the session list
@@ -153,7 +154,8 @@ test("the session list hears of a new and an ended session from the server's pus
   const pushedEnd = (await changedAt()) - stoppedAt;
   await expect(page.locator(`[data-session-id="${id}"]`).getByTestId("session-status")).toHaveText(/^ended/);
   console.log(
-    `session list push: new session ${Math.round(pushedNew)} ms after the API answered (start took ${Math.round(answeredAt - startedAt)} ms), ended ${Math.round(pushedEnd)} ms after`,
+    `session list push: new session ${Math.round(pushedNew)} ms after the API answered (start took ` +
+      `${Math.round(answeredAt - startedAt)} ms), ended ${Math.round(pushedEnd)} ms after`,
   );
 
   // A member who opens /create-team is told they have a team, not that they are in none.

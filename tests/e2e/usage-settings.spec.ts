@@ -1,3 +1,4 @@
+// @needs browser-ui
 // Usage and Settings in a real browser: session time from real sessions, the
 // chart's tooltip by mouse and keyboard, the range in the URL, a CSV download;
 // renaming the organization, then deleting it with the typed slug.

@@ -1,3 +1,4 @@
+// @needs browser-ui
 // The dashboard a person works in (docs/watching-sessions.md), in real Chromium at
 // 1280×800 and 390×844: watching keeps a session alive, the screen fills its column
 // and the window in fullscreen, a refused navigation says so, Stop on the list asks

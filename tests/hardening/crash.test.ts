@@ -1,3 +1,4 @@
+// @needs server quiet-machine chromium desktop
 // Crash suite (docs/development.md "Hardening suites"): SIGKILL a server of our own while a persistent browser
 // (cookie set) and a persistent desktop (file written, a user's process running) are
 // live; within 2 s of the kill, before any restart, no desktop process is left; after the restart
@@ -67,7 +68,8 @@ afterAll(async () => {
 });
 
 describe("crash: SIGKILL with live persistent sessions of both kinds", () => {
-  it("leaves no process, mount, desktop dir or temp profile; rows crashed at the last beat; saved states restore", async () => {
+  // Also: saved states restore.
+  it("leaves no process, mount, desktop dir or temp profile; rows crashed at the last beat", async () => {
     let server = await startServer({
       env: {
         STATE_SAVE_INTERVAL_SECONDS: "1",

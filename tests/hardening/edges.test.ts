@@ -1,3 +1,4 @@
+// @needs server quiet-machine chromium
 // The edge's limits (docs/limits.md) held against what a hostile client sends: an
 // upgrade flood to paths with no WebSocket, deeply nested JSON, 200 tab attempts,
 // and the odd requests Node or Next would answer bare (CONNECT, no Host, Expect,
@@ -63,7 +64,8 @@ const pid = () => server.process.pid!;
 const rssMiB = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid()}/status`, "utf8"))![1]) / 1024;
 
 describe("upgrade requests", () => {
-  it(`answers ${UPGRADES} upgrades to paths with no WebSocket with a JSON 404 and closes each; fds return to the baseline`, async () => {
+  // The fds return to the baseline afterwards.
+  it(`answers ${UPGRADES} upgrades to paths with no WebSocket with a JSON 404 and closes each`, async () => {
     const paths = [
       "/api/health",
       "/",

@@ -10,7 +10,10 @@ import { chromiumPidsOf } from "../api/computers-fixtures";
 import { overlayMountsUnder } from "../api/desktop-fixtures";
 
 export interface Census {
-  /** The server's descendants (Chromium, desktop launchers, ffmpeg, x11vnc...), zombies and Chromium's services excluded. */
+  /**
+   * The server's descendants (Chromium, desktop launchers, ffmpeg, x11vnc...), zombies and Chromium's services
+   * excluded.
+   */
   childProcesses: number;
   /**
    * Chromium's browser-wide services (`--type=utility`: network, storage, on_device_model...) running more than once
@@ -24,7 +27,10 @@ export interface Census {
    */
   renderers: number;
   chromiumMains: number;
-  /** Any process carrying the marker of a desktop under <dataDir>/desktops (also those re-parented away from the server). */
+  /**
+   * Any process carrying the marker of a desktop under <dataDir>/desktops (also those re-parented away from the
+   * server).
+   */
   desktopProcesses: number;
   fds: number;
   rssMiB: number;
@@ -80,7 +86,10 @@ function serviceKindOf(cmdline: string | null): string | null {
   return cmdline?.includes("--type=utility") ? (/--utility-sub-type=(\S+)/.exec(cmdline)?.[1] ?? "unknown") : null;
 }
 
-/** Each descendant of `rootPid` as "name --type=..." (Chromium's process kinds), to say what a count that moved is made of. */
+/**
+ * Each descendant of `rootPid` as "name --type=..." (Chromium's process kinds), to say what a count that moved is made
+ * of.
+ */
 export function describeDescendants(rootPid: number): string[] {
   return descendantsOf(rootPid)
     .map((pid) => {
@@ -97,8 +106,10 @@ export function describeDescendants(rootPid: number): string[] {
 }
 
 /**
- * Descendants split into Chromium's renderers, its services (by sub-type) and everything else (`Census.childProcesses`). A sandboxed
- * process may fork a `--type=broker` (the process that opens files for it under seccomp): a service of its parent's kind.
+ * Descendants split into Chromium's renderers, its services (by sub-type) and everything else
+ * (`Census.childProcesses`). A sandboxed
+ * process may fork a `--type=broker` (the process that opens files for it under seccomp): a service of its parent's
+ * kind.
  */
 function processKinds(rootPid: number): { others: number; renderers: number; services: Map<string, number> } {
   const services = new Map<string, number>();
@@ -121,7 +132,10 @@ function processKinds(rootPid: number): { others: number; renderers: number; ser
   return { others, renderers, services };
 }
 
-/** Pids whose CABIN_DESKTOP marker is one of this data dir's desktops (`markerPrefix`, the digest `markedProcesses` looks for). */
+/**
+ * Pids whose CABIN_DESKTOP marker is one of this data dir's desktops (`markerPrefix`, the digest `markedProcesses`
+ * looks for).
+ */
 export function desktopMarkedPids(dataDir: string): number[] {
   const prefix = `${MARKER_VAR}=${markerPrefix(path.join(dataDir, "desktops"))}`;
   const pids: number[] = [];

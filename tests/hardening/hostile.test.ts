@@ -1,3 +1,4 @@
+// @needs server quiet-machine chromium desktop
 // Hostile requests (docs/development.md "Hardening suites"): ≥ 10,000 requests generated with fast-check from the
 // server's own OpenAPI document (its paths, methods and example bodies, then mutated:
 // wrong methods, hostile path segments, bodies of the wrong shape, broken JSON, NUL
@@ -26,8 +27,9 @@ let operations: Operation[];
 let liveId = "";
 
 beforeAll(async () => {
-  // Generated actions may be valid long ones (a 60 s wait): a short action timeout keeps the live session's queue moving.
-  // Generated /v1 bodies are often valid completions with a large max_tokens: the placeholder's smaller context of
+  // Generated actions may be valid long ones (a 60 s wait): a short action timeout keeps the live session's queue
+  // moving. Generated /v1 bodies are often valid completions with a large max_tokens: the placeholder's smaller context
+  // of
   // before (2,048 tokens, not the default 8,192) bounds each such answer to seconds, so the suite's 90 s per request
   // measures the server's handling of the input, not how long a long generation takes on two cores.
   server = await startServer({
@@ -73,7 +75,8 @@ function problemWith(request: RawRequest, answer: RawAnswer): string | null {
 }
 
 describe("hostile requests", () => {
-  it(`${GENERATED} generated requests and the fixed corpus: no 5xx, JSON envelopes, a healthy server, rows = sessions`, async () => {
+  // Afterwards the server is healthy and its rows are its sessions.
+  it(`${GENERATED} generated requests and the fixed corpus: no 5xx, JSON envelopes`, async () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
     const requests: RawRequest[] = [
       ...HOSTILE_CORPUS(liveId, target.key!),

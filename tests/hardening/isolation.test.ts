@@ -1,3 +1,4 @@
+// @needs server quiet-machine chromium desktop
 // Isolation (docs/development.md "Hardening suites"): every operation of /openapi.json that names a session (and the
 // upgrades that are not in it: CDP, live view, VNC) called with another organization's
 // key on organization A's live browser, desktop and stored /v1 response answers 404, and

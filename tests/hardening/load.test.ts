@@ -1,5 +1,7 @@
-// Hardening suite "Load" (docs/development.md "Hardening suites"): 50 live browser sessions over two organizations, paced open-loop mixed traffic
-// (reads, list, screenshots, clicks, key presses, local-model chat completions: DEFAULT_MIX) for a bounded
+// @needs server quiet-machine chromium
+// Hardening suite "Load" (docs/development.md "Hardening suites"): 50 live browser sessions over two organizations,
+// paced open-loop mixed traffic (reads, list, screenshots, clicks, key presses, local-model chat completions:
+// DEFAULT_MIX) for a bounded
 // time on loopback, then 20 creates at once while it goes on (tests/hardening/mixed-load.ts). Every request
 // must succeed and the server stay healthy; p50/p99 per class, in steady state and in the 10 s after the
 // burst, are printed against the issue's target (p99 ≤ 200 ms after the burst), which, like every speed
@@ -37,7 +39,8 @@ afterAll(async () => {
 });
 
 describe("load", () => {
-  it(`${SESSIONS} live sessions and ${LOAD_RATE} req/s of mixed traffic, then ${BURST} creates at once: no error, the server healthy`, async () => {
+  // No error, and the server is healthy afterwards.
+  it(`${SESSIONS} sessions, ${LOAD_RATE} req/s of mixed traffic, then ${BURST} creates at once`, async () => {
     const keys = [await createOrgKey(server, "Load A"), await createOrgKey(server, "Load B")];
     const result = await runMixedLoad({
       base: server.url,

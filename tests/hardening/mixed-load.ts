@@ -213,7 +213,9 @@ export async function runMixedLoad(o: LoadOptions): Promise<LoadResult> {
   };
 }
 
-/** Rows of [class, requests, errors, p50, p99] for the steady phase, the 10 s after the burst, and each class overall. */
+/**
+ * Rows of [class, requests, errors, p50, p99] for the steady phase, the 10 s after the burst, and each class overall.
+ */
 export function summarize(r: LoadResult, mix: Mix = DEFAULT_MIX, afterBurstMs = 10_000): string[][] {
   const fmt = (v: number) => (Number.isNaN(v) ? "-" : `${v.toFixed(1)} ms`);
   const row = (name: string, set: Sample[]) => {

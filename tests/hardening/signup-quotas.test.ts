@@ -1,3 +1,4 @@
+// @needs server quiet-machine chromium desktop
 // A real install's defaults (docs/limits.md "Sign-up" and "Quotas"): no SIGNUP and no
 // ORG_MAX_* set. The first account signs up and owns the install; after it a stranger
 // is refused (invitations only); each organization's quotas are well under half the

@@ -1,3 +1,4 @@
+// @needs server quiet-machine chromium
 // Hardening suite "Slow clients" (docs/development.md "Hardening suites"): 50 sockets trickle their headers or
 // their body, a byte at a time, to /computers, /v1 and the sign-in route. Each is
 // closed within the header/request timeout (plus the server's check interval and
@@ -55,7 +56,9 @@ function trickles(): Trickle[] {
     } else {
       list.push({
         label: `body → ${path}`,
-        head: `${line}Authorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length + 10_000}\r\n\r\n`,
+        head:
+          `${line}Authorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ` +
+          `${body.length + 10_000}\r\n\r\n`,
         drip: body + " ".repeat(10_000),
       });
     }
@@ -127,9 +130,12 @@ describe("slow clients", () => {
     const closes = results.map((r) => r.closedAfterMs ?? Infinity).sort((a, b) => a - b);
     const sorted = [...latencies].sort((a, b) => a - b);
     console.log(
-      `[slow-clients] ${results.length} trickling sockets: closed p50 ${percentile(closes, 50).toFixed(0)} ms, max ${closes.at(-1)!.toFixed(0)} ms ` +
-        `(headers timeout ${HEADERS_TIMEOUT_S} s, request timeout ${REQUEST_TIMEOUT_S} s); meanwhile ${latencies.length} normal request pairs: ` +
-        `p50 ${percentile(sorted, 50).toFixed(0)} ms, p99 ${percentile(sorted, 99).toFixed(0)} ms, max ${(sorted.at(-1) ?? 0).toFixed(0)} ms; ` +
+      `[slow-clients] ${results.length} trickling sockets: closed p50 ${percentile(closes, 50).toFixed(0)} ms, max ` +
+        `${closes.at(-1)!.toFixed(0)} ms ` +
+        `(headers timeout ${HEADERS_TIMEOUT_S} s, request timeout ${REQUEST_TIMEOUT_S} s); meanwhile ` +
+        `${latencies.length} normal request pairs: ` +
+        `p50 ${percentile(sorted, 50).toFixed(0)} ms, p99 ${percentile(sorted, 99).toFixed(0)} ms, max ` +
+        `${(sorted.at(-1) ?? 0).toFixed(0)} ms; ` +
         `answers ${JSON.stringify(countBy(results.map((r) => r.answer || "(closed without an answer)")))}`,
     );
     const late = results.filter((r) => r.closedAfterMs === null || r.closedAfterMs > limitMs);

@@ -1,3 +1,4 @@
+// @needs server quiet-machine chromium desktop
 // Soak suite (docs/development.md "Hardening suites"): 500 browser and 50 desktop create/act/end cycles on a server
 // of our own, a few ended by inactivity and by lifetime instead of DELETE, at bounded
 // concurrency. Before and after: the server's processes, fds, mounts, temp profiles,
@@ -66,7 +67,10 @@ function ending(i: number, every: number, idleSeconds: number, lifetimeSeconds: 
   return {};
 }
 
-/** The pool at its floor: no session, no organization's browser (BROWSER_ORG_IDLE_SECONDS), the standby trimmed back, and no context or page beyond the standby's own. */
+/**
+ * The pool at its floor: no session, no organization's browser (BROWSER_ORG_IDLE_SECONDS), the standby trimmed back,
+ * and no context or page beyond the standby's own.
+ */
 const settledPool = async () => {
   const p = await poolStats(server.url);
   const desktop = canRunDesktops ? await desktopHealth({ base: server.url }) : null;
@@ -102,7 +106,7 @@ async function warmUp() {
 describe("soak", () => {
   // Its own timeout: 550 cycles, the self-ending sessions' deadlines and the standby's minute-long trim took 584 s on a
   // quiet host and passed the project's 600 s on a loaded one.
-  it(`${BROWSER_CYCLES} browser and ${canRunDesktops ? DESKTOP_CYCLES : 0} desktop cycles return the host to its baseline`, {
+  it(`${BROWSER_CYCLES} browser, ${canRunDesktops ? DESKTOP_CYCLES : 0} desktop cycles: the host at its baseline`, {
     timeout: 1_200_000,
   }, async () => {
     // The baseline is the steady state after one cycle of each kind, not the cold start.
@@ -126,8 +130,8 @@ describe("soak", () => {
     });
     const desktops = canRunDesktops
       ? pool(DESKTOP_CYCLES, DESKTOP_CONCURRENCY, async (i) => {
-          // Every 25th, as for browsers: self-ending desktops stay live for up to 45 s, and with every 10th a fast host had
-          // 8 alive at once, the organization's desktop quota (ORG_MAX_DESKTOP_SESSIONS as the harness sets it).
+          // Every 25th, as for browsers: self-ending desktops stay live for up to 45 s, and with every 10th a fast host
+          // had 8 alive at once, the organization's desktop quota (ORG_MAX_DESKTOP_SESSIONS as the harness sets it).
           const end = ending(i, SELF_ENDING_EVERY, 20, 45);
           const d = await createDesktop(target, end);
           expect((await exec(target, d.id, `echo cycle-${i}`)).stdout).toBe(`cycle-${i}\n`);
@@ -176,7 +180,8 @@ describe("soak", () => {
     );
 
     printSummary(
-      `soak suite: ${BROWSER_CYCLES} browser + ${canRunDesktops ? DESKTOP_CYCLES : 0} desktop cycles in ${cyclesSeconds.toFixed(0)} s ` +
+      `soak suite: ${BROWSER_CYCLES} browser + ${canRunDesktops ? DESKTOP_CYCLES : 0} desktop cycles in ` +
+        `${cyclesSeconds.toFixed(0)} s ` +
         `(load average ${os
           .loadavg()
           .map((l) => l.toFixed(2))

@@ -1,3 +1,4 @@
+// @needs nothing
 // Pure parts of the agent loop: the 0–1000 → pixel rescaling of model actions,
 // the pause/stop/message control the loop waits on, and exit codes.
 import { describe, expect, it } from "vitest";

@@ -1,3 +1,4 @@
+// @needs nothing
 // The hand-off's pure parts: TaskControl holds the loop for a person the way a
 // pause does (the needs_human event once it holds, resume with a note and who,
 // a pause and a hand-off together), the run clock that stops while a task waits

@@ -1,3 +1,4 @@
+// @needs nothing
 import { describe, expect, it } from "vitest";
 import { clientAddress } from "@/lib/api/client-address";
 import { parseAddressRanges } from "@/lib/ip-ranges";

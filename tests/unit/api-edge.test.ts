@@ -1,3 +1,4 @@
+// @needs nothing
 import { Readable } from "node:stream";
 import type { IncomingMessage } from "node:http";
 import { describe, expect, it } from "vitest";

@@ -1,3 +1,4 @@
+// @needs nothing
 // The API key cache: hits skip the loader, and a revocation announced by
 // another process (the CLI, through the SQLite marker file) empties it before
 // the next lookup, including a lookup already in flight and announcements within one file-time tick.

@@ -1,3 +1,4 @@
+// @needs nothing
 import { describe, expect, it } from "vitest";
 import { bearerKey, generateApiKey, hashApiKey, isWellFormedKey, prefixOf } from "@/lib/auth/api-key-format";
 

@@ -1,3 +1,4 @@
+// @needs nothing
 import { describe, expect, it } from "vitest";
 import { invitableRoles, memberControls } from "@/lib/auth/member-permissions";
 import { loginPathFor, safeNextPath } from "@/lib/auth/next-path";

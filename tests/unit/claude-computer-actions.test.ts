@@ -1,3 +1,4 @@
+// @needs nothing
 // Claude's computer actions <-> the caller's computer_call actions, both ways,
 // in both coordinate spaces (lib/models/responses/native-computer-use).
 import { describe, expect, it } from "vitest";

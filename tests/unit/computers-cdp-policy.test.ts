@@ -1,3 +1,4 @@
+// @needs nothing
 // The CDP allow-list (lib/computers/browser/cdp-policy.ts): what a session's
 // client may send to the shared pool Chromium, and the token of endpoints.cdp.
 import { describe, expect, it } from "vitest";

@@ -1,3 +1,4 @@
+// @needs nothing
 // Pure pieces of what real clients rely on (docs/contract.md): the public origin,
 // screenshot capability tokens, retry hints, Prisma error mapping, unknown fields.
 import { describe, expect, it } from "vitest";

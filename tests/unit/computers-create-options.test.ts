@@ -1,3 +1,4 @@
+// @needs nothing
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/api/errors";
 import { parseCreateOptions } from "@/lib/computers/sessions/create-options";

@@ -1,3 +1,4 @@
+// @needs nothing
 // The driver boundary in pure logic: the one mapping of driver/manager failures
 // (asAppError, asActionResult), the per-computer ActionQueue, and the one key
 // normaliser both drivers read.

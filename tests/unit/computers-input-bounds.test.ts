@@ -1,3 +1,4 @@
+// @needs nothing
 // docs/security.md "Request limits": NUL bytes and unbounded deltas are refused with a
 // 400 naming the field before they reach argv, xdotool or Chromium's input.
 import { describe, expect, it } from "vitest";

@@ -1,3 +1,4 @@
+// @needs nothing
 // Kind rules that need a missing driver or a desktop row, with the registry and
 // session access mocked: desktop without a driver → 501; tabs on a desktop reach its handle
 // (its own Chromium, docs/desktop-browsing.md) with the browser sessions' shapes.

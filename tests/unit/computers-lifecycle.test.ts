@@ -1,3 +1,4 @@
+// @needs nothing
 import { describe, expect, it, vi } from "vitest";
 
 // Whether CDP is offered depends on SESSION_CDP (cdpEnabled); the session object is tested both ways.
@@ -99,7 +100,8 @@ describe("toSession", () => {
     });
   });
 
-  it("mirrors auto_kill as idle_timeout_enabled, has live-view endpoints and, where offered, cdp, clamps an old row's idle deadline", () => {
+  // Also: clamps an old row's idle deadline.
+  it("mirrors auto_kill as idle_timeout_enabled, has live-view endpoints and, where offered, cdp", () => {
     const s = toSession(
       { ...row, autoKill: false, expiresAt: at(60), idleExpiresAt: at(120) },
       "http://localhost:3000",

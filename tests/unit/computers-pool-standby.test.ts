@@ -1,3 +1,4 @@
+// @needs nothing
 // Standby sizing from demand (StandbyDemand, standbyTarget): pure logic, no browser.
 import { describe, expect, it } from "vitest";
 import { StandbyDemand, standbyTarget } from "@/lib/computers/browser/standby-demand";

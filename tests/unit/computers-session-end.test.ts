@@ -1,5 +1,9 @@
+// @needs nothing
 import { describe, expect, it } from "vitest";
+import type { ComputerHandle } from "@/lib/computers/driver";
+import type { LiveSession } from "@/lib/computers/sessions/live-session";
 import { SessionEndBus, type SessionEnded } from "@/lib/computers/sessions/session-end";
+import { endInOrder } from "@/lib/computers/sessions/session-teardown";
 
 const ended: SessionEnded = {
   sessionId: "comp_1",
@@ -61,5 +65,45 @@ describe("SessionEndBus", () => {
     await bus.publish(ended, () => {});
     expect(heard).toEqual([]);
     expect(bus.size).toBe(0);
+  });
+});
+
+describe("a session's end in its documented order (docs/computers.md)", () => {
+  /** A live session whose row write the test settles, a handle whose stop it records. */
+  function ending() {
+    const heard: string[] = [];
+    let writeRow!: () => void;
+    const live = {
+      id: "comp_1",
+      organizationId: "org",
+      kind: "browser",
+      persistent: false,
+      saving: null,
+      rowEnded: new Promise<void>((resolve) => (writeRow = () => (heard.push("row"), resolve()))),
+    } as unknown as LiveSession;
+    const handle = { stop: async () => (heard.push("stop"), null) } as unknown as ComputerHandle;
+    return { heard, live, handle, writeRow };
+  }
+
+  it("marks the row terminated, then tells the subscribers, then stops the computer", async () => {
+    const { heard, live, handle, writeRow } = ending();
+    const bus = new SessionEndBus();
+    bus.subscribe("tasks", ({ reason }) => void heard.push(`tasks: ${reason}`));
+    bus.subscribe("events", ({ reason }) => void heard.push(`events: ${reason}`));
+    const ended = endInOrder(live, "deleted", Promise.resolve(handle), bus);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(heard).toEqual([]); // the row is not written yet: nobody hears the end before it
+    writeRow();
+    await ended;
+    expect(heard).toEqual(["row", "events: deleted", "tasks: deleted", "stop"]);
+  });
+
+  it("still tells the subscribers and stops the computer when the row could not be written", async () => {
+    const { heard, live, handle } = ending();
+    live.rowEnded = Promise.reject(new Error("database down"));
+    const bus = new SessionEndBus();
+    bus.subscribe("usage", () => void heard.push("usage"));
+    await endInOrder(live, "crashed", Promise.resolve(handle), bus);
+    expect(heard).toEqual(["usage", "stop"]);
   });
 });

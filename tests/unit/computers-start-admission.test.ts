@@ -1,3 +1,4 @@
+// @needs nothing
 import { describe, expect, it } from "vitest";
 import { isAppError } from "@/lib/api/errors";
 import { StartAdmission } from "@/lib/computers/sessions/start-admission";

@@ -1,3 +1,4 @@
+// @needs nothing
 import { describe, expect, it } from "vitest";
 import { deriveStateKey, openState, sealState } from "@/lib/computers/state/state-crypto";
 import { describeProxy, parseProxyUrl } from "@/lib/computers/egress/proxy";

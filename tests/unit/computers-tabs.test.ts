@@ -1,3 +1,4 @@
+// @needs nothing
 import { describe, expect, it } from "vitest";
 import { MAIN_TAB_ID, TabSet } from "@/lib/computers/browser/tabs";
 

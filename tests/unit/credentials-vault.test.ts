@@ -1,3 +1,4 @@
+// @needs nothing
 // The credential vault's pure parts: sealing bound to its row, where values may be
 // filled, and the create body's checks (400s naming the field, never echoing a value).
 import { describe, expect, it } from "vitest";

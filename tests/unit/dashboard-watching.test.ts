@@ -1,3 +1,4 @@
+// @needs nothing
 // The pure rules behind the session page (docs/watching-sessions.md): how often watching
 // keeps a session alive, how the screen is sized, when a countdown turns amber and red,
 // which URLs the open-tab field takes, who is offered Revoke, and end reasons in words.

@@ -1,3 +1,4 @@
+// @needs nothing
 // Integration: the checked-in SQLite migrations deploy to a fresh file through
 // the WASM schema engine, and `createDb`'s client can then write and read it.
 // Uses explicit URLs (createDb), so no process.env changes.

@@ -1,3 +1,4 @@
+// @needs nothing
 // Pure logic of the migration tooling: schema derivation, URL parsing and
 // migration folder naming.
 import fs from "node:fs";

@@ -1,3 +1,4 @@
+// @needs nothing
 import { describe, expect, it } from "vitest";
 import { IMAGE_PACKAGES, imageVersion } from "@/lib/computers/desktop/image";
 

@@ -1,3 +1,4 @@
+// @needs nothing
 import { describe, expect, it } from "vitest";
 import { parseAction } from "@/lib/computers/actions/actions";
 import { toKeysym, xdotoolArgs } from "@/lib/computers/desktop/xdotool";

@@ -1,3 +1,4 @@
+// @needs nothing
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { CONFIG_PAGE, renderPage, renderTable, settings } from "@/scripts/docs-config";

@@ -1,3 +1,4 @@
+// @needs nothing
 // EgressPolicy.check: the order of Cabin-itself, the allow-list, never-legitimate
 // addresses and public-only, on addresses as a resolver returns them.
 import { describe, expect, it } from "vitest";

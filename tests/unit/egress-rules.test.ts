@@ -1,3 +1,4 @@
+// @needs nothing
 // EgressPolicy.rules: the ordered rules a desktop's firewall is made from give the same
 // answer as EgressPolicy.check for every address (first match decides, none = allowed).
 import { BlockList } from "node:net";

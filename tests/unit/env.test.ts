@@ -1,3 +1,4 @@
+// @needs nothing
 import { describe, expect, it } from "vitest";
 import { configuredOrigin as publicUrl } from "@/lib/api/public-url";
 import { databaseUrl, loadEnv } from "@/lib/env";

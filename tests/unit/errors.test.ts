@@ -1,3 +1,4 @@
+// @needs nothing
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { AppError, ERROR_STATUS } from "@/lib/api/errors";

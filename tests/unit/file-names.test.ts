@@ -1,3 +1,4 @@
+// @needs nothing
 import { describe, expect, it } from "vitest";
 import { checkedFolder, checkedName, downloadName, nameProblem } from "@/lib/computers/files/file-names";
 import { mimeTypeOf } from "@/lib/computers/files/mime-types";

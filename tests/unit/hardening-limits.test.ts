@@ -1,3 +1,4 @@
+// @needs nothing
 // The pure rules behind docs/limits.md: the JSON shape scan, the WebSocket handshake
 // check, per-address slots, the sign-up policy, the tab limit and the JSON surfaces.
 import type { IncomingMessage } from "node:http";

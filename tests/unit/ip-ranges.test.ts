@@ -1,3 +1,4 @@
+// @needs nothing
 import { describe, expect, it } from "vitest";
 import { AddressRanges, ipFamily, normalizeIp, parseAddressRanges, parseIpRange } from "@/lib/ip-ranges";
 

@@ -1,3 +1,4 @@
+// @needs nothing
 // The dashboard viewer's fps choice: what it can draw, within the /ws range it uses.
 import { describe, expect, it } from "vitest";
 import { DrawTimer, drawableFps, shouldAskLower, VIEWER_MAX_FPS, withFps } from "@/components/session/live-view-rate";

@@ -1,3 +1,4 @@
+// @needs nothing
 // Pure parts of the live view: the shared capture hub (start with the first
 // viewer, max settings, per-viewer rate, stop with the last, end with a reason),
 // the /ws input messages, the desktop's XTest and xdotool mappings, MJPEG splitting and the host display's cookie.
@@ -141,7 +142,8 @@ describe("live input messages", () => {
     expect(liveInputArgs({ type: "text", text: "-x" })).toEqual(["type", "--delay", "0", "--", "-x"]);
   });
 
-  it("maps keys to X keysyms: named keys, F-keys, Latin-1 and other characters; names only xdotool knows are null", () => {
+  // Also: names only xdotool knows are null.
+  it("maps keys to X keysyms: named keys, F-keys, Latin-1 and other characters", () => {
     expect(keysymOf("Enter")).toBe(0xff0d);
     expect(keysymOf("ctrl")).toBe(0xffe3);
     expect(keysymOf("f5")).toBe(0xffc2);

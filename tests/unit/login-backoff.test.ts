@@ -1,3 +1,4 @@
+// @needs nothing
 import { describe, expect, it } from "vitest";
 import { decideBegin, IN_FLIGHT_STALE_MS, LoginBackoff } from "@/lib/auth/login-backoff";
 

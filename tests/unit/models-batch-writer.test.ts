@@ -1,3 +1,4 @@
+// @needs nothing
 // BatchWriter's retry, backoff and drop rules, over an injected writer (pure logic).
 import { describe, expect, it } from "vitest";
 import { BatchWriter, type BatchWriterOptions } from "@/lib/models/usage/batch-writer";

@@ -1,3 +1,4 @@
+// @needs nothing
 // BudgetLedger with a shared spend (as on PostgreSQL, several nodes): two ledgers
 // over one store see each other's costs on their next check, not a refresh later;
 // a cost still on its way to the store counts on the node that recorded it; an
@@ -72,7 +73,8 @@ describe("BudgetLedger over a shared spend", () => {
     expect(reads).toEqual([]);
   });
 
-  it("when the shared spend cannot be read, the check decides on this node's own count instead of failing", async () => {
+  // Also: the check decides on this node's own count instead of failing.
+  it("when the shared spend cannot be read", async () => {
     const { store } = sharedStore({ "organization:org": 1 });
     store.shared!.spent = () => Promise.reject(new Error("database down"));
     const a = new BudgetLedger(store, 60_000);

@@ -1,3 +1,4 @@
+// @needs nothing
 // BudgetLedger: the in-memory budget check (no store query once loaded),
 // spend added as recorded, background refresh that never lowers spend, month rollover.
 import { describe, expect, it } from "vitest";

@@ -1,3 +1,4 @@
+// @needs nothing
 // Pure logic behind computer use on Cabin's models: the lean tool prompt of the
 // local model, zod 4's integer bounds in schemas, the number grammar that keeps
 // them, model aliases, and what each backend does with image parts.
@@ -27,7 +28,8 @@ describe("the local model's tool prompt", () => {
       }),
     ).toBe('{a: int, b?: ("x"|"y")[]}');
     expect(signatureOf(computer.function.parameters)).toContain(
-      '{type: "click", x: int, y: int, button: "left"|"right"|"wheel"|"back"|"forward"} | {type: "double_click", x: int, y: int}',
+      '{type: "click", x: int, y: int, button: "left"|"right"|"wheel"|"back"|"forward"} | {type: "double_click", x: ' +
+        "int, y: int}",
     );
   });
   it("keeps the computer tool and a done function to a few hundred characters, not the JSON Schema", () => {

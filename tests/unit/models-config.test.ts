@@ -1,3 +1,4 @@
+// @needs nothing
 import { describe, expect, it } from "vitest";
 import { parseModelsConfig, type ModelDefaults } from "@/lib/models/config";
 
@@ -83,7 +84,8 @@ describe("MODELS configuration", () => {
       ["svc.cua-fast#3", "local"],
     ]);
     expect(model!.backends[0]).toMatchObject({ responses: "native", upstreamModel: "svc.cua-fast" });
-    // Capability defaults are the first backend's (an upstream: all true), then the entry's own; an upstream that cannot see refuses images.
+    // Capability defaults are the first backend's (an upstream: all true), then the entry's own; an upstream that
+    // cannot see refuses images.
     expect(model!.capabilities).toEqual({
       vision: false,
       tools: true,

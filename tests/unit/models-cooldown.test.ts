@@ -1,3 +1,4 @@
+// @needs nothing
 import { describe, expect, it } from "vitest";
 import { Cooldowns } from "@/lib/models/limits/cooldown";
 

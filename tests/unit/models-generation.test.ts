@@ -1,3 +1,4 @@
+// @needs nothing
 import { describe, expect, it } from "vitest";
 import { PushGeneration } from "@/lib/models/generation/generation";
 import { costUsd } from "@/lib/models/usage/usage";

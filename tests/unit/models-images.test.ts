@@ -1,3 +1,4 @@
+// @needs nothing
 // The pure parts of sending images to a model: the scale under maxImageEdge,
 // the mapping of a model's pixel answers back to the caller's display (whole
 // answers and streamed events), the fit of a PNG with sharp, the trimming of a

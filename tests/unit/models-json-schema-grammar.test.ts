@@ -1,3 +1,4 @@
+// @needs nothing
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/api/errors";
 import { MAX_ARRAY_ITEMS, MAX_STRING_LENGTH, toGrammarSchema } from "@/lib/models/local/json-schema-grammar";

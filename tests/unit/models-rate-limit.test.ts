@@ -1,3 +1,4 @@
+// @needs nothing
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/api/errors";
 import { formatReset, RateLimiter } from "@/lib/models/limits/rate-limit";

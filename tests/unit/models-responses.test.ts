@@ -1,3 +1,4 @@
+// @needs nothing
 // Pure parts of /v1/responses: input items to chat turns, and computer-call
 // arguments to actions bounded by the display.
 import { describe, expect, it } from "vitest";
@@ -80,7 +81,8 @@ describe("the coordinate space of the computer tools", () => {
     expect(
       describeActionSpace(actionSpaceOf({ type: "computer_use", display_width: 1280, display_height: 720 }), "desktop"),
     ).toBe(
-      "Act on a desktop screen of 1280x720 pixels. x and y are 0-1000 on both axes: 0,0 is the top left, 1000,1000 the bottom right.",
+      "Act on a desktop screen of 1280x720 pixels. x and y are 0-1000 on both axes: 0,0 is the top left, 1000,1000 " +
+        "the bottom right.",
     );
     expect(
       describeActionSpace(
@@ -105,7 +107,8 @@ describe("environment and computer_call_output parsing", () => {
       "environment must be one of browser, desktop, linux, ubuntu, mac, windows",
     );
   });
-  it("takes a screenshot output as computer_screenshot (OpenAI) or input_image (the Lightcone examples), and replays SDK actions", () => {
+  // Also: replays SDK actions.
+  it("takes a screenshot output as computer_screenshot (OpenAI) or input_image (the Lightcone examples)", () => {
     const shot = "data:image/png;base64,AAAA";
     const input = [
       {

@@ -1,3 +1,4 @@
+// @needs nothing
 // The /v1 route table: which handler a method and path reach, and the 405/404
 // derived from it (pure: the derived answers need no key, so no database).
 import { describe, expect, it } from "vitest";

@@ -1,3 +1,4 @@
+// @needs nothing
 // Stored models' keys at rest, and the entry check they share with MODELS.
 import { describe, expect, it } from "vitest";
 import { parseModelEntry } from "@/lib/models/config";

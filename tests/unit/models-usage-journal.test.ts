@@ -1,3 +1,4 @@
+// @needs nothing
 // The usage journal's bookkeeping (UsageJournal): what a process leaves behind is what it journaled
 // and did not see written, a segment goes once all its rows are written, and a line cut short by a
 // kill is skipped. The crash itself is tested through HTTP (tests/api/models-usage-crash.test.ts).

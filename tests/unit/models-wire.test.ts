@@ -1,3 +1,4 @@
+// @needs nothing
 import { describe, expect, it } from "vitest";
 import { ChunkEncoder, completionBody, embeddingsBody, usageOf } from "@/lib/models/gateway/wire";
 

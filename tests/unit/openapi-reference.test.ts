@@ -1,3 +1,4 @@
+// @needs nothing
 // The API reference page's digest of the OpenAPI document (referenceOf, typeLabel).
 import { describe, expect, it } from "vitest";
 import { buildOpenApiDocument } from "@/lib/api/openapi/document";

@@ -1,3 +1,4 @@
+// @needs nothing
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { SNIPPETS, type CodeCall } from "@/components/playground/code-snippets";

@@ -1,3 +1,4 @@
+// @needs nothing
 import { describe, expect, it } from "vitest";
 import { isAppError } from "@/lib/api/errors";
 import { decodeCursor, encodeCursor, parsePageQuery } from "@/lib/computers/sessions/list-page";

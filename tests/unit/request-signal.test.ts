@@ -1,3 +1,4 @@
+// @needs nothing
 // CancelSignal: the fast path's stand-in for AbortSignal keeps its semantics
 // where /v1 code relies on them (lib/models/gateway/request-signal.ts).
 import { describe, expect, it } from "vitest";

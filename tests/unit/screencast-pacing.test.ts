@@ -1,3 +1,4 @@
+// @needs nothing
 // ScreencastPacer: at most one acknowledgement per interval (so Chromium encodes
 // about `fps` frames a second), a lone frame acknowledged at once (so a still
 // page's repaint is never dropped), and one settle capture after a busy stretch.

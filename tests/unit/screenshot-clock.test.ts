@@ -1,3 +1,4 @@
+// @needs nothing
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { BusyMeter, PACE_SHOTS, ScreenshotClock, STILL_SHOTS } from "@/lib/computers/browser/screenshot-clock";
 

@@ -1,3 +1,4 @@
+// @needs nothing
 // The scripted computer-use upstream the API tests drive loops with: it must
 // answer its script in order on both wires, rescale only when asked, record
 // every request, and answer `done` once the script runs out.

@@ -1,3 +1,4 @@
+// @needs nothing
 // The session page's live-viewer input (components/session/live-input.ts):
 // canvas → frame coordinates, buttons, keys and wheel deltas, and every
 // message it builds is one the server's parser (parseLiveInput) accepts.

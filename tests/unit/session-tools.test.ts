@@ -1,3 +1,4 @@
+// @needs nothing
 // The session page's tools, pure parts: the event timeline built from /events
 // (pairing, collapsing, bounds) and the CDP snippets with their token's expiry.
 import { describe, expect, it } from "vitest";

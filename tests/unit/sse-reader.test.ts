@@ -1,3 +1,4 @@
+// @needs nothing
 import { describe, expect, it } from "vitest";
 import { parseSseText, readSse, readSseData } from "@/lib/api/sse-reader";
 

@@ -1,3 +1,4 @@
+// @needs nothing
 // The pure pieces behind GET /computers/{id}/events: the per-session hub
 // (SessionEvents) and the SSE body builder (sseStream).
 import { describe, expect, it } from "vitest";

@@ -1,3 +1,4 @@
+// @needs nothing
 // The task page's pure parts: an action as a person reads it (screen pixels),
 // the mark drawn where it landed, durations, and the live-view input shown on
 // the session timeline.

@@ -1,3 +1,4 @@
+// @needs nothing
 // One-time codes of the credential vault against the RFCs' own test vectors.
 import { describe, expect, it } from "vitest";
 import { decodeBase32, hotp, normalizeBase32, totp, type TotpAlgorithm } from "@/lib/credentials/totp";

@@ -1,3 +1,4 @@
+// @needs nothing
 // Session time and range arithmetic of the Usage page: pure functions.
 import { describe, expect, it } from "vitest";
 import { peakConcurrent, summarizeSpans } from "@/lib/computers/dashboard/session-usage";

@@ -1,3 +1,4 @@
+// @needs nothing
 // SqliteWriterThread against a real SQLite file: rows committed by the worker
 // thread are read back by another connection; a failed write rejects (so the
 // usage BatchWriter retries it) and leaves the thread usable.
@@ -74,7 +75,9 @@ describe("SqliteWriterThread", () => {
 
   it("runs every step of a write in one transaction: a failing step takes back the ones before it", async () => {
     const addToTotal = {
-      sql: `INSERT INTO "totals" VALUES (?, ?) ON CONFLICT ("subject") DO UPDATE SET "cost" = "totals"."cost" + excluded."cost"`,
+      sql:
+        `INSERT INTO "totals" VALUES (?, ?) ON CONFLICT ("subject") DO UPDATE SET "cost" = "totals"."cost" + ` +
+        `excluded."cost"`,
       rows: [["org", 0.5]],
     };
     await writer.write([...insert([["t1", 1, 0.5, null]]), addToTotal]);

@@ -29,7 +29,7 @@ import { sweepScreenshots } from "@/lib/computers/screenshots/screenshots";
 import { SessionEndBus } from "@/lib/computers/sessions/session-end";
 import { nodeStartAdmission } from "@/lib/computers/sessions/start-admission";
 import { SessionEvents } from "@/lib/computers/events/session-events";
-import { saveIfChanged, tearDown } from "@/lib/computers/sessions/session-teardown";
+import { endInOrder, saveIfChanged } from "@/lib/computers/sessions/session-teardown";
 import * as store from "@/lib/computers/sessions/store";
 import { type LiveSession, newLiveSession, type StartInput } from "@/lib/computers/sessions/live-session";
 
@@ -182,8 +182,9 @@ export class SessionManager {
   }
 
   /**
-   * Ends a session once, whoever asks. The row is terminated first, then the computer is
-   * stopped (a persistent session's state saved before its context closes). Resolves when
+   * Ends a session once, whoever asks. The row is terminated first, then `SessionEnded` is
+   * published, then the computer is stopped (a persistent session's state saved before its
+   * context closes): `endInOrder`. Resolves when
    * all of that is done, or with `until: "row"` as soon as the row is terminated: the
    * tear-down then goes on in the background (`tornDown` waits for it).
    */
@@ -224,14 +225,9 @@ export class SessionManager {
     );
   }
 
-  /** The end: `SessionEnded` to every subscriber first, then the computer's tear-down. */
-  private async end(live: LiveSession, reason: TerminationReason, started: Promise<ComputerHandle | null>) {
-    await this.ends.publish(
-      { sessionId: live.id, organizationId: live.organizationId, kind: live.kind, reason, at: new Date() },
-      (err, stage) => getLogger().warn({ err, id: live.id, stage }, "a session-end subscriber failed"),
-    );
-    const handle = await started;
-    if (handle) await tearDown(live, reason, handle, live.rowEnded!);
+  /** The end in its documented order: the row, then `SessionEnded` to every subscriber, then the tear-down. */
+  private end(live: LiveSession, reason: TerminationReason, started: Promise<ComputerHandle | null>) {
+    return endInOrder(live, reason, started, this.ends);
   }
 
   private tick() {

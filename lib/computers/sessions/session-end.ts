@@ -1,12 +1,13 @@
-// A session's end, published once by the SessionManager (`terminate`) as one typed
-// event, before anything of the session is torn down. Everything that outlives a
-// request but not the session subscribes here instead of keeping a hook of its own,
-// and hears the end in one order (docs/computers.md "How a session ends"):
+// A session's end, published once by the SessionManager (`terminate`, `endInOrder`) as one
+// typed event, after its row is marked terminated and before anything of the session is
+// torn down. Everything that outlives a request but not the session subscribes here instead
+// of keeping a hook of its own, and hears the end in one order (docs/computers.md "How a
+// session ends"):
 //   1. events     — GET /computers/{id}/events subscribers get `event: ended`
 //   2. live_view  — screencast and /ws viewers are told why; the capture stops
 //   3. cdp        — CDP clients are closed with the reason
 //   4. usage      — counters and accounting of ended sessions
-//   5. tasks      — agent tasks driving the session stop
+//   5. tasks      — agent tasks driving the session stop (TaskRunner)
 // Subscribers are called synchronously in that order (so the first thing each one
 // hears is the end itself); `publish` then waits for the asynchronous ones, and the
 // manager stops the computer only after that.

@@ -1,23 +1,39 @@
-// The two writes of a session's state and the stop of its computer, for `SessionManager`:
-// `tearDown` is the end after the `SessionEnded` event (docs/computers.md "How a session ends"),
-// `saveIfChanged` the periodic save of a persistent session.
+// A session's end and the writes of its state, for `SessionManager`: `endInOrder` is the end in the
+// documented order (docs/computers.md "How a session ends": the row, then the `SessionEnded` event,
+// then `tearDown`), `saveIfChanged` the periodic save of a persistent session.
 import { createHash } from "node:crypto";
 import type { ComputerHandle, SavedState } from "@/lib/computers/driver";
 import type { TerminationReason } from "@/lib/computers/sessions/lifecycle";
 import type { LiveSession } from "@/lib/computers/sessions/live-session";
+import type { SessionEndBus } from "@/lib/computers/sessions/session-end";
 import { saveState } from "@/lib/computers/state/state-store";
 import { getLogger } from "@/lib/logger";
 
-/** Stops the computer once its row is written, saving a persistent session's state unless it crashed. */
-export async function tearDown(
+/**
+ * The end of a session, once `live.rowEnded` (the write of its terminated row) has begun: 1. the row is
+ * terminated, 2. `SessionEnded` reaches the bus's subscribers in stage order, so each of them finds the session
+ * terminated wherever it looks, 3. the computer is torn down. The event and the tear-down follow even when the
+ * row could not be written (the sweep retries that): an end always completes.
+ */
+export async function endInOrder(
   live: LiveSession,
   reason: TerminationReason,
-  handle: ComputerHandle,
-  rowEnded: Promise<void>,
+  started: Promise<ComputerHandle | null>,
+  ends: SessionEndBus,
 ): Promise<void> {
   const log = getLogger();
-  // The computer is released even when the row could not be written (the sweep retries that).
-  await rowEnded.catch((err) => log.error({ err, id: live.id }, "could not mark a session terminated"));
+  await live.rowEnded?.catch((err) => log.error({ err, id: live.id }, "could not mark a session terminated"));
+  await ends.publish(
+    { sessionId: live.id, organizationId: live.organizationId, kind: live.kind, reason, at: new Date() },
+    (err, stage) => log.warn({ err, id: live.id, stage }, "a session-end subscriber failed"),
+  );
+  const handle = await started;
+  if (handle) await tearDown(live, reason, handle);
+}
+
+/** Stops the computer, saving a persistent session's state unless it crashed. */
+export async function tearDown(live: LiveSession, reason: TerminationReason, handle: ComputerHandle): Promise<void> {
+  const log = getLogger();
   await live.saving?.catch(() => {});
   // A crashed computer has nothing left to save; its last periodic save stands.
   const save = live.persistent && reason !== "crashed";

@@ -1,3 +1,4 @@
+// @needs nothing
 import { describe, expect, it } from "vitest";
 import { deadNodes, leaseState, leaseUntil, renewEveryMs } from "@/lib/cluster/lease";
 import { queryToken, sessionIdOfPath, taskIdOfPath } from "@/lib/cluster/forward-path";

@@ -1,3 +1,4 @@
+// @needs nothing
 import { describe, expect, it } from "vitest";
 import { deriveClusterKey, keyFingerprint } from "@/lib/cluster/cluster-key";
 import {
