@@ -86,6 +86,7 @@ export function meter(ctx: ModelRequest, model: ResolvedModel, endpoint: UsageEn
  */
 export function withCost(reply: ModelReply, cost: number): ModelReply {
   reply.headers["x-cabin-cost-usd"] = String(cost);
+  reply.costUsd = cost;
   return reply;
 }
 

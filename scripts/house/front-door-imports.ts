@@ -1,0 +1,100 @@
+// Rewrites every import from outside lib/computers, lib/models or lib/agent into one of their subfolders to
+// the root file that exports the same names (docs/development.md "Front doors"), and prints what it cannot
+// rewrite (a namespace import, or a name no root file exports yet: add it to a root file and run again).
+// Rerunnable: `npx tsx scripts/house/front-door-imports.ts` (`--check` only prints). Then `npm run format`.
+import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import ts from "typescript";
+import {
+  aliasOf,
+  importsOf,
+  isPastRoot,
+  resolverFor,
+  rootExportsOf,
+  rootFor,
+  type ImportRecord,
+  type RootExports,
+} from "./front-doors";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const SCOPE = [/^app\//, /^lib\//, /^components\//, /^server\.ts$/, /^instrumentation\.ts$/, /^proxy\.ts$/];
+
+function compilerOptions(): ts.CompilerOptions {
+  const configFile = path.join(ROOT, "tsconfig.json");
+  const { config } = ts.readConfigFile(configFile, ts.sys.readFile);
+  return ts.parseJsonConfigFileContent(config, ts.sys, ROOT, undefined, configFile).options;
+}
+
+/** The statements replacing `record`, one per root file, or null when some name has no root file. */
+export function rewrite(record: ImportRecord, product: string, roots: RootExports): string | null {
+  if (record.whole || !record.names.length) return null;
+  const byDoor = new Map<string, ImportRecord["names"]>();
+  for (const name of record.names) {
+    const door = rootFor(roots, product, name.name, record.target);
+    if (!door) return null;
+    byDoor.set(door, [...(byDoor.get(door) ?? []), name]);
+  }
+  const text = readFileSync(path.join(ROOT, record.file), "utf8").slice(record.start, record.end);
+  const isExport = text.startsWith("export");
+  // The bindings as written (`a as b`, `type T`), matched to their names.
+  const braces = /\{([^}]*)\}/.exec(text)?.[1] ?? "";
+  const written = braces
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean);
+  const defaultName = /^import\s+(?:type\s+)?([A-Za-z_$][\w$]*)\s*(?:,|\s+from)/.exec(text)?.[1];
+  const lines: string[] = [];
+  for (const [door, names] of byDoor) {
+    const parts = names.map((n) => {
+      if (n.name === "default") return `default as ${defaultName}`;
+      const part = written.find((w) => w.replace(/^type\s+/, "").split(/\s+as\s+/)[0] === n.name) ?? n.name;
+      return part;
+    });
+    const keyword = isExport ? "export" : "import";
+    const typeKeyword = record.typeOnly ? " type" : "";
+    lines.push(`${keyword}${typeKeyword} { ${parts.join(", ")} } from "${aliasOf(door)}";`);
+  }
+  return lines.join("\n");
+}
+
+function main() {
+  const checkOnly = process.argv.includes("--check");
+  const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], {
+    cwd: ROOT,
+    encoding: "utf8",
+  })
+    .split("\n")
+    .filter((f) => /\.tsx?$/.test(f) && !f.endsWith(".d.ts") && !f.startsWith("lib/generated/"))
+    .filter((f) => SCOPE.some((p) => p.test(f)));
+  const resolve = resolverFor(ROOT, compilerOptions());
+  const roots = rootExportsOf(ROOT, files, resolve);
+  let rewritten = 0;
+  const left: string[] = [];
+  for (const file of files) {
+    const text = readFileSync(path.join(ROOT, file), "utf8");
+    const records = importsOf(file, text, resolve(file)).filter((r) => isPastRoot(r));
+    if (!records.length) continue;
+    let out = text;
+    // From the end, so earlier ranges stay valid.
+    for (const record of records.sort((a, b) => b.start - a.start)) {
+      const product = isPastRoot(record)!;
+      const replacement = rewrite(record, product, roots);
+      if (replacement === null) {
+        const missing = record.names.filter((n) => !rootFor(roots, product, n.name, record.target)).map((n) => n.name);
+        left.push(
+          `${file}: "${record.specifier}" ${record.whole ? "(whole module)" : `names no root file of lib/${product} exports: ${missing.join(", ")}`}`,
+        );
+        continue;
+      }
+      out = out.slice(0, record.start) + replacement + out.slice(record.end);
+      rewritten++;
+    }
+    if (!checkOnly && out !== text) writeFileSync(path.join(ROOT, file), out);
+  }
+  console.log(`${checkOnly ? "would rewrite" : "rewrote"} ${rewritten} import(s) to a product's root`);
+  for (const line of left) console.log(`cannot rewrite: ${line}`);
+  process.exit(left.length ? 1 : 0);
+}
+
+main();
