@@ -58,6 +58,39 @@ export function rewrite(record: ImportRecord, product: string, roots: RootExport
   return lines.join("\n");
 }
 
+/**
+ * Joins the named imports of one file from the same root file into the first of them (`import type` apart
+ * from value imports), so a rewrite leaves one import line per front door.
+ */
+export function mergeDoorImports(file: string, text: string, doors: Set<string>): string {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const groups = new Map<string, ts.ImportDeclaration[]>();
+  for (const node of source.statements) {
+    if (!ts.isImportDeclaration(node) || !ts.isStringLiteral(node.moduleSpecifier)) continue;
+    const clause = node.importClause;
+    if (!doors.has(node.moduleSpecifier.text) || !clause || clause.name) continue;
+    if (!clause.namedBindings || !ts.isNamedImports(clause.namedBindings)) continue;
+    const key = `${clause.isTypeOnly ? "type " : ""}${node.moduleSpecifier.text}`;
+    groups.set(key, [...(groups.get(key) ?? []), node]);
+  }
+  const edits: { start: number; end: number; text: string }[] = [];
+  for (const [key, nodes] of groups) {
+    if (nodes.length < 2) continue;
+    const parts = nodes.flatMap((n) =>
+      (n.importClause!.namedBindings as ts.NamedImports).elements.map((e) => e.getText(source)),
+    );
+    const typeOnly = key.startsWith("type ");
+    const spec = (nodes[0]!.moduleSpecifier as ts.StringLiteral).text;
+    const merged = `import${typeOnly ? " type" : ""} { ${[...new Set(parts)].join(", ")} } from "${spec}";`;
+    edits.push({ start: nodes[0]!.getStart(source), end: nodes[0]!.getEnd(), text: merged });
+    for (const n of nodes.slice(1)) edits.push({ start: n.getFullStart(), end: n.getEnd(), text: "" });
+  }
+  let out = text;
+  for (const edit of edits.sort((a, b) => b.start - a.start))
+    out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
+  return out;
+}
+
 function main() {
   const checkOnly = process.argv.includes("--check");
   const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], {
@@ -69,6 +102,7 @@ function main() {
     .filter((f) => SCOPE.some((p) => p.test(f)));
   const resolve = resolverFor(ROOT, compilerOptions());
   const roots = rootExportsOf(ROOT, files, resolve);
+  const doors = new Set([...roots.keys()].map(aliasOf));
   let rewritten = 0;
   const left: string[] = [];
   for (const file of files) {
@@ -90,6 +124,7 @@ function main() {
       out = out.slice(0, record.start) + replacement + out.slice(record.end);
       rewritten++;
     }
+    if (out !== text) out = mergeDoorImports(file, out, doors);
     if (!checkOnly && out !== text) writeFileSync(path.join(ROOT, file), out);
   }
   console.log(`${checkOnly ? "would rewrite" : "rewrote"} ${rewritten} import(s) to a product's root`);
