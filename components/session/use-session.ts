@@ -5,7 +5,7 @@ import { queryKeys } from "@/components/query-keys";
 import { fetchWithSkew } from "@/components/sessions/use-sessions";
 import { fetchJson } from "@/lib/fetch-json";
 // Type-only: erased at compile time, so no server code reaches the browser.
-import type { SessionDetail, SessionTab } from "@/lib/computers/dashboard/dashboard-session";
+import type { SessionDetail, SessionTab } from "@/lib/computers/session-dashboard";
 
 export type { SessionDetail, SessionTab };
 

@@ -10,7 +10,7 @@ import { useStartTask } from "@/components/tasks/use-tasks";
 import { fetchJson } from "@/lib/fetch-json";
 // Type-only: erased at compile time.
 import type { TaskFormOptions } from "@/lib/agent/form-options";
-import type { DashboardSessionList } from "@/lib/computers/dashboard/dashboard";
+import type { DashboardSessionList } from "@/lib/computers/session-dashboard";
 
 const NEW_SESSION = "";
 

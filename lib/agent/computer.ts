@@ -7,8 +7,7 @@
 import { isAppError } from "@/lib/api/errors";
 import { actOn, type ActionResult } from "@/lib/computers/session-actions";
 import { createComputer, deleteComputer, type SessionCaller } from "@/lib/computers/service";
-import { assertServedHere } from "@/lib/computers/sessions/access";
-import { findComputer } from "@/lib/computers/sessions/store";
+import { assertServedHere, findComputer } from "@/lib/computers/session-rows";
 import { randomHex } from "@/lib/random-id";
 
 export interface ComputerRef {

@@ -3,8 +3,7 @@
 // `exit_code`) and, where the SDK is silent, the task's computer, steps,
 // usage, cost, timestamps and result. Screenshot links are built per read
 // (capability URLs expire), or inlined as data URLs in screenshot_mode base64.
-import { screenshotUrl } from "@/lib/computers/screenshots/screenshot-links";
-import { readScreenshot } from "@/lib/computers/screenshots/screenshots";
+import { screenshotUrl, readScreenshot } from "@/lib/computers/screenshots";
 import type { StepRow, TaskListRow, TaskRow } from "@/lib/agent/store";
 import { toPixels } from "@/lib/agent/computer";
 

@@ -10,7 +10,7 @@ import { deadNodes, leaseState, leaseUntil, renewEveryMs } from "@/lib/cluster/l
 import * as nodes from "@/lib/cluster/nodes-store";
 import { refusalToJoin } from "@/lib/cluster/start-checks";
 import { getSessionManager } from "@/lib/computers/registry";
-import { endSessionsOfDeadNode } from "@/lib/computers/sessions/store";
+import { endSessionsOfDeadNode } from "@/lib/computers/session-rows";
 import { dbProvider } from "@/lib/db";
 import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/logger";

@@ -11,7 +11,7 @@ import { currentNode } from "@/lib/cluster/current-node";
 import { FORWARD_HEADERS } from "@/lib/cluster/forward-plan";
 import { encodeIdentity, signForward, type ForwardedIdentity } from "@/lib/cluster/signature";
 import { getSessionManager } from "@/lib/computers/registry";
-import { findComputerById } from "@/lib/computers/sessions/store";
+import { findComputerById } from "@/lib/computers/session-rows";
 import { getLogger } from "@/lib/logger";
 
 // What is not sent on: credentials (the signed identity replaces them), framing that

@@ -7,7 +7,7 @@ import type { ClusterNode } from "@/lib/cluster/cluster-node";
 import { callerOf, signedTarget, type ForwardTarget } from "@/lib/cluster/forward-plan";
 import { leaseState } from "@/lib/cluster/lease";
 import { chooseNode, type Candidate } from "@/lib/cluster/placement";
-import { liveLoads } from "@/lib/computers/sessions/store";
+import { liveLoads } from "@/lib/computers/session-rows";
 
 /** The surface of a create request, or null when the request is not one. */
 export function createSurface(req: IncomingMessage): "computers" | "dashboard" | null {

@@ -13,7 +13,7 @@ import { isSessionFilesPath, queryToken, sessionIdOfPath, taskIdOfPath } from "@
 import { findTaskHost } from "@/lib/agent/store";
 import { encodeIdentity, signForward, type ForwardedIdentity } from "@/lib/cluster/signature";
 import { getSessionManager } from "@/lib/computers/registry";
-import { findComputerById } from "@/lib/computers/sessions/store";
+import { findComputerById } from "@/lib/computers/session-rows";
 
 /** The headers of a forwarded request that carry the forwarding node's signature. */
 export const FORWARD_HEADERS = {

@@ -5,8 +5,7 @@
 // Schema); a refusal (AppError) comes back as an MCP tool error, never a crash.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { createTab, closeTab, executeAction, listTabs, switchTab } from "@/lib/computers/actions/action-service";
-import { execSync } from "@/lib/computers/desktop/exec-service";
+import { createTab, closeTab, executeAction, listTabs, switchTab, execSync } from "@/lib/computers/session-actions";
 import { createComputer, deleteComputer, listComputers } from "@/lib/computers/service";
 import { randomHex } from "@/lib/random-id";
 import { errorResult, jsonResult as json, toolResult, type McpCaller } from "@/lib/mcp/result";

@@ -4,8 +4,7 @@
 // fetch. They are recognised by their path and a token that verifies, never by
 // host, so a link built for any host name Cabin is served under is read here,
 // in process, from the screenshot store.
-import { verifyScreenshotToken, type ScreenshotRef } from "@/lib/computers/screenshots/screenshot-token";
-import { readScreenshot } from "@/lib/computers/screenshots/screenshots";
+import { verifyScreenshotToken, type ScreenshotRef, readScreenshot } from "@/lib/computers/screenshots";
 
 /** `/computers/{id}/screenshots/{name}` at the end of the path (a proxy may add a prefix). */
 const SCREENSHOT_PATH = /\/computers\/([^/]+)\/screenshots\/([^/]+)$/;
