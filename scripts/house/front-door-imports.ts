@@ -26,8 +26,8 @@ function compilerOptions(): ts.CompilerOptions {
   return ts.parseJsonConfigFileContent(config, ts.sys, ROOT, undefined, configFile).options;
 }
 
-/** The statements replacing `record`, one per root file, or null when some name has no root file. */
-export function rewrite(record: ImportRecord, product: string, roots: RootExports): string | null {
+/** The statements replacing `record` (its text `statement`), one per root file; null when a name has none. */
+export function rewrite(record: ImportRecord, statement: string, product: string, roots: RootExports): string | null {
   if (record.whole || !record.names.length) return null;
   const byDoor = new Map<string, ImportRecord["names"]>();
   for (const name of record.names) {
@@ -35,27 +35,52 @@ export function rewrite(record: ImportRecord, product: string, roots: RootExport
     if (!door) return null;
     byDoor.set(door, [...(byDoor.get(door) ?? []), name]);
   }
-  const text = readFileSync(path.join(ROOT, record.file), "utf8").slice(record.start, record.end);
-  const isExport = text.startsWith("export");
   // The bindings as written (`a as b`, `type T`), matched to their names.
-  const braces = /\{([^}]*)\}/.exec(text)?.[1] ?? "";
-  const written = braces
+  const written = (/\{([^}]*)\}/.exec(statement)?.[1] ?? "")
     .split(",")
     .map((part) => part.trim())
     .filter(Boolean);
-  const defaultName = /^import\s+(?:type\s+)?([A-Za-z_$][\w$]*)\s*(?:,|\s+from)/.exec(text)?.[1];
-  const lines: string[] = [];
-  for (const [door, names] of byDoor) {
-    const parts = names.map((n) => {
-      if (n.name === "default") return `default as ${defaultName}`;
-      const part = written.find((w) => w.replace(/^type\s+/, "").split(/\s+as\s+/)[0] === n.name) ?? n.name;
-      return part;
-    });
-    const keyword = isExport ? "export" : "import";
-    const typeKeyword = record.typeOnly ? " type" : "";
-    lines.push(`${keyword}${typeKeyword} { ${parts.join(", ")} } from "${aliasOf(door)}";`);
+  const defaultName = /^import\s+(?:type\s+)?([A-Za-z_$][\w$]*)\s*(?:,|\s+from)/.exec(statement)?.[1];
+  const keyword = statement.startsWith("export") ? "export" : "import";
+  const typeKeyword = record.typeOnly ? " type" : "";
+  return [...byDoor]
+    .map(([door, names]) => {
+      const parts = names.map((n) =>
+        n.name === "default"
+          ? `default as ${defaultName}`
+          : (written.find((w) => w.replace(/^type\s+/, "").split(/\s+as\s+/)[0] === n.name) ?? n.name),
+      );
+      return `${keyword}${typeKeyword} { ${parts.join(", ")} } from "${aliasOf(door)}";`;
+    })
+    .join("\n");
+}
+
+/** `text` with its imports past a product's root rewritten, and what could not be (one line each). */
+export function rewriteText(
+  file: string,
+  text: string,
+  roots: RootExports,
+  resolve: (specifier: string) => string | null,
+): { text: string; rewritten: number; left: string[] } {
+  const records = importsOf(file, text, resolve).filter((r) => isPastRoot(r));
+  let out = text;
+  let rewritten = 0;
+  const left: string[] = [];
+  // From the end, so earlier ranges stay valid.
+  for (const record of records.sort((a, b) => b.start - a.start)) {
+    const product = isPastRoot(record)!;
+    const replacement = rewrite(record, text.slice(record.start, record.end), product, roots);
+    if (replacement === null) {
+      const missing = record.names.filter((n) => !rootFor(roots, product, n.name, record.target)).map((n) => n.name);
+      left.unshift(
+        `"${record.specifier}": ${record.whole ? "a whole-module import" : `no root file of lib/${product} exports ${missing.join(", ")}`}`,
+      );
+      continue;
+    }
+    out = out.slice(0, record.start) + replacement + out.slice(record.end);
+    rewritten++;
   }
-  return lines.join("\n");
+  return { text: out, rewritten, left };
 }
 
 /**
@@ -107,24 +132,10 @@ function main() {
   const left: string[] = [];
   for (const file of files) {
     const text = readFileSync(path.join(ROOT, file), "utf8");
-    const records = importsOf(file, text, resolve(file)).filter((r) => isPastRoot(r));
-    if (!records.length) continue;
-    let out = text;
-    // From the end, so earlier ranges stay valid.
-    for (const record of records.sort((a, b) => b.start - a.start)) {
-      const product = isPastRoot(record)!;
-      const replacement = rewrite(record, product, roots);
-      if (replacement === null) {
-        const missing = record.names.filter((n) => !rootFor(roots, product, n.name, record.target)).map((n) => n.name);
-        left.push(
-          `${file}: "${record.specifier}" ${record.whole ? "(whole module)" : `names no root file of lib/${product} exports: ${missing.join(", ")}`}`,
-        );
-        continue;
-      }
-      out = out.slice(0, record.start) + replacement + out.slice(record.end);
-      rewritten++;
-    }
-    if (out !== text) out = mergeDoorImports(file, out, doors);
+    const result = rewriteText(file, text, roots, resolve(file));
+    rewritten += result.rewritten;
+    left.push(...result.left.map((line) => `${file}: ${line}`));
+    const out = result.text === text ? text : mergeDoorImports(file, result.text, doors);
     if (!checkOnly && out !== text) writeFileSync(path.join(ROOT, file), out);
   }
   console.log(`${checkOnly ? "would rewrite" : "rewrote"} ${rewritten} import(s) to a product's root`);
@@ -132,4 +143,4 @@ function main() {
   process.exit(left.length ? 1 : 0);
 }
 
-main();
+if (process.argv[1] && path.resolve(process.argv[1]) === import.meta.filename) main();
