@@ -1,12 +1,12 @@
 // The task's computer, reached through the session domain's front door
-// (`createComputer`, `actOn`), exactly as /computers requests are: the
+// (`createSession`, `actOn`), exactly as /computers requests are: the
 // loop's actions count as activity, appear on the session's events, and are
 // refused the same way. The model answers Lightcone's `computer_use` tool in
 // a 0–1000 space (docs/computer-use.md); `toPixels` rescales its calls to the
 // screenshot's pixels before they run.
 import { isAppError } from "@/lib/api/errors";
 import { actOn, type ActionResult } from "@/lib/computers/session-actions";
-import { createComputer, deleteComputer, type SessionCaller } from "@/lib/computers/service";
+import { createSession, deleteComputer, type SessionCaller } from "@/lib/computers/service";
 import { assertServedHere, findComputer } from "@/lib/computers/session-rows";
 import { randomHex } from "@/lib/random-id";
 
@@ -77,7 +77,7 @@ export async function openComputer(input: {
   persistent: boolean;
   environmentId: string | null;
 }): Promise<ComputerRef> {
-  const session = await createComputer({
+  const session = await createSession({
     principal: input.caller,
     origin: input.origin,
     body: {
