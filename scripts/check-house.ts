@@ -212,6 +212,11 @@ const LAYER_RULES: Array<{ from: RegExp; to: RegExp; unless?: RegExp; why: strin
     why: "the domains sit below agent tasks, MCP and the settings composition",
   },
   { from: /^lib\/agent\//, to: /^lib\/mcp\//, why: "agent tasks sit below the MCP server" },
+  {
+    from: /^lib\/cluster\//,
+    to: /^lib\/(auth|computers|models|agent|mcp|settings)\//,
+    why: "lib/cluster sits below the logins and the products: it asks them through the ports they register (lib/cluster/ports.ts)",
+  },
   { from: /^lib\//, to: /^(app|components)\//, why: "lib/ sits below the pages and components" },
 ];
 

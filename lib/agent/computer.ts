@@ -105,7 +105,7 @@ export async function reuseComputer(input: {
   const row = await findComputer({ id: input.computerId, organizationId: input.caller.organizationId });
   if (!row || row.status === "terminated") return null;
   // The task's loop drives its computer in this process. In a cluster the start was sent to the
-  // session's node before it got here (startOnSessionNode); a session that moved meanwhile is
+  // session's node before it got here (forwardByBody); a session that moved meanwhile is
   // refused (503 session_on_other_host naming the node), before any task exists.
   assertServedHere(row);
   return {

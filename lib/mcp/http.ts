@@ -7,20 +7,13 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { AppError } from "@/lib/api/errors";
 import { publicOrigin } from "@/lib/api/public-url";
 import type { ApiPrincipal } from "@/lib/auth/api-keys";
-import { forwardToSessionNode } from "@/lib/cluster/forward-by-body";
+import { forwardByBody } from "@/lib/cluster/forward-by-body";
 import { registerTools } from "@/lib/mcp/tools";
 
 /** The Streamable HTTP transport's default body limit (its `maxRequestBodySize`, 4 MiB). */
 const MCP_TRANSPORT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 export const MCP_SERVER_INFO = { name: "cabin", version: "1.0.0" };
-
-/** The session a JSON-RPC `tools/call` names in its `session_id` argument, or null. */
-export function toolCallSession(message: unknown): string | null {
-  const call = message as { method?: unknown; params?: { arguments?: { session_id?: unknown } } } | null;
-  const id = call?.method === "tools/call" ? call.params?.arguments?.session_id : null;
-  return typeof id === "string" && id ? id : null;
-}
 
 export async function handleMcpRequest(incoming: Request, principal: ApiPrincipal): Promise<Response> {
   // No standalone notification stream in stateless mode (docs/mcp.md "Limits"): the transport would hold
@@ -41,10 +34,12 @@ export async function handleMcpRequest(incoming: Request, principal: ApiPrincipa
     const body = await incoming.text();
     // Past the transport's own body limit (which it applies only to a body it reads) it reads it and refuses it.
     parsedBody = Buffer.byteLength(body) <= MCP_TRANSPORT_MAX_BODY_BYTES ? parsedOrUndefined(body) : undefined;
-    const sessionId = toolCallSession(parsedBody ?? null);
-    const elsewhere = sessionId
-      ? await forwardToSessionNode({ req: incoming, body, sessionId, caller: { ...principal, member: null } })
-      : null;
+    const elsewhere = await forwardByBody({
+      req: incoming,
+      body: parsedBody ?? null,
+      text: body,
+      caller: { ...principal, member: null },
+    });
     if (elsewhere) return elsewhere;
     req = new Request(incoming.url, { method: "POST", headers: incoming.headers, body, signal: incoming.signal });
   }
