@@ -48,7 +48,8 @@ export function shutdown(reason: string): Promise<void> {
 const starters: Starter[] = [
   // Before anything looks for processes or folders to reap: they are found by the data folder, which one server holds.
   ["data folder", () => import("@/lib/data-dir-lock").then((m) => m.startDataDirLock())],
-  // Before the node starts: what it asks of sessions, tasks and logins, and what a node's death ends (lib/cluster/ports.ts).
+  // Before the node starts: what it asks of sessions, tasks and logins, and what a node's death ends
+  // (lib/cluster/ports.ts).
   [
     "cluster ports",
     () =>
@@ -63,7 +64,8 @@ const starters: Starter[] = [
         return null;
       }),
   ],
-  // First: a node that must not run (its id is live elsewhere) stops before its session recovery would end that node's sessions.
+  // First: a node that must not run (its id is live elsewhere) stops before its session recovery would end that node's
+  // sessions.
   ["cluster node", () => import("@/lib/cluster/start").then((m) => m.startCluster())],
   ["api key cache", () => import("@/lib/auth/api-key-cache").then((m) => m.startApiKeyCache())],
   ["computers", () => import("@/lib/computers/start").then((m) => m.startComputers())],

@@ -45,7 +45,10 @@ export const useSwitchTab = (id: string) =>
     fetchJson(`${base}/${encodeURIComponent(tabId)}/switch`, { method: "POST" }),
   );
 
-/** Loads `url` in tab `tabId` (the address field): an ActionResult, status "error" with the reason when the page did not load. */
+/**
+ * Loads `url` in tab `tabId` (the address field): an ActionResult, status "error" with the reason when the page did not
+ * load.
+ */
 export const useNavigateTab = (id: string) =>
   useTabMutation(id, (base, { tabId, url }: { tabId: string; url: string }) =>
     fetchJson<{ status: string; error_message?: string }>(`${base}/${encodeURIComponent(tabId)}/navigate`, {

@@ -7,7 +7,9 @@ import type { UsageReport } from "@/lib/models/usage";
 
 export type { UsageReport };
 
-/** The report for a range query string (`range=7d`, `from=…&to=…`); the previous range stays shown while the next loads. */
+/**
+ * The report for a range query string (`range=7d`, `from=…&to=…`); the previous range stays shown while the next loads.
+ */
 export function useUsage(rangeQuery = "") {
   return useQuery({
     queryKey: queryKeys.usage(rangeQuery),

@@ -20,7 +20,10 @@ export interface ComputerRef {
   kind: "browser" | "desktop";
 }
 
-/** Model action types that end the task instead of acting (Lightcone's models answer with these as well as the `done` function). */
+/**
+ * Model action types that end the task instead of acting (Lightcone's models answer with these as well as the `done`
+ * function).
+ */
 export const ENDING_ACTIONS = new Set(["terminate", "done", "answer"]);
 
 const scale = (value: unknown, size: number) => (typeof value === "number" ? Math.round((value / 1000) * size) : value);
@@ -46,7 +49,9 @@ export function toPixels(
 
 const requestId = () => `req_agent_${randomHex(8)}`;
 
-/** Runs one action (already in pixels); a failed action is an ActionResult with status "error", a gone session throws. */
+/**
+ * Runs one action (already in pixels); a failed action is an ActionResult with status "error", a gone session throws.
+ */
 export async function runAction(ref: ComputerRef, action: Record<string, unknown>): Promise<ActionResult> {
   return (await actOn(callOf(ref, action))).result;
 }

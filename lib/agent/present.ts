@@ -10,7 +10,10 @@ import { toPixels } from "@/lib/agent/computer";
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
 
-/** 0 when the task ended as asked (done or an answer, or its steps ran out), 1 when it failed or was stopped; absent while it runs. */
+/**
+ * 0 when the task ended as asked (done or an answer, or its steps ran out), 1 when it failed or was stopped; absent
+ * while it runs.
+ */
 export function exitCodeOf(status: string): number | undefined {
   if (status === "completed") return 0;
   if (status === "failed" || status === "stopped") return 1;

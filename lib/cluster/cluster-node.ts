@@ -40,7 +40,8 @@ export class ClusterNode {
   async start(): Promise<void> {
     const fingerprint = keyFingerprint();
     const registration = {
-      // The first lease covers the rest of the start-up (Chromium, models), which may hold the event loop longer than a lease.
+      // The first lease covers the rest of the start-up (Chromium, models), which may hold the event loop longer than a
+      // lease.
       id: this.id,
       url: this.url,
       startedAt: this.startedAt,
@@ -78,7 +79,10 @@ export class ClusterNode {
     return this.view;
   }
 
-  /** The address of a node holding its lease, or null when it is not live (as of the last read, read again once on a miss). */
+  /**
+   * The address of a node holding its lease, or null when it is not live (as of the last read, read again once on a
+   * miss).
+   */
   async liveUrlOf(nodeId: string): Promise<string | null> {
     const now = new Date();
     let node = this.view.find((n) => n.id === nodeId);

@@ -70,7 +70,10 @@ export function sessionIdOfBody(method: string, pathname: string, body: unknown)
   return typeof id === "string" && id ? id : null;
 }
 
-/** /computers/{id}/files… (and the dashboard's /api/sessions/{id}/files…): served by the node that holds them, also after the session ended. */
+/**
+ * /computers/{id}/files… (and the dashboard's /api/sessions/{id}/files…): served by the node that holds them, also
+ * after the session ended.
+ */
 export function isSessionFilesPath(url: string): boolean {
   const parts = url.split("?", 1)[0]!.split("/");
   if (parts[1] === "computers") return parts[3] === "files";

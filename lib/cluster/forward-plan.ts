@@ -47,7 +47,10 @@ function headersObject(req: IncomingMessage): Headers {
   return headers;
 }
 
-/** Who is calling, as the handlers below would decide it; null when they would refuse (or the token decides, at the owner). */
+/**
+ * Who is calling, as the handlers below would decide it; null when they would refuse (or the token decides, at the
+ * owner).
+ */
 export async function callerOf(
   req: IncomingMessage,
   surface: "computers" | "dashboard",

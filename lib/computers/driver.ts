@@ -111,7 +111,10 @@ export interface ActionOutcome {
   pageContext?: PageContext | ScreenContext;
 }
 
-/** Actions the action layer does itself for every kind (lib/computers/actions/action-service.ts `perform`; `debug` through the exec capability). */
+/**
+ * Actions the action layer does itself for every kind (lib/computers/actions/action-service.ts `perform`; `debug`
+ * through the exec capability).
+ */
 export type KindNeutralAction = Extract<ActionType, "wait" | "screenshot" | "debug">;
 /** What reaches a driver's `act`. */
 export type DriverAction = Exclude<Action, { type: KindNeutralAction }>;
@@ -221,7 +224,10 @@ export interface LiveInputCapability {
   send(input: LiveInput): Promise<void>;
 }
 
-/** A VNC client's hold on the computer's RFB server (127.0.0.1:`port`, which also speaks WebSocket); `release` when it leaves. */
+/**
+ * A VNC client's hold on the computer's RFB server (127.0.0.1:`port`, which also speaks WebSocket); `release` when it
+ * leaves.
+ */
 export interface VncLease {
   port: number;
   release(): void;

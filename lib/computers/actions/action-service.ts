@@ -19,7 +19,10 @@ import { storeScreenshot } from "@/lib/computers/screenshots/screenshots";
 import { timeAction } from "@/lib/metrics/registry";
 
 export interface ActionCall {
-  /** Only the organization matters here: an API key's, or a dashboard member's (lib/computers/dashboard/dashboard-session.ts). */
+  /**
+   * Only the organization matters here: an API key's, or a dashboard member's
+   * (lib/computers/dashboard/dashboard-session.ts).
+   */
   principal: Pick<ApiPrincipal, "organizationId">;
   id: string;
   requestId: string;
@@ -114,7 +117,9 @@ function isBareAction(body: unknown): body is Record<string, unknown> {
   );
 }
 
-/** POST /computers/{id}/execute: `{action: {type, …}}` (a bare action object is accepted too); unknown fields are 400s. */
+/**
+ * POST /computers/{id}/execute: `{action: {type, …}}` (a bare action object is accepted too); unknown fields are 400s.
+ */
 export async function executeAction(call: ActionCall & { body: unknown }): Promise<ActionResult> {
   const action = isBareAction(call.body)
     ? parseAction(call.body, "")

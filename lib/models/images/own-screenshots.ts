@@ -9,7 +9,9 @@ import { verifyScreenshotToken, type ScreenshotRef, readScreenshot } from "@/lib
 /** `/computers/{id}/screenshots/{name}` at the end of the path (a proxy may add a prefix). */
 const SCREENSHOT_PATH = /\/computers\/([^/]+)\/screenshots\/([^/]+)$/;
 
-/** The screenshot a URL names, when it is one of Cabin's own links with a valid token; else null (passed on as given). */
+/**
+ * The screenshot a URL names, when it is one of Cabin's own links with a valid token; else null (passed on as given).
+ */
 export function ownScreenshotRef(url: string): ScreenshotRef | null {
   if (!/^https?:\/\//i.test(url)) return null;
   let parsed: URL;
