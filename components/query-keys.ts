@@ -4,6 +4,7 @@
 export const queryKeys = {
   me: () => ["me"] as const,
   apiKeys: () => ["api-keys"] as const,
+  credentials: () => ["credentials"] as const,
   organization: (organizationId?: string) =>
     organizationId ? (["organization", organizationId] as const) : (["organization"] as const),
   /** All usage (invalidate after a billed call) or one range's query string. */

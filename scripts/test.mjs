@@ -129,6 +129,7 @@ const POSTGRES_FILES = [
   "agent-tasks-limit",
   "models-settings",
   "files-limits",
+  "credentials",
 ];
 
 // api-sqlite runs in two vitest processes side by side, each with its own server (tests/api/global-setup.ts)

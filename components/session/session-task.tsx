@@ -3,7 +3,7 @@
 import Link from "next/link";
 import type { DashboardSession } from "@/components/sessions/use-sessions";
 
-const LIVE_TASK = new Set(["queued", "running", "paused"]);
+const LIVE_TASK = new Set(["queued", "running", "paused", "awaiting_human"]);
 
 /** The agent task driving this session (a link to it), or a link to start one on it. */
 export function SessionTask({ session }: { session: DashboardSession }) {

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useEffect, useRef, useState, type ReactNode } from "react";
+import { WaitingHeaderLink } from "@/components/handoff/waiting-badge";
 import { MainNav, currentNavItem } from "@/components/shell/main-nav";
 import { OrgSwitcher } from "@/components/shell/org-switcher";
 import { UserMenu } from "@/components/shell/user-menu";
@@ -42,6 +43,7 @@ export function AppShell({ children }: { children: ReactNode }) {
         <span className="min-w-0 flex-1 truncate text-sm font-medium text-slate-600" data-testid="current-page">
           {currentNavItem(pathname)?.label}
         </span>
+        <WaitingHeaderLink />
         <button
           type="button"
           aria-expanded={drawerOpen}

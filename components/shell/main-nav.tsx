@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { WaitingBadge } from "@/components/handoff/waiting-badge";
 import { NAV_ITEMS } from "@/components/shell/nav-items";
 
 function isCurrent(pathname: string, href: string): boolean {
@@ -28,6 +29,7 @@ export function MainNav({ pathname, onNavigate }: { pathname: string; onNavigate
                 }`}
               >
                 {item.label}
+                {item.href === "/tasks" && <WaitingBadge />}
               </Link>
             </li>
           );

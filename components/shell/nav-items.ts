@@ -3,6 +3,7 @@ export const NAV_ITEMS = [
   { href: "/tasks", label: "Tasks" },
   { href: "/playground", label: "Playground" },
   { href: "/keys", label: "API keys" },
+  { href: "/vault", label: "Credentials" },
   { href: "/usage", label: "Usage" },
   { href: "/api-reference", label: "API reference" },
   { href: "/members", label: "Members" },

@@ -7,6 +7,7 @@ import { SubmitButton } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { SelectField, TextField } from "@/components/ui/field";
 import { useStartTask } from "@/components/tasks/use-tasks";
+import { CredentialPicker } from "@/components/credentials/credential-picker";
 import { fetchJson } from "@/lib/fetch-json";
 // Type-only: erased at compile time.
 import type { TaskFormOptions } from "@/lib/agent/form-options";
@@ -36,6 +37,7 @@ export function NewTaskForm({ options, session }: { options: TaskFormOptions; se
   const [model, setModel] = useState(options.models[0]?.id ?? "");
   const [maxSteps, setMaxSteps] = useState(10);
   const [startUrl, setStartUrl] = useState("");
+  const [credentials, setCredentials] = useState<string[]>([]);
   const chosen = options.models.find((m) => m.id === model);
   const live = sessions.data?.data ?? [];
   const existing = live.find((s) => s.id === computerId);
@@ -50,6 +52,7 @@ export function NewTaskForm({ options, session }: { options: TaskFormOptions; se
         // An existing session has its own kind; on_missing_computer "fail": never a silent new session instead.
         ...(computerId ? { computer_id: computerId, on_missing_computer: "fail" as const } : { kind }),
         ...(startUrl.trim() ? { start_url: startUrl.trim() } : {}),
+        ...(credentials.length ? { credentials } : {}),
       },
       { onSuccess: (task) => router.push(`/tasks/${task.task_id}`) },
     );
@@ -130,6 +133,7 @@ export function NewTaskForm({ options, session }: { options: TaskFormOptions; se
           onChange={(e) => setStartUrl(e.target.value)}
         />
       </div>
+      <CredentialPicker value={credentials} onChange={setCredentials} />
       {chosen && !chosen.vision && (
         <p className="text-xs text-slate-500">
           {chosen.id} cannot see screenshots{chosen.placeholder ? " (the placeholder model of a fresh install)" : ""}:

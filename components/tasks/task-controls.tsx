@@ -9,7 +9,8 @@ import { useTaskControl, type TaskObject } from "@/components/tasks/use-tasks";
 export function TaskControls({ task, onQueued }: { task: TaskObject; onQueued: (message: string) => void }) {
   const control = useTaskControl(task.task_id);
   const [message, setMessage] = useState("");
-  const paused = task.status === "paused";
+  // Waiting for a person holds the loop as a pause does: Resume gives control back (no note).
+  const paused = task.status === "paused" || task.status === "awaiting_human";
   const send = (event: FormEvent) => {
     event.preventDefault();
     if (!message.trim()) return;

@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { useState } from "react";
+import { HandoffBanner } from "@/components/handoff/handoff-banner";
 import { Card } from "@/components/ui/card";
 import { ErrorState } from "@/components/ui/error-state";
 import { TaskControls } from "@/components/tasks/task-controls";
@@ -97,6 +98,7 @@ export function TaskPage({ id }: { id: string }) {
           </p>
         )}
         <TaskEnd task={task} />
+        <HandoffBanner task={task} />
         {query.error && (
           <p role="alert" className="text-xs text-amber-800">
             Could not refresh this task ({query.error.message}); showing what was last read.

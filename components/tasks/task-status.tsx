@@ -2,6 +2,7 @@ const TONES: Record<string, string> = {
   queued: "bg-sky-50 text-sky-800 ring-sky-200",
   running: "bg-emerald-50 text-emerald-800 ring-emerald-200",
   paused: "bg-amber-50 text-amber-800 ring-amber-200",
+  awaiting_human: "bg-amber-400 text-amber-950 ring-amber-500",
   completed: "bg-slate-100 text-slate-700 ring-slate-200",
   failed: "bg-red-50 text-red-800 ring-red-200",
   stopped: "bg-slate-100 text-slate-600 ring-slate-200",
@@ -17,8 +18,8 @@ export function TaskStatus({ status, reason }: { status: string; reason: string 
       className={`inline-flex items-center gap-1.5 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${TONES[status] ?? TONES.stopped}`}
     >
       {live && <span aria-hidden className="size-1.5 rounded-full bg-current" />}
-      {status}
-      {reason && reason !== status && !live && status !== "paused" ? `: ${reason}` : ""}
+      {status === "awaiting_human" ? "waiting for a person" : status}
+      {reason && reason !== status && !live && status !== "paused" && status !== "awaiting_human" ? `: ${reason}` : ""}
     </span>
   );
 }

@@ -13,7 +13,7 @@ export const taskKeys = {
   detail: (id: string) => ["tasks", "detail", id] as const,
 };
 
-const LIVE = new Set(["queued", "running", "paused"]);
+const LIVE = new Set(["queued", "running", "paused", "awaiting_human"]);
 export const isLive = (status: string) => LIVE.has(status);
 
 /** The organization's tasks, newest first; refreshed every 2 s while any runs. */
@@ -36,6 +36,7 @@ export function useTask(id: string) {
 }
 
 export interface StartTaskInput {
+  credentials?: string[];
   instruction: string;
   /** A new session's kind; absent with computer_id (the session has its own). */
   kind?: "browser" | "desktop";
@@ -55,14 +56,22 @@ export function useStartTask() {
   });
 }
 
-/** Pause, resume, stop, or inject a message (`message` set). */
+/** Pause, resume (with a hand-off's `note`), stop, inject a message (`message` set), or hand off (`reason`). */
 export function useTaskControl(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ action, message }: { action: "pause" | "resume" | "stop" | "messages"; message?: string }) =>
+    mutationFn: ({
+      action,
+      ...body
+    }: {
+      action: "pause" | "resume" | "stop" | "messages" | "handoff";
+      message?: string;
+      note?: string;
+      reason?: string;
+    }) =>
       fetchJson<{ status: string }>(`/api/tasks/${encodeURIComponent(id)}/${action}`, {
         method: "POST",
-        body: JSON.stringify(message === undefined ? {} : { message }),
+        body: JSON.stringify(body),
       }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: taskKeys.all() }),
   });

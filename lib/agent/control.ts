@@ -2,7 +2,9 @@
 // (the loop waits at its next `gate`), resume, stop (aborts the model call or
 // action in flight through `signal`), and messages to join the next model call.
 // One TaskControl per running task, owned by the runner (runner.ts); events
-// for streams go through the same object (`subscribe`/`emit`).
+// for streams go through the same object (`subscribe`/`emit`). A hand-off to a
+// person (docs/agent-tasks.md "Hand-off to a person") holds the loop at the
+// same gate as a pause, until `resume` gives control back with a note.
 
 export type TaskEventName =
   | "started"
@@ -12,6 +14,8 @@ export type TaskEventName =
   | "message"
   | "paused"
   | "resumed"
+  /** The task waits for a person: {reason, live_view_url, …} (lib/agent/handoff.ts). */
+  | "needs_human"
   | "completed"
   | "failed"
   | "stopped"
@@ -42,6 +46,9 @@ export class TaskInterrupted extends Error {
 export class TaskControl {
   private readonly abortController = new AbortController();
   private pausedNow = false;
+  /** The hand-off the loop waits on, set from `handOff` until `resume`; its event goes out once the loop holds. */
+  private handoff: { reason: string; announce: () => TaskEvent; announced: boolean } | null = null;
+  private handedBack: { note: string | null; by: string } | null = null;
   private wakeUp: (() => void) | null = null;
   private readonly pending: string[] = [];
   private readonly listeners = new Set<(event: SequencedEvent) => void>();
@@ -66,11 +73,41 @@ export class TaskControl {
     this.pausedNow = true;
   }
 
-  resume(): void {
-    if (!this.pausedNow) return;
+  /** The reason of the hand-off the task waits on (or will, at its next gate), or null. */
+  get awaitingHuman(): string | null {
+    return this.handoff?.reason ?? null;
+  }
+
+  /**
+   * Asks the loop to hold at its next `gate` for a person; `announce` makes the `needs_human` event
+   * once it holds (no step runs after it). False when the task is ending or already waits.
+   */
+  handOff(reason: string, announce: () => TaskEvent): boolean {
+    if (this.handoff || this.interruption) return false;
+    this.handoff = { reason, announce, announced: false };
+    this.wake(); // a loop held by a pause announces the hand-off now
+    return true;
+  }
+
+  /** Control back to the agent, from a pause or a hand-off (`note`, `by`: what the person did, and who). */
+  resume(handBack?: { note: string | null; by: string }): void {
+    if (!this.pausedNow && !this.handoff) return;
+    const wasWaiting = this.handoff !== null;
     this.pausedNow = false;
-    this.emit({ event: "resumed", data: {} });
+    this.handoff = null;
+    if (wasWaiting) this.handedBack = handBack ?? { note: null, by: "api" };
+    this.emit({
+      event: "resumed",
+      data: wasWaiting ? { from: "awaiting_human", by: this.handedBack!.by, note: this.handedBack!.note } : {},
+    });
     this.wake();
+  }
+
+  /** The hand-back since the last call (the loop tells the model what the person did), or null. */
+  takeHandBack(): { note: string | null; by: string } | null {
+    const handBack = this.handedBack;
+    this.handedBack = null;
+    return handBack;
   }
 
   /** Ends the loop at once: the call in flight is aborted and the next `gate` throws. */
@@ -99,13 +136,22 @@ export class TaskControl {
     return this.pending.length;
   }
 
-  /** Between steps: holds while paused; throws the interruption when there is one. */
+  /** Between steps: holds while paused or waiting for a person; throws the interruption when there is one. */
   async gate(): Promise<void> {
-    if (this.pausedNow && !this.interruption) this.emit({ event: "paused", data: {} });
-    while (this.pausedNow && !this.interruption) {
+    let pausedSaid = false;
+    for (;;) {
+      if (this.interruption) throw this.interruption;
+      if (this.handoff) {
+        if (!this.handoff.announced) {
+          this.handoff.announced = true;
+          this.emit(this.handoff.announce());
+        }
+      } else if (this.pausedNow) {
+        if (!pausedSaid) this.emit({ event: "paused", data: {} });
+        pausedSaid = true;
+      } else return;
       await new Promise<void>((resolve) => (this.wakeUp = resolve));
     }
-    if (this.interruption) throw this.interruption;
   }
 
   subscribe(listener: (event: SequencedEvent) => void): () => void {

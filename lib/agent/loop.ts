@@ -2,13 +2,22 @@
 // screenshot → model (computer tool + `done`) → the action on the session →
 // screenshot → … until `done`, an answer without an action, max_steps, the
 // budget (insufficient_quota), a stop, max_duration_seconds, or the session's
-// end. Pause holds it between steps (TaskControl.gate); injected messages join
-// the next model call. Every step is stored before its events go out, and the
-// task always ends with a stored status, whatever stopped it (`endOf`).
+// end. Pause and a hand-off to a person (request_human, handoff-begin.ts) hold
+// it between steps (TaskControl.gate); injected messages join the next model
+// call. Every step is stored before its events go out, and the task always
+// ends with a stored status, whatever stopped it (`endOf`).
 import { isAppError } from "@/lib/api/errors";
 import { ENDING_ACTIONS, runAction, takeScreenshot, toPixels, type ComputerRef } from "@/lib/agent/computer";
 import { type TaskControl, TaskInterrupted } from "@/lib/agent/control";
+import { beginHandoff, gateKeepingSession } from "@/lib/agent/handoff-begin";
 import { modelTurn } from "@/lib/agent/model-turn";
+import {
+  FILL_CREDENTIALS_TOOL,
+  fillActionOf,
+  fillCredentialsTool,
+  runFillCalls,
+} from "@/lib/agent/tools/fill-credentials";
+import { requestHumanOutput } from "@/lib/agent/tools/request-human";
 import { screenshotLink, toStepObject } from "@/lib/agent/present";
 import type { TaskPlan } from "@/lib/agent/schema";
 import { finishTask, recordStep, type TaskStatus } from "@/lib/agent/store";
@@ -77,11 +86,28 @@ async function steps(input: LoopInput): Promise<TaskEnd> {
   const { plan, computer, control, taskId } = input;
   const environment = plan.kind;
   const principal = { organizationId: computer.caller.organizationId, apiKeyId: computer.caller.apiKeyId };
+  const fillTool = await fillCredentialsTool(principal.organizationId, plan.credentials);
   let shot = await takeScreenshot(computer);
   const conversation: InputItem[] = firstInput(plan, shot.url);
-  for (let index = 0; index < plan.maxSteps; index++) {
-    await control.gate();
+  // A turn that hands the task to a person is stored as a step but not counted against max_steps.
+  for (let index = 0, counted = 0; counted < plan.maxSteps; index++) {
+    await gateKeepingSession(control, computer.computerId);
     const started = now();
+    const handBack = control.takeHandBack();
+    if (handBack) {
+      // The person changed the screen: the model sees it now, with their note.
+      shot = await takeScreenshot(computer);
+      const text = `A person (${handBack.by}) had control and gave it back.${handBack.note ? ` Their note: ${handBack.note}` : ""}`;
+      conversation.push({
+        type: "message",
+        role: "user",
+        content: [
+          { type: "input_text", text },
+          { type: "input_image", image_url: shot.url, detail: "auto" },
+        ],
+      } as InputItem);
+      control.emit({ event: "message", data: { step: index, role: "user", text } });
+    }
     const injected = control.takeMessages();
     for (const message of injected) {
       conversation.push({ type: "message", role: "user", content: message } as InputItem);
@@ -96,18 +122,22 @@ async function steps(input: LoopInput): Promise<TaskEnd> {
       temperature: plan.temperature,
       systemPrompt: plan.systemPrompt,
       signal: control.signal,
+      tools: fillTool ? [fillTool] : [],
     });
     const modelMs = now() - started;
     conversation.push(...turn.output);
     if (turn.text) control.emit({ event: "message", data: { step: index, role: "assistant", text: turn.text } });
 
-    const calls = turn.computerCalls;
-    const action = calls[0]?.action ?? null;
-    const ending =
-      turn.done ??
-      (action && ENDING_ACTIONS.has(String(action.type))
-        ? { result: String(action.result ?? action.text ?? action.status ?? "") }
-        : null);
+    const asked = turn.humanRequest;
+    const calls = asked ? [] : turn.computerCalls;
+    const fills = asked ? [] : turn.functionCalls.filter((call) => call.name === FILL_CREDENTIALS_TOOL);
+    const action = calls[0]?.action ?? (fills[0] ? fillActionOf(fills[0]) : null);
+    const ending = asked
+      ? null
+      : (turn.done ??
+        (action && ENDING_ACTIONS.has(String(action.type))
+          ? { result: String(action.result ?? action.text ?? action.status ?? "") }
+          : null));
     let actionMs = 0;
     let error: string | null = null;
     let screenshotName: string | null = null;
@@ -122,6 +152,11 @@ async function steps(input: LoopInput): Promise<TaskEnd> {
         const outcome = await runAction(computer, turn.pixels ? call.action : toPixels(call.action, computer.display));
         if (outcome.status === "error") error = outcome.error_message ?? "the action failed";
       }
+      for (const fill of fills)
+        control.emit({ event: "action", data: { step: index, type: "fill_credentials", action: fillActionOf(fill) } });
+      const filled = await runFillCalls(computer, fills, error);
+      error = filled.error;
+      conversation.push(...filled.outputs);
       shot = await takeScreenshot(computer);
       actionMs = now() - actionStarted;
       screenshotName = shot.name;
@@ -135,7 +170,8 @@ async function steps(input: LoopInput): Promise<TaskEnd> {
     const row = await recordStep({
       taskId,
       index,
-      action,
+      // A hand-off request shows in the steps as what it is.
+      action: asked ? { type: "request_human", reason: asked.reason } : action,
       modelText: turn.text || null,
       screenshot: screenshotName,
       injected,
@@ -169,6 +205,33 @@ async function steps(input: LoopInput): Promise<TaskEnd> {
         computer.origin,
       ),
     });
+    if (asked) {
+      conversation.push(requestHumanOutput(asked.call_id) as InputItem);
+      // Actions sent beside the request did not run: answered with the screen as it is.
+      for (const call of turn.computerCalls)
+        conversation.push({
+          type: "computer_call_output",
+          call_id: call.call_id,
+          output: { type: "computer_screenshot", image_url: shot.url },
+        } as InputItem);
+      for (const call of turn.functionCalls)
+        conversation.push({
+          type: "function_call_output",
+          call_id: call.call_id,
+          output: "Not run: a person was asked to take over first.",
+        } as InputItem);
+      // `null` when a client's hand-off came first: the loop holds for that one all the same.
+      await beginHandoff({
+        taskId,
+        computerId: computer.computerId,
+        origin: computer.origin,
+        control,
+        reason: asked.reason,
+        requestedBy: "the agent",
+      });
+      continue;
+    }
+    counted++;
     if (ending) return { status: "completed", endReason: "done", result: ending.result, errorMessage: null };
     // An answer with no action: the model has nothing more to do on the screen.
     if (!action) return { status: "completed", endReason: "answered", result: turn.text || null, errorMessage: null };

@@ -8,6 +8,7 @@
 import { respond, type InputItem, type ModelPrincipal } from "@/lib/models/model-calls";
 import { getModel } from "@/lib/models/registry";
 import { randomHex } from "@/lib/random-id";
+import { parseRequestHuman, REQUEST_HUMAN_TOOL } from "@/lib/agent/tools/request-human";
 
 export const DONE_TOOL = {
   type: "function",
@@ -55,6 +56,8 @@ export interface TurnRequest {
   temperature: number | null;
   systemPrompt: string | null;
   signal: AbortSignal;
+  /** Function tools beside the computer tool and `done` (lib/agent/tools/), answered by the loop. */
+  tools?: Record<string, unknown>[];
 }
 
 export interface TurnOutcome {
@@ -65,6 +68,10 @@ export interface TurnOutcome {
   /** True when the calls' coordinates are pixels (`computer_use_preview`), false for the 0-1000 space. */
   pixels: boolean;
   done: { result: string } | null;
+  /** The model asked a person to take over (request_human), with the call to answer. */
+  humanRequest: { call_id: string; reason: string } | null;
+  /** Calls of the extra function `tools`, in order. */
+  functionCalls: { call_id: string; name: string; arguments: string }[];
   text: string;
   inputTokens: number;
   outputTokens: number;
@@ -98,6 +105,8 @@ export async function modelTurn(turn: TurnRequest): Promise<TurnOutcome> {
           environment: turn.environment,
         },
         DONE_TOOL,
+        REQUEST_HUMAN_TOOL,
+        ...(turn.tools ?? []),
       ],
       tool_choice: "required",
       parallel_tool_calls: false,
@@ -107,6 +116,8 @@ export async function modelTurn(turn: TurnRequest): Promise<TurnOutcome> {
   );
   const computerCalls: TurnOutcome["computerCalls"] = [];
   let done: TurnOutcome["done"] = null;
+  let humanRequest: TurnOutcome["humanRequest"] = null;
+  const functionCalls: TurnOutcome["functionCalls"] = [];
   // `output_text` is a convenience some upstreams leave out: the message items are the source.
   let text = "";
   for (const item of response.output) {
@@ -119,6 +130,14 @@ export async function modelTurn(turn: TurnRequest): Promise<TurnOutcome> {
       computerCalls.push({ call_id: String(entry.call_id), action: entry.action as Record<string, unknown> });
     } else if (entry.type === "function_call" && entry.name === "done" && !done) {
       done = parseDone(String(entry.arguments ?? ""));
+    } else if (entry.type === "function_call" && entry.name === "request_human" && !humanRequest) {
+      humanRequest = { call_id: String(entry.call_id), ...parseRequestHuman(String(entry.arguments ?? "")) };
+    } else if (entry.type === "function_call" && entry.name !== "done" && entry.name !== "request_human") {
+      functionCalls.push({
+        call_id: String(entry.call_id),
+        name: String(entry.name),
+        arguments: String(entry.arguments ?? ""),
+      });
     }
   }
   return {
@@ -126,6 +145,8 @@ export async function modelTurn(turn: TurnRequest): Promise<TurnOutcome> {
     computerCalls,
     pixels: tool === "computer_use_preview",
     done,
+    humanRequest,
+    functionCalls,
     text: text || response.output_text || "",
     inputTokens: response.usage?.input_tokens ?? 0,
     outputTokens: response.usage?.output_tokens ?? 0,

@@ -6,6 +6,7 @@
 import { screenshotUrl, readScreenshot } from "@/lib/computers/screenshots";
 import type { StepRow, TaskListRow, TaskRow } from "@/lib/agent/store";
 import { toPixels } from "@/lib/agent/computer";
+import { handoffFields } from "@/lib/agent/handoff-begin";
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
@@ -110,6 +111,7 @@ export async function toTaskObject(task: TaskRow, origin: string) {
     temperature: task.temperature,
     persistent: task.persistent,
     metadata: options.metadata ?? {},
+    ...(await handoffFields(task, origin)),
     steps: await Promise.all(task.steps.map((step) => toStepObject(step, task, origin))),
   };
 }

@@ -6,6 +6,7 @@
 import { closeComputer, type ComputerRef } from "@/lib/agent/computer";
 import { TaskControl, type TaskEvent } from "@/lib/agent/control";
 import { runLoop, type TaskEnd } from "@/lib/agent/loop";
+import { startRunClock } from "@/lib/agent/run-clock";
 import type { TaskPlan } from "@/lib/agent/schema";
 import { getSessionManager } from "@/lib/computers/registry";
 import { getEnv } from "@/lib/env";
@@ -61,19 +62,17 @@ export class TaskRunner {
       if (event.event === "ended")
         control.interrupt("session_ended", `The task's session ${computer.computerId} ended (${event.data.reason})`);
     });
-    const deadline = plan.maxDurationSeconds
-      ? setTimeout(
-          () =>
-            control.interrupt("max_duration", `The task ran past max_duration_seconds (${plan.maxDurationSeconds} s)`),
-          plan.maxDurationSeconds * 1000,
+    // Time waiting for a person does not count (run-clock.ts).
+    const stopClock = plan.maxDurationSeconds
+      ? startRunClock(control, plan.maxDurationSeconds, () =>
+          control.interrupt("max_duration", `The task ran past max_duration_seconds (${plan.maxDurationSeconds} s)`),
         )
       : null;
-    deadline?.unref();
     control.emit({ event: "started", data: { task_id: taskId, computer_id: computer.computerId, status: "running" } });
     const finished = (async () => {
       const end = await runLoop({ taskId, plan, computer, control });
       unwatch();
-      if (deadline) clearTimeout(deadline);
+      stopClock?.();
       if (input.ownsComputer && plan.terminateOnCompletion) {
         await closeComputer(computer).catch((err) =>
           getLogger().error({ err, taskId }, "agent task session not ended"),

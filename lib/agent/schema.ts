@@ -5,6 +5,7 @@
 // server has not learned yet, and a task must still start); the fields it
 // knows are checked strictly, a bad one a 400 naming it.
 import { z } from "zod";
+import { CREDENTIAL_NAME } from "@/lib/credentials/credential-input";
 import { getEnv } from "@/lib/env";
 
 const contextTurn = z.strictObject({
@@ -75,6 +76,17 @@ export function taskStartSchema() {
         error: "metadata must be an object of strings",
       })
       .optional(),
+    credentials: z
+      .array(
+        z
+          .string({ error: "credentials[] must be strings" })
+          .regex(CREDENTIAL_NAME, "credentials[] must be credential names"),
+        {
+          error: "credentials must be an array of credential names",
+        },
+      )
+      .max(16, "credentials names at most 16")
+      .optional(),
     idempotency_key: z
       .string({ error: "idempotency_key must be a string" })
       .min(1)
@@ -120,4 +132,6 @@ export interface TaskPlan {
   context: { role: "user" | "assistant"; content: string }[];
   metadata: Record<string, string>;
   idempotencyKey: string | null;
+  /** Vault credentials the loop's fill_credentials tool may fill (names; docs/credentials.md). */
+  credentials: string[];
 }

@@ -16,8 +16,13 @@ import { assertRoomForTask, insertTaskWithinLimit } from "@/lib/agent/task-admis
 import type { SessionCaller } from "@/lib/computers/service";
 import { getEnv } from "@/lib/env";
 import { getModel, listModels } from "@/lib/models/registry";
+import { handoffTask, resumeTask } from "@/lib/agent/handoff";
+import { fillCredentialsTool } from "@/lib/agent/tools/fill-credentials";
 
-export interface TaskCaller extends SessionCaller {}
+export interface TaskCaller extends SessionCaller {
+  /** Who acts, in words (a dashboard member's name), for a task's hand-off history. */
+  actor?: string;
+}
 
 /** The model a task uses when its start names none (AGENT_DEFAULT_MODEL, else <prefix>.cua-fast, else the first). */
 export function defaultModel(organizationId?: string): string {
@@ -49,6 +54,7 @@ function planOf(body: TaskStartBody, organizationId: string): TaskPlan {
     context: body.context ?? [],
     metadata: body.metadata ?? {},
     idempotencyKey: body.idempotency_key ?? null,
+    credentials: [...new Set(body.credentials ?? [])],
   };
 }
 
@@ -118,6 +124,8 @@ export async function startTask(input: {
     if (earlier)
       return { task_id: earlier.id, status: earlier.status, computer_id: earlier.computerId, ...keyEcho, reused: true };
   }
+  // Unknown credential names are the start's 400, before a session is made.
+  await fillCredentialsTool(organizationId, plan.credentials);
   await assertRoomForTask(organizationId);
   const { ref, owns } = await computerFor(input.caller, plan, input.origin);
   const taskId = store.newTaskId();
@@ -152,6 +160,7 @@ export async function startTask(input: {
         system_prompt: plan.systemPrompt,
         context: plan.context,
         start_url: plan.startUrl,
+        ...(plan.credentials.length ? { credentials: plan.credentials } : {}),
       }),
       idempotencyKey: plan.idempotencyKey,
     });
@@ -204,17 +213,17 @@ async function runningTask(caller: TaskCaller, id: string) {
 
 export async function pauseTask(input: { caller: TaskCaller; id: string }) {
   const running = await runningTask(input.caller, input.id);
+  if (running.control.awaitingHuman !== null)
+    throw new AppError("conflict", `Agent task '${input.id}' waits for a person; resume it or stop it`, {
+      detail: "task_awaiting_human",
+    });
   running.control.pause();
   await store.setTaskStatus(input.id, "paused");
   return { status: "paused", task_id: input.id };
 }
 
-export async function resumeTask(input: { caller: TaskCaller; id: string }) {
-  const running = await runningTask(input.caller, input.id);
-  await store.setTaskStatus(input.id, "running");
-  running.control.resume();
-  return { status: "running", task_id: input.id };
-}
+// POST /agent/tasks/{id}/resume and /handoff: lib/agent/handoff.ts (one state machine with pause).
+export { handoffTask, resumeTask };
 
 /** POST /agent/tasks/{id}/messages: joins the next model call (a paused task gets it once resumed). */
 export async function injectMessage(input: { caller: TaskCaller; id: string; body: unknown }) {
@@ -232,8 +241,8 @@ export async function stopTask(input: { caller: TaskCaller; id: string }) {
   return { status: end.status, task_id: input.id };
 }
 
-/** The dashboard's controls by name (one route for the four): pause, resume, stop, messages. */
-export function controlTask(input: { caller: TaskCaller; id: string; action: string; body: unknown }) {
+/** The dashboard's controls by name (one route for them all): pause, resume, stop, messages, handoff. */
+export function controlTask(input: { caller: TaskCaller; id: string; action: string; body: unknown; origin?: string }) {
   switch (input.action) {
     case "pause":
       return pauseTask(input);
@@ -243,7 +252,12 @@ export function controlTask(input: { caller: TaskCaller; id: string; action: str
       return stopTask(input);
     case "messages":
       return injectMessage(input);
+    case "handoff":
+      return handoffTask({ ...input, origin: input.origin ?? "" });
     default:
-      throw new AppError("not_found", `No such task control: ${input.action} (use pause, resume, stop or messages)`);
+      throw new AppError(
+        "not_found",
+        `No such task control: ${input.action} (use pause, resume, stop, messages or handoff)`,
+      );
   }
 }

@@ -4,7 +4,7 @@
 import { type Db, getDb } from "@/lib/db";
 import { randomHex } from "@/lib/random-id";
 
-export const LIVE_TASK_STATUSES = ["queued", "running", "paused"] as const;
+export const LIVE_TASK_STATUSES = ["queued", "running", "paused", "awaiting_human"] as const;
 export type TaskStatus = (typeof LIVE_TASK_STATUSES)[number] | "completed" | "failed" | "stopped";
 
 export const newTaskId = () => `task_${randomHex(12)}`;

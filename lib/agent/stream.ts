@@ -7,7 +7,7 @@
 // events a resume asked for were no longer kept. Streams end after completed,
 // failed or stopped. Events are named after what the public examples'
 // streaming server emits (`started`, `action`, `screenshot`, `completed`)
-// plus this loop's own (`step`, `message`, `paused`, `resumed`, `failed`, `stopped`).
+// plus this loop's own (`step`, `message`, `paused`, `resumed`, `needs_human`, `failed`, `stopped`).
 import { AppError } from "@/lib/api/errors";
 import { SSE_HEADERS, sseStream, type SseChannel } from "@/lib/api/sse";
 import type { TaskEvent } from "@/lib/agent/control";

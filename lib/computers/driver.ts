@@ -22,6 +22,7 @@
 //   computer) and keeps the last periodic snapshot as the saved state.
 // - `stop` must be idempotent and must kill the whole process tree it started.
 import type { Action, ActionType } from "@/lib/computers/actions/actions";
+import type { FillLoginAction } from "@/lib/computers/actions/fill-credentials";
 
 export type ComputerKind = "browser" | "desktop";
 
@@ -111,13 +112,11 @@ export interface ActionOutcome {
   pageContext?: PageContext | ScreenContext;
 }
 
-/**
- * Actions the action layer does itself for every kind (lib/computers/actions/action-service.ts `perform`; `debug`
- * through the exec capability).
- */
-export type KindNeutralAction = Extract<ActionType, "wait" | "screenshot" | "debug">;
+/** Actions the action layer does itself for every kind (`perform` in lib/computers/actions/action-service.ts). */
+export type KindNeutralAction = Extract<ActionType, "wait" | "screenshot" | "debug" | "fill_credentials">;
 /** What reaches a driver's `act`. */
-export type DriverAction = Exclude<Action, { type: KindNeutralAction }>;
+export type DriverAction = Exclude<Action, { type: KindNeutralAction }> | FillLoginAction;
+export type { FillLoginAction };
 
 export interface ScreenshotOptions {
   format: "png" | "jpeg";

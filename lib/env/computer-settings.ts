@@ -70,6 +70,15 @@ export const computerSettings = {
     .describe(
       "Events kept per agent task (while it runs and 10 minutes after) for task streams resumed with Last-Event-ID or ?from=; older ones are dropped and a resumed stream gets a replay_gap event.",
     ),
+  AGENT_HANDOFF_LINK_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(30)
+    .max(86_400)
+    .default(3600)
+    .describe(
+      "How long a hand-off's take-over link (live_view_url of a needs_human event) works, at most; never past the session's expires_at. Reading the task again gives a fresh link.",
+    ),
 
   // ---- per-organization quotas (the operator overrides them per organization: npm run cli -- org quota) ----
   ORG_MAX_BROWSER_SESSIONS: z.coerce

@@ -16,7 +16,8 @@ export function registerTaskTool(server: McpServer, caller: McpCaller): void {
     {
       description:
         "Run an agent task: Cabin's loop looks at the screen, asks the model for an action, acts, and repeats until the task is done. " +
-        "Answers with the task's status, result and steps; reports each step as progress.",
+        "Answers with the task's status, result and steps; reports each step as progress, and a hand-off to a person " +
+        "(status awaiting_human) with the live_view_url where the person takes over.",
       inputSchema: {
         instruction: z.string().min(1).max(20_000).describe("What the agent should do"),
         kind: z
@@ -36,10 +37,12 @@ export function registerTaskTool(server: McpServer, caller: McpCaller): void {
     (args, extra) =>
       toolResult(async () => {
         const progressToken = extra._meta?.progressToken;
+        let lastProgress = 0;
         let finished!: () => void;
         const done = new Promise<void>((resolve) => (finished = resolve));
         const onEvent = (event: TaskEvent) => {
           if (FINAL.has(event.event)) return finished();
+          if (event.event === "needs_human" && progressToken !== undefined) return void waiting(event.data);
           if (event.event !== "step" || progressToken === undefined) return;
           const step = event.data as { index: number; action: { type?: string } | null; model_text: string | null };
           void extra
@@ -47,13 +50,27 @@ export function registerTaskTool(server: McpServer, caller: McpCaller): void {
               method: "notifications/progress",
               params: {
                 progressToken,
-                progress: step.index + 1,
+                progress: (lastProgress = step.index + 1),
                 total: args.max_steps ?? 50,
                 message: `step ${step.index + 1}: ${step.action?.type ?? step.model_text ?? "answer"}`,
               },
             })
             .catch(() => {});
         };
+        // A hand-off (docs/agent-tasks.md "Hand-off to a person"): the call goes on waiting; the progress
+        // message says awaiting_human, why, and the link where a person takes over.
+        const waiting = (data: Record<string, unknown>) =>
+          extra
+            .sendNotification({
+              method: "notifications/progress",
+              params: {
+                progressToken: progressToken!,
+                // Progress must grow: half a step past the last one.
+                progress: (lastProgress += 0.5),
+                message: `awaiting_human: ${String(data.reason)}; a person takes over at ${String(data.live_view_url)}`,
+              },
+            })
+            .catch(() => {});
         const started = await startTask({
           caller: caller.principal,
           origin: caller.origin,
@@ -80,6 +97,7 @@ export function registerTaskTool(server: McpServer, caller: McpCaller): void {
           step_count: task.step_count,
           cost_usd: task.cost_usd,
           computer_id: task.computer_id,
+          handoffs: task.handoffs,
           steps: task.steps.map((s) => ({
             index: s.index,
             action: s.action,

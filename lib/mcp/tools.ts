@@ -116,6 +116,18 @@ export function registerTools(server: McpServer, caller: McpCaller): void {
   );
 
   server.registerTool(
+    "fill_credentials",
+    {
+      description:
+        "Fill the login form of the current page with a stored credential (the vault, docs/credentials.md), by name: " +
+        "user name, password and a one-time code when the form asks for one. Only on the credential's domain; " +
+        "the values are never returned.",
+      inputSchema: { session_id: sessionId, name: z.string().min(1).max(64).describe("The credential's name") },
+    },
+    (args) => act(args.session_id, { type: "fill_credentials", name: args.name }),
+  );
+
+  server.registerTool(
     "key_press",
     {
       description: 'Press keys together, e.g. ["Enter"] or ["Control", "a"].',

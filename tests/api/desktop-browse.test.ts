@@ -21,6 +21,7 @@ import {
 } from "./desktop-fixtures";
 import { desktopChromiumsOf, pixelAt, tcpListeners } from "./desktop-browse-fixtures";
 import { listenOnLoopback, type LoopbackServer } from "./loopback";
+import { startLoginSite } from "./login-site";
 import { waitFor } from "./wait-for";
 
 const HOST_LOOPBACK = "10.0.2.2";
@@ -208,6 +209,28 @@ describe.skipIf(!canRunDesktops)("desktops browse in their own Chromium", () => 
       ].join("; "),
     );
     expect(probe.stdout.trim().split("\n")).toEqual(["0", "REFUSED", "REFUSED"]);
+  });
+
+  it("fills a stored login into a page of its Chromium (fill_credentials, docs/credentials.md)", {
+    timeout: 120_000,
+  }, async () => {
+    const login = await startLoginSite();
+    try {
+      const values = { username: "desk@acme.test", password: "Desk-pass-9b1e47" };
+      const stored = await api("POST", "/credentials", { name: "desk", domain: HOST_LOOPBACK, values }, s.a);
+      expect(stored.status).toBe(201);
+      const url = `http://${HOST_LOOPBACK}:${new URL(login.url).port}/login`;
+      expect((await act({ type: "go_to_url", url })).status).toBe("success");
+      const filled = await act({ type: "fill_credentials", name: "desk" });
+      expect(filled.result).toEqual({ credential: "desk", filled: ["username", "password"] });
+      expect(JSON.stringify(filled)).not.toContain(values.password);
+      // The last field filled keeps the focus: Enter (xdotool, to the desktop's focused window) submits the form.
+      expect((await act({ type: "keypress", keys: ["Enter"] })).status).toBe("success");
+      const submitted = await waitFor(() => login.submissions.at(-1), { message: "the desktop's submission" });
+      expect(submitted).toMatchObject({ user: values.username, password: values.password, code: "" });
+    } finally {
+      await login.close();
+    }
   });
 
   it("leaves no Chromium of the session after DELETE", { timeout: 120_000 }, async () => {

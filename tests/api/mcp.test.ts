@@ -42,6 +42,7 @@ describe("MCP server", () => {
       "create_session",
       "end_session",
       "exec",
+      "fill_credentials",
       "key_press",
       "list_files",
       "list_sessions",

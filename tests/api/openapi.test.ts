@@ -63,6 +63,7 @@ describe("GET /openapi.json", () => {
     const templates = [
       ...routeTemplates(path.join(root, "app/computers"), "/computers"),
       ...routeTemplates(path.join(root, "app/v1"), "/v1"),
+      ...routeTemplates(path.join(root, "app/credentials"), "/credentials"),
     ];
     expect(templates.length).toBeGreaterThan(15);
     for (const template of templates) {
@@ -104,7 +105,8 @@ describe("GET /openapi.json", () => {
               : sessionId,
         )
         .replace("{tab_id}", "tab_main")
-        .replace("{name}", "missing.png");
+        // The credential the create example stores; elsewhere {name} is a screenshot's.
+        .replace("{name}", template.startsWith("/credentials") ? "acme" : "missing.png");
       const example = op.requestBody?.content["application/json"]?.example;
       const controller = new AbortController();
       const res = await fetch(`${inject("baseUrl")}${url}`, {
@@ -129,7 +131,7 @@ describe("GET /openapi.json", () => {
           expect.soft(streamed ? 200 : res.status, what).toBe(streamed ? 200 : 400);
           if (!streamed) expect.soft(text, what).toMatch(/desktop/);
         } else {
-          expect.soft(res.status, what).toBe(200);
+          expect.soft(res.status, what).toBe(template === "/credentials" && method === "POST" ? 201 : 200);
           if (!streamed && template.startsWith("/computers/{id}/"))
             expect.soft(JSON.parse(text).status, what).toBe("success");
         }

@@ -32,6 +32,8 @@ export interface ScriptedStep {
   action?: Record<string, unknown>;
   done?: { result: string };
   text?: string;
+  /** A call of another function tool the request offers (request_human, fill_credentials), by name with its arguments. */
+  call?: { name: string; arguments: Record<string, unknown> };
 }
 
 export interface ScriptedUpstream {
@@ -109,6 +111,15 @@ function responseItems(step: ScriptedStep, action: Json | undefined): Json[] {
       pending_safety_checks: [],
       status: "completed",
     });
+  if (step.call)
+    items.push({
+      type: "function_call",
+      id: nextId("fc"),
+      call_id: nextId("call"),
+      name: step.call.name,
+      arguments: JSON.stringify(step.call.arguments),
+      status: "completed",
+    });
   if (step.done)
     items.push({
       type: "function_call",
@@ -116,6 +127,15 @@ function responseItems(step: ScriptedStep, action: Json | undefined): Json[] {
       call_id: nextId("call"),
       name: "done",
       arguments: JSON.stringify(step.done),
+      status: "completed",
+    });
+  if (step.call)
+    items.push({
+      type: "function_call",
+      id: nextId("fc"),
+      call_id: nextId("call"),
+      name: step.call.name,
+      arguments: JSON.stringify(step.call.arguments),
       status: "completed",
     });
   return items;
@@ -168,6 +188,12 @@ function answerChat(body: Json, step: ScriptedStep, action: Json | undefined, re
       id: nextId("call"),
       type: "function",
       function: { name: "done", arguments: JSON.stringify(step.done) },
+    });
+  if (step.call)
+    toolCalls.push({
+      id: nextId("call"),
+      type: "function",
+      function: { name: step.call.name, arguments: JSON.stringify(step.call.arguments) },
     });
   const finish = toolCalls.length ? "tool_calls" : "stop";
   const usage = { prompt_tokens: USAGE_IN, completion_tokens: USAGE_OUT, total_tokens: USAGE_IN + USAGE_OUT };

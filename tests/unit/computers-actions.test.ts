@@ -15,6 +15,7 @@ describe("parseAction", () => {
       "debug",
       "double_click",
       "drag",
+      "fill_credentials",
       "get_html_content",
       "go_to_url",
       "key_down",

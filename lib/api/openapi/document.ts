@@ -2,8 +2,10 @@
 // once per process from the zod schemas (computersPaths, modelPaths) and kept.
 // Only `servers` is per request (the caller's public origin), so a Host header
 // cannot make the cache grow.
+import { agentHandoffPaths, agentTasksTag } from "@/lib/api/openapi/agent-handoff";
 import { computersComponents, computersPaths } from "@/lib/api/openapi/computers";
 import { computersFilesPaths, filesComponents, filesTag } from "@/lib/api/openapi/computers-files";
+import { credentialsComponents, credentialsPaths, credentialsTag } from "@/lib/api/openapi/credentials";
 import { jsonSchema, type JsonSchema } from "@/lib/api/openapi/build";
 import * as shapes from "@/lib/api/openapi/responses";
 import { modelComponents, modelPaths } from "@/lib/api/openapi/v1";
@@ -68,13 +70,27 @@ export function buildOpenApiDocument() {
       { name: "Exec", description: "Shell commands in desktop sessions", "x-surface": "computers" },
       { name: "Streams", description: "Live view, session events and screenshot files", "x-surface": "computers" },
       filesTag,
+      agentTasksTag,
+      credentialsTag,
       { name: "Models", description: "The models this server serves", "x-surface": "v1" },
       { name: "Inference", description: "Chat completions, legacy completions and embeddings", "x-surface": "v1" },
       { name: "Responses", description: "OpenAI Responses format, with the computer-use tool", "x-surface": "v1" },
     ],
-    paths: { ...computersPaths(), ...computersFilesPaths(), ...modelPaths() },
+    paths: {
+      ...computersPaths(),
+      ...computersFilesPaths(),
+      ...agentHandoffPaths(),
+      ...credentialsPaths(),
+      ...modelPaths(),
+    },
     components: {
-      schemas: { ...responseComponents(), ...computersComponents(), ...filesComponents(), ...modelComponents() },
+      schemas: {
+        ...responseComponents(),
+        ...computersComponents(),
+        ...filesComponents(),
+        ...credentialsComponents(),
+        ...modelComponents(),
+      },
       securitySchemes: {
         bearerAuth: {
           type: "http",

@@ -11,6 +11,7 @@ import { parseAction, type Action, type ActionOf } from "@/lib/computers/actions
 import type { ActionOutcome } from "@/lib/computers/driver";
 import { withActionEvents } from "@/lib/computers/events/events-service";
 import { runDebug } from "@/lib/computers/actions/debug-service";
+import { loginToFill } from "@/lib/computers/actions/fill-credentials";
 import { asActionResult, asAppError, type ActionResult } from "@/lib/computers/actions/failures";
 import { getSessionManager } from "@/lib/computers/registry";
 import { screenshotUrl } from "@/lib/computers/screenshots/screenshot-links";
@@ -83,6 +84,8 @@ async function runAction(
       return success(call, {});
     }
     if (action.type === "debug") return success(call, await runDebug(reached.handle, action));
+    if (action.type === "fill_credentials")
+      return success(call, await reached.handle.act(await loginToFill(call.principal.organizationId, action)));
     if (action.type === "screenshot") {
       const shot = await reached.handle.screenshot({
         format: action.format,

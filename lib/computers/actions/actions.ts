@@ -6,6 +6,7 @@ import { z } from "zod";
 import { AppError } from "@/lib/api/errors";
 import { parseWith, textWithoutNul } from "@/lib/api/request";
 import { debugAction } from "@/lib/computers/actions/debug-action";
+import { credentialName } from "@/lib/credentials/credential-input";
 
 const coord = z.number().finite().min(0).max(100_000);
 // Wheel deltas in pixels: beyond a few screens a scroll means nothing, and
@@ -211,6 +212,8 @@ const setFiles = z.strictObject({
   file_ids: z.array(z.string().regex(/^file_[0-9a-f]{24}$/, "must be a file id (file_<hex>) of this session")).max(32),
   ...sdkFields,
 });
+/** Fills the page's login form from the vault (docs/credentials.md); the action names the credential, never a value. */
+const fillCredentials = z.strictObject({ type: z.literal("fill_credentials"), name: credentialName, ...target });
 
 const SCHEMAS = {
   click,
@@ -238,6 +241,7 @@ const SCHEMAS = {
   change_proxy: changeProxy,
   set_files: setFiles,
   debug: debugAction,
+  fill_credentials: fillCredentials,
 } as const;
 
 /** Every action's schema by type: the OpenAPI document (lib/api/openapi) is generated from these. */

@@ -3,6 +3,8 @@
 import type { Page } from "playwright-core";
 import { ActionError } from "@/lib/computers/actions/action-error";
 import type { ActionOf } from "@/lib/computers/actions/actions";
+import type { FillLoginAction } from "@/lib/computers/actions/fill-credentials";
+import { fillLoginForm } from "@/lib/computers/browser/login-form";
 import { clickHistoryButton } from "@/lib/computers/browser/history-buttons";
 import { toChord, toPlaywrightKey } from "@/lib/computers/browser/keys";
 import {
@@ -31,23 +33,25 @@ function mouseButton(button: string): MouseButton {
   );
 }
 
-export type PageAction = ActionOf<
-  | "click"
-  | "double_click"
-  | "right_click"
-  | "move"
-  | "point_and_type"
-  | "drag"
-  | "type"
-  | "keypress"
-  | "key_down"
-  | "key_up"
-  | "mouse_down"
-  | "mouse_up"
-  | "scroll"
-  | "go_to_url"
-  | "get_html_content"
->;
+export type PageAction =
+  | ActionOf<
+      | "click"
+      | "double_click"
+      | "right_click"
+      | "move"
+      | "point_and_type"
+      | "drag"
+      | "type"
+      | "keypress"
+      | "key_down"
+      | "key_up"
+      | "mouse_down"
+      | "mouse_up"
+      | "scroll"
+      | "go_to_url"
+      | "get_html_content"
+    >
+  | FillLoginAction;
 
 /** Runs `fn` with OpenAI's held `keys` pressed (in order), releasing them (in reverse) whatever happens. */
 async function holding(page: Page, keys: string[] | undefined, fn: () => Promise<void>): Promise<void> {
@@ -182,5 +186,7 @@ export async function runPageAction(
       return navigate(page, action.url, egress);
     case "get_html_content":
       return { html_content: await page.content() };
+    case "fill_login":
+      return fillLoginForm(page, action);
   }
 }

@@ -11,7 +11,7 @@ export interface SessionTask {
   instruction: string;
 }
 
-const LIVE = new Set(["queued", "running", "paused"]);
+const LIVE = new Set(["queued", "running", "paused", "awaiting_human"]);
 
 export async function tasksOfSessions(organizationId: string, ids: string[]): Promise<Map<string, SessionTask>> {
   const found = new Map<string, SessionTask>();

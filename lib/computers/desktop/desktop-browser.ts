@@ -9,7 +9,8 @@ import { ActionError, isActionError } from "@/lib/computers/actions/action-error
 import type { ActionOf } from "@/lib/computers/actions/actions";
 import { navigate } from "@/lib/computers/browser/page-actions";
 import { TabSet } from "@/lib/computers/browser/tabs";
-import type { ActionOutcome, DriverAction, PageContext, ScreenContext } from "@/lib/computers/driver";
+import type { ActionOutcome, DriverAction, FillLoginAction, PageContext, ScreenContext } from "@/lib/computers/driver";
+import { fillLoginForm } from "@/lib/computers/browser/login-form";
 import { launchDesktopChromium } from "@/lib/computers/desktop/desktop-chromium";
 import { getLogger } from "@/lib/logger";
 
@@ -21,10 +22,10 @@ const DESKTOP_BROWSER_ACTIONS = [
   "switch_tab",
   "close_tab",
 ] as const;
-export type DesktopBrowserAction = ActionOf<(typeof DESKTOP_BROWSER_ACTIONS)[number]>;
+export type DesktopBrowserAction = ActionOf<(typeof DESKTOP_BROWSER_ACTIONS)[number]> | FillLoginAction;
 
 export function isDesktopBrowserAction(action: DriverAction): action is DesktopBrowserAction {
-  return (DESKTOP_BROWSER_ACTIONS as readonly string[]).includes(action.type);
+  return action.type === "fill_login" || (DESKTOP_BROWSER_ACTIONS as readonly string[]).includes(action.type);
 }
 
 // Measured 16–20 s on a 2-core machine under a load average of 30 (close: 2–3 s).
@@ -100,6 +101,21 @@ export class DesktopBrowser {
         const { id, page } = this.tab(running, action.tab_id);
         const result = await navigate(page, action.url);
         return { result, executedTabId: id, pageContext: await this.pageContext(running, id, page) };
+      }
+      case "fill_login": {
+        // The desktop's own Chromium, driven over CDP like its other browser actions (docs/desktop-browsing.md).
+        if (!this.running)
+          throw new ActionError(
+            "failed",
+            "No browser is open on this desktop: navigate (go_to_url) to the login page first",
+          );
+        const running = this.running;
+        const { id, page } = this.tab(running, action.tab_id);
+        return {
+          result: await fillLoginForm(page, action),
+          executedTabId: id,
+          pageContext: await this.pageContext(running, id, page),
+        };
       }
       case "get_html_content": {
         if (!this.running)

@@ -1,11 +1,12 @@
-// POST /agent/tasks/{id}/resume (agent.tasks.resume).
+// POST /agent/tasks/{id}/resume {note?} (agent.tasks.resume): from a pause or a hand-off to a person.
 import { methodNotAllowed, withApiKey } from "@/lib/api/handlers";
+import { readJson } from "@/lib/api/request";
 import { resumeTask } from "@/lib/agent/service";
 
 export const dynamic = "force-dynamic";
 
-export const POST = withApiKey("api", async ({ principal, params }) =>
-  Response.json(await resumeTask({ caller: principal, id: params.id! })),
+export const POST = withApiKey("api", async ({ req, principal, params }) =>
+  Response.json(await resumeTask({ caller: principal, id: params.id!, body: await readJson(req, { optional: true }) })),
 );
 
 const wrongMethod = methodNotAllowed(["POST"]);

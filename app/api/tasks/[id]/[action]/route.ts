@@ -1,4 +1,5 @@
-// The task page's controls: POST pause | resume | stop | messages ({message}).
+// The task page's controls: POST pause | resume ({note?}) | stop | messages ({message}) | handoff ({reason}).
+import { publicOrigin } from "@/lib/api/public-url";
 import { readJson } from "@/lib/api/request";
 import { withMember } from "@/lib/api/with-member";
 import { controlTask } from "@/lib/agent/service";
@@ -8,10 +9,12 @@ export const dynamic = "force-dynamic";
 export const POST = withMember(async ({ req, member, params }) =>
   Response.json(
     await controlTask({
-      caller: { organizationId: member.organizationId, apiKeyId: null },
+      // The member's name goes into a hand-off's history ("resumed by …").
+      caller: { organizationId: member.organizationId, apiKeyId: null, actor: member.name || member.email },
       id: params.id!,
       action: params.action!,
       body: await readJson(req, { optional: true }),
+      origin: publicOrigin(req.headers),
     }),
   ),
 );

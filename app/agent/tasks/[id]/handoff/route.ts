@@ -1,0 +1,21 @@
+// POST /agent/tasks/{id}/handoff {reason}: the task waits for a person (docs/agent-tasks.md "Hand-off to a person").
+import { methodNotAllowed, withApiKey } from "@/lib/api/handlers";
+import { publicOrigin } from "@/lib/api/public-url";
+import { readJson } from "@/lib/api/request";
+import { handoffTask } from "@/lib/agent/service";
+
+export const dynamic = "force-dynamic";
+
+export const POST = withApiKey("api", async ({ req, principal, params }) =>
+  Response.json(
+    await handoffTask({
+      caller: principal,
+      id: params.id!,
+      body: await readJson(req),
+      origin: publicOrigin(req.headers),
+    }),
+  ),
+);
+
+const wrongMethod = methodNotAllowed(["POST"]);
+export { wrongMethod as GET, wrongMethod as PUT, wrongMethod as PATCH, wrongMethod as DELETE };

@@ -1,0 +1,9 @@
+import { withMember } from "@/lib/api/with-member";
+import { deleteCredential } from "@/lib/credentials/store";
+
+export const dynamic = "force-dynamic";
+
+export const DELETE = withMember(
+  async ({ member, params }) => Response.json(await deleteCredential(member.organizationId, params.name)),
+  { roles: ["owner"] },
+);
