@@ -48,7 +48,24 @@ export function shutdown(reason: string): Promise<void> {
 const starters: Starter[] = [
   // Before anything looks for processes or folders to reap: they are found by the data folder, which one server holds.
   ["data folder", () => import("@/lib/data-dir-lock").then((m) => m.startDataDirLock())],
-  // First: a node that must not run (its id is live elsewhere) stops before its session recovery would end that node's sessions.
+  // Before the node starts: what it asks of sessions, tasks and logins, and what a node's death ends
+  // (lib/cluster/ports.ts).
+  [
+    "cluster ports",
+    () =>
+      Promise.all([
+        import("@/lib/computers/cluster-port"),
+        import("@/lib/agent/cluster-port"),
+        import("@/lib/auth/cluster-callers"),
+      ]).then(([sessions, tasks, callers]) => {
+        sessions.registerSessionsWithCluster();
+        tasks.registerTasksWithCluster();
+        callers.registerCallersWithCluster();
+        return null;
+      }),
+  ],
+  // First: a node that must not run (its id is live elsewhere) stops before its session recovery would end that node's
+  // sessions.
   ["cluster node", () => import("@/lib/cluster/start").then((m) => m.startCluster())],
   ["api key cache", () => import("@/lib/auth/api-key-cache").then((m) => m.startApiKeyCache())],
   ["computers", () => import("@/lib/computers/start").then((m) => m.startComputers())],

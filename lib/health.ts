@@ -1,11 +1,11 @@
 // What /api/health reports: each part's check, and an overall status that is
 // "ok" only when every required check passes.
 import { clusterHealth } from "@/lib/cluster/health";
-import { chromiumHelp } from "@/lib/computers/browser/find-chromium";
+import { chromiumHelp } from "@/lib/computers/host-capabilities";
 import { computersHealth } from "@/lib/computers/health";
 import { getDb } from "@/lib/db";
 import { modelsHealth } from "@/lib/models/registry";
-import { usageHealth } from "@/lib/models/usage/usage";
+import { usageHealth } from "@/lib/models/usage";
 
 export interface CheckResult {
   ok: boolean;

@@ -5,7 +5,9 @@
 // (d) no comment that cites a document outside the repository (old work items,
 // their numbered findings, specification files, paths on a build machine): a
 // comment cites a page under docs/ or a symbol, which a newcomer can open,
-// (e) no runtime import against the layer order (LAYER_RULES); (f) and (g), test needs and long lines, are in
+// (e) no runtime import against the layer order (LAYER_RULES), (f) no import (type-only ones too) from
+// outside lib/computers, lib/models or lib/agent into one of their subfolders: their root files are their
+// front doors (productFindings, scripts/house/front-doors.ts); (g) and (h), test needs and long lines, are in
 // scripts/check-house-tests.ts.
 // Prints every finding and exits 1 when there is one.
 //
@@ -18,6 +20,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { longLineFindings, testNeedsFindings } from "./check-house-tests";
+import { frontDoorFindings, importsOf, resolverFor, rootExportsOf } from "./house/front-doors";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const MAX_LINES = 300;
@@ -214,6 +217,11 @@ const LAYER_RULES: Array<{ from: RegExp; to: RegExp; unless?: RegExp; why: strin
     why: "the domains sit below agent tasks, MCP and the settings composition",
   },
   { from: /^lib\/agent\//, to: /^lib\/mcp\//, why: "agent tasks sit below the MCP server" },
+  {
+    from: /^lib\/cluster\//,
+    to: /^lib\/(auth|computers|models|agent|mcp|settings)\//,
+    why: "lib/cluster sits below the logins and the products: it asks them through the ports they register (lib/cluster/ports.ts)",
+  },
   { from: /^lib\//, to: /^(app|components)\//, why: "lib/ sits below the pages and components" },
 ];
 
@@ -226,6 +234,15 @@ function layerFindings(graph: Map<string, Set<string>>): string[] {
     }
   }
   return findings;
+}
+
+/** (f) Imports past a product's root from outside it (scripts/house/front-doors.ts), type-only ones included. */
+function productFindings(files: string[], options: ts.CompilerOptions): string[] {
+  const resolve = resolverFor(ROOT, options);
+  const scoped = files.filter((f) => matches(f, APP_SCOPE));
+  const roots = rootExportsOf(ROOT, scoped, resolve);
+  const records = scoped.flatMap((f) => importsOf(f, readFileSync(path.join(ROOT, f), "utf8"), resolve(f)));
+  return frontDoorFindings(records, roots);
 }
 
 export function checkHouse(): string[] {
@@ -258,6 +275,7 @@ export function checkHouse(): string[] {
     graph.set(rel, edges);
   }
   findings.push(...layerFindings(graph));
+  findings.push(...productFindings(files, options));
   for (const component of cycles(graph)) {
     findings.push(
       `cycle: ${exampleLoop(component, graph).join(" → ")}${component.length > 2 ? ` (${component.length} modules in the loop)` : ""}`,

@@ -26,7 +26,8 @@ export function KeyTable() {
   if (keys.data.length === 0) return <p className="text-sm text-slate-600">No API keys yet. Create one above.</p>;
 
   return (
-    // relative: the sr-only header cell is absolutely positioned and must be clipped by this scroller, not widen the page.
+    // relative: the sr-only header cell is absolutely positioned and must be clipped by this scroller, not widen the
+    // page.
     <div className="relative overflow-x-auto">
       <div className="mb-3 flex flex-wrap items-center gap-3 text-sm">
         <span className="font-medium text-slate-700">Organization monthly budget (USD, all keys together)</span>

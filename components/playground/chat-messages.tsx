@@ -3,7 +3,7 @@
 import type { UIMessage } from "ai";
 import { memo } from "react";
 import { Button } from "@/components/ui/button";
-import type { PlaygroundMessageMetadata } from "@/lib/models/playground/playground-stream";
+import type { PlaygroundMessageMetadata } from "@/lib/models/playground";
 
 export type PlaygroundMessage = UIMessage<PlaygroundMessageMetadata>;
 

@@ -21,7 +21,7 @@ import { FrameBatchedChat } from "@/components/playground/frame-batched-chat";
 import { PRESETS } from "@/components/playground/presets";
 import { SettingsPanel, type PlaygroundSettings } from "@/components/playground/settings-panel";
 import { ViewCode } from "@/components/playground/view-code";
-import type { PlaygroundModel } from "@/lib/models/playground/playground";
+import type { PlaygroundModel } from "@/lib/models/playground";
 
 const BALANCED = PRESETS.find((p) => p.value === "balanced")!;
 

@@ -2,7 +2,7 @@
 
 import { useId } from "react";
 import { ToggleGroup } from "@/components/ui/toggle-group";
-import type { PlaygroundModel } from "@/lib/models/playground/playground";
+import type { PlaygroundModel } from "@/lib/models/playground";
 import {
   MAX_TOKENS_RANGE,
   PRESETS,

@@ -194,7 +194,9 @@ export function applyTimelineEvent(
   }
 }
 
-/** Keys and text typed in a row join the newest "typed" entry (within TYPING_GAP_MS); a click or wheel is its own entry. */
+/**
+ * Keys and text typed in a row join the newest "typed" entry (within TYPING_GAP_MS); a click or wheel is its own entry.
+ */
 const TYPING_GAP_MS = 3_000;
 const KEY_TEXT: Record<string, string> = { Enter: "⏎", Backspace: "⌫", Tab: "⇥", " ": " " };
 

@@ -2,7 +2,10 @@
 
 import { useEffect, useState, type RefObject } from "react";
 
-/** How the session's screen is drawn: scaled to the column (fit), one frame pixel per device pixel with scrolling (actual), or the whole window (fullscreen). */
+/**
+ * How the session's screen is drawn: scaled to the column (fit), one frame pixel per device pixel with scrolling
+ * (actual), or the whole window (fullscreen).
+ */
 export type ScreenMode = "fit" | "actual";
 
 export interface Size {

@@ -16,7 +16,9 @@ import { useSessionDetail } from "@/components/session/use-session";
 import { useWatchKeepAlive } from "@/components/session/use-watch-keep-alive";
 import { Card } from "@/components/ui/card";
 
-/** /sessions/{id}: the live viewer with takeover, the tab strip, countdowns and the session's fields, polled every 2 s. */
+/**
+ * /sessions/{id}: the live viewer with takeover, the tab strip, countdowns and the session's fields, polled every 2 s.
+ */
 export function SessionPage({ id }: { id: string }) {
   const detail = useSessionDetail(id);
   const queryClient = useQueryClient();

@@ -23,7 +23,10 @@ export { openTabUrlProblem };
 const EGRESS_NOTE =
   "The server's egress policy decides what sessions may reach: the public internet, but never this server itself, the host's loopback and own addresses, link-local or cloud-metadata addresses (nor private ranges when the operator chose SESSION_EGRESS=public-only). The operator can allow exceptions with SESSION_EGRESS_ALLOW.";
 
-/** A navigation that did not load, as the API answered it; a refusal by the egress policy also says what sessions may reach. */
+/**
+ * A navigation that did not load, as the API answered it; a refusal by the egress policy also says what sessions may
+ * reach.
+ */
 function NavigationProblem({ message, onDismiss }: { message: string; onDismiss: () => void }) {
   const refused = /egress policy/.test(message);
   return (
@@ -111,7 +114,10 @@ function OpenTabForm({
   );
 }
 
-/** The browser session's tabs: the active one marked; click switches (the live view follows), × closes, + opens; the address field loads a URL in the active tab. */
+/**
+ * The browser session's tabs: the active one marked; click switches (the live view follows), × closes, + opens; the
+ * address field loads a URL in the active tab.
+ */
 export function TabStrip({ sessionId, tabs }: { sessionId: string; tabs: SessionTab[] | null }) {
   const switchTab = useSwitchTab(sessionId);
   const closeTab = useCloseTab(sessionId);

@@ -5,7 +5,7 @@ import { queryKeys } from "@/components/query-keys";
 import { fetchWithSkew } from "@/components/sessions/use-sessions";
 import { fetchJson } from "@/lib/fetch-json";
 // Type-only: erased at compile time, so no server code reaches the browser.
-import type { SessionDetail, SessionTab } from "@/lib/computers/dashboard/dashboard-session";
+import type { SessionDetail, SessionTab } from "@/lib/computers/session-dashboard";
 
 export type { SessionDetail, SessionTab };
 
@@ -45,7 +45,10 @@ export const useSwitchTab = (id: string) =>
     fetchJson(`${base}/${encodeURIComponent(tabId)}/switch`, { method: "POST" }),
   );
 
-/** Loads `url` in tab `tabId` (the address field): an ActionResult, status "error" with the reason when the page did not load. */
+/**
+ * Loads `url` in tab `tabId` (the address field): an ActionResult, status "error" with the reason when the page did not
+ * load.
+ */
 export const useNavigateTab = (id: string) =>
   useTabMutation(id, (base, { tabId, url }: { tabId: string; url: string }) =>
     fetchJson<{ status: string; error_message?: string }>(`${base}/${encodeURIComponent(tabId)}/navigate`, {

@@ -10,7 +10,7 @@ import type {
   DashboardSessionList,
   SessionCreateOptions,
   SessionFilter,
-} from "@/lib/computers/dashboard/dashboard";
+} from "@/lib/computers/session-dashboard";
 
 export type { DashboardSession, SessionCreateOptions, SessionFilter };
 

@@ -15,7 +15,10 @@ const slugFor = (name: string) =>
       .slice(0, 40) || "team"
   }-${Math.random().toString(16).slice(2, 8)}`;
 
-/** Where a person lands when they belong to no organization (after leaving or deleting their last one), or a member starts another team. */
+/**
+ * Where a person lands when they belong to no organization (after leaving or deleting their last one), or a member
+ * starts another team.
+ */
 export function CreateTeamForm({ member = false }: { member?: boolean }) {
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);

@@ -11,7 +11,7 @@ import { CredentialPicker } from "@/components/credentials/credential-picker";
 import { fetchJson } from "@/lib/fetch-json";
 // Type-only: erased at compile time.
 import type { TaskFormOptions } from "@/lib/agent/form-options";
-import type { DashboardSessionList } from "@/lib/computers/dashboard/dashboard";
+import type { DashboardSessionList } from "@/lib/computers/session-dashboard";
 
 const NEW_SESSION = "";
 
@@ -23,7 +23,10 @@ function useLiveSessions() {
   });
 }
 
-/** Instruction, session (a new one, or a live one of the organization), kind, model and max steps; a started task opens its page. */
+/**
+ * Instruction, session (a new one, or a live one of the organization), kind, model and max steps; a started task opens
+ * its page.
+ */
 export function NewTaskForm({ options, session }: { options: TaskFormOptions; session?: string }) {
   const router = useRouter();
   const start = useStartTask();
@@ -60,7 +63,8 @@ export function NewTaskForm({ options, session }: { options: TaskFormOptions; se
   const sessionOptions = [
     { value: NEW_SESSION, label: "A new session" },
     ...live.map((s) => ({ value: s.id, label: `${s.kind} ${s.id}${s.task ? ` (task ${s.task.status})` : ""}` })),
-    // A session named in the address that is not (or no longer) live: shown, so the choice is visible; the start says why.
+    // A session named in the address that is not (or no longer) live: shown, so the choice is visible; the start says
+    // why.
     ...(computerId && !existing && !sessions.isPending
       ? [{ value: computerId, label: `${computerId} (not live)` }]
       : []),

@@ -31,7 +31,10 @@ function answerOf(step: Step, last: boolean, result: string | null): string | nu
   return last && (!action || ENDING.has(String(action.type))) ? result : null;
 }
 
-/** The steps, newest last: screenshot with the action's mark, the action in pixels, the model's text, time, tokens and cost. */
+/**
+ * The steps, newest last: screenshot with the action's mark, the action in pixels, the model's text, time, tokens and
+ * cost.
+ */
 export function TaskSteps(props: {
   steps: Step[];
   live: boolean;

@@ -1,7 +1,10 @@
 import type { ReactNode } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
 
-/** Code to copy: a caption row with the copy button, then the code full width (it scrolls inside itself, never the page). */
+/**
+ * Code to copy: a caption row with the copy button, then the code full width (it scrolls inside itself, never the
+ * page).
+ */
 export function CodeBlock(props: {
   caption: ReactNode;
   code: string;

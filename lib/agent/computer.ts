@@ -1,15 +1,13 @@
-// The task's computer, reached through the session domain (lib/computers
-// service and action service), exactly as /computers requests are: the
+// The task's computer, reached through the session domain's front door
+// (`createSession`, `actOn`), exactly as /computers requests are: the
 // loop's actions count as activity, appear on the session's events, and are
 // refused the same way. The model answers Lightcone's `computer_use` tool in
 // a 0–1000 space (docs/computer-use.md); `toPixels` rescales its calls to the
 // screenshot's pixels before they run.
 import { isAppError } from "@/lib/api/errors";
-import { executeAction } from "@/lib/computers/actions/action-service";
-import type { ActionResult } from "@/lib/computers/actions/failures";
-import { createComputer, deleteComputer, type SessionCaller } from "@/lib/computers/service";
-import { assertServedHere } from "@/lib/computers/sessions/access";
-import { findComputer } from "@/lib/computers/sessions/store";
+import { actOn, type ActionResult } from "@/lib/computers/session-actions";
+import { createSession, deleteComputer, type SessionCaller } from "@/lib/computers/service";
+import { assertServedHere, findComputer } from "@/lib/computers/session-rows";
 import { randomHex } from "@/lib/random-id";
 
 export interface ComputerRef {
@@ -22,7 +20,10 @@ export interface ComputerRef {
   kind: "browser" | "desktop";
 }
 
-/** Model action types that end the task instead of acting (Lightcone's models answer with these as well as the `done` function). */
+/**
+ * Model action types that end the task instead of acting (Lightcone's models answer with these as well as the `done`
+ * function).
+ */
 export const ENDING_ACTIONS = new Set(["terminate", "done", "answer"]);
 
 const scale = (value: unknown, size: number) => (typeof value === "number" ? Math.round((value / 1000) * size) : value);
@@ -48,25 +49,28 @@ export function toPixels(
 
 const requestId = () => `req_agent_${randomHex(8)}`;
 
-/** Runs one action (already in pixels); a failed action is an ActionResult with status "error", a gone session throws. */
-export function runAction(ref: ComputerRef, action: Record<string, unknown>): Promise<ActionResult> {
-  return executeAction({
-    principal: ref.caller,
-    id: ref.computerId,
-    requestId: requestId(),
-    baseUrl: ref.origin,
-    body: { action },
-  });
+/**
+ * Runs one action (already in pixels); a failed action is an ActionResult with status "error", a gone session throws.
+ */
+export async function runAction(ref: ComputerRef, action: Record<string, unknown>): Promise<ActionResult> {
+  return (await actOn(callOf(ref, action))).result;
 }
 
-/** A screenshot stored for the session: its capability URL and the stored file's name. */
+const callOf = (ref: ComputerRef, action: Record<string, unknown>) => ({
+  principal: ref.caller,
+  id: ref.computerId,
+  requestId: requestId(),
+  baseUrl: ref.origin,
+  action,
+});
+
+/** A screenshot stored for the session: its capability URL and the stored file's name (its id, as stored). */
 export async function takeScreenshot(ref: ComputerRef): Promise<{ url: string; name: string }> {
-  const result = await runAction(ref, { type: "screenshot" });
+  const { result, screenshot } = await actOn(callOf(ref, { type: "screenshot" }));
   const url = (result.result as { screenshot_url?: string } | undefined)?.screenshot_url;
-  if (result.status !== "success" || !url)
+  if (result.status !== "success" || !url || !screenshot)
     throw new Error(`screenshot failed: ${result.error_message ?? "no screenshot_url"}`);
-  const name = decodeURIComponent(new URL(url).pathname.split("/").at(-1)!);
-  return { url, name };
+  return { url, name: screenshot.name };
 }
 
 /** A new session for the task; its errors (bad kind, environment_id, quota) are the start request's. */
@@ -78,7 +82,7 @@ export async function openComputer(input: {
   persistent: boolean;
   environmentId: string | null;
 }): Promise<ComputerRef> {
-  const session = await createComputer({
+  const session = await createSession({
     principal: input.caller,
     origin: input.origin,
     body: {
@@ -106,7 +110,7 @@ export async function reuseComputer(input: {
   const row = await findComputer({ id: input.computerId, organizationId: input.caller.organizationId });
   if (!row || row.status === "terminated") return null;
   // The task's loop drives its computer in this process. In a cluster the start was sent to the
-  // session's node before it got here (startOnSessionNode); a session that moved meanwhile is
+  // session's node before it got here (forwardByBody); a session that moved meanwhile is
   // refused (503 session_on_other_host naming the node), before any task exists.
   assertServedHere(row);
   return {

@@ -14,7 +14,7 @@ import {
 } from "@/lib/agent/handoff-store";
 import { handoffToken, linkExpiry, takeoverUrl } from "@/lib/agent/handoff-link";
 import { getSessionManager } from "@/lib/computers/registry";
-import { findComputerById } from "@/lib/computers/sessions/store";
+import { findComputerById } from "@/lib/computers/session-rows";
 import { randomHex } from "@/lib/random-id";
 
 export interface HandoffLinks {

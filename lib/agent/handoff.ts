@@ -16,8 +16,8 @@ import type { TaskCaller } from "@/lib/agent/service";
 import * as store from "@/lib/agent/store";
 import { MAX_REASON_LENGTH } from "@/lib/agent/tools/request-human";
 import { webSocketOrigin } from "@/lib/computers/endpoints";
-import { liveViewToken } from "@/lib/computers/live/token";
-import { findComputerById } from "@/lib/computers/sessions/store";
+import { liveViewToken } from "@/lib/computers/session-streams";
+import { findComputerById } from "@/lib/computers/session-rows";
 
 const handoffSchema = z.object({
   reason: z
@@ -108,7 +108,9 @@ async function handoffOfToken(taskId: string, token: string | null) {
   return { task, open };
 }
 
-/** The take-over page's content: the task, why it waits, and its live view (a WebSocket URL as long-lived as the link). */
+/**
+ * The take-over page's content: the task, why it waits, and its live view (a WebSocket URL as long-lived as the link).
+ */
 export async function openTakeover(input: { taskId: string; token: string | null; origin: string }) {
   const { task, open } = await handoffOfToken(input.taskId, input.token);
   const session = task.computerId ? await findComputerById(task.computerId) : null;

@@ -22,7 +22,7 @@ import { screenshotLink, toStepObject } from "@/lib/agent/present";
 import type { TaskPlan } from "@/lib/agent/schema";
 import { finishTask, recordStep, type TaskStatus } from "@/lib/agent/store";
 import { getLogger } from "@/lib/logger";
-import type { InputItem } from "@/lib/models/responses/schema";
+import type { InputItem } from "@/lib/models/model-api";
 
 export interface LoopInput {
   taskId: string;

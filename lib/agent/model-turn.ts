@@ -1,16 +1,12 @@
-// One model call of a task's loop, through the model API's own function
-// (`createResponse`, the code path of POST /v1/responses): same model
-// registry, backends, metering and usage rows, billed to the task's
-// organization, under its budget and rate limit (checked here as /v1 checks
-// them). The request is what the public examples send: Lightcone's
-// `computer_use` tool plus a `done` function, `tool_choice: "required"`.
-import { AppError } from "@/lib/api/errors";
-import { parseWith } from "@/lib/api/request";
-import { getBudgetLedger } from "@/lib/models/limits/budget";
-import { getRateLimiter, type ModelPrincipal } from "@/lib/models/gateway/http";
+// One model call of a task's loop, through the model API's front door
+// (`respond`, the code path of POST /v1/responses): same model registry,
+// backends, metering and usage rows, billed to the task's organization and
+// key, admitted as /v1 admits a call (budgets, the key's and the
+// organization's rate limits); its cost comes back as a field. The request
+// is what the public examples send: Lightcone's `computer_use` tool plus a
+// `done` function, `tool_choice: "required"`.
+import { respond, type InputItem, type ModelPrincipal } from "@/lib/models/model-calls";
 import { getModel } from "@/lib/models/registry";
-import { createResponse } from "@/lib/models/responses/create";
-import { responsesCreateSchema, type InputItem } from "@/lib/models/responses/schema";
 import { randomHex } from "@/lib/random-id";
 import { parseRequestHuman, REQUEST_HUMAN_TOOL } from "@/lib/agent/tools/request-human";
 
@@ -82,14 +78,6 @@ export interface TurnOutcome {
   costUsd: number;
 }
 
-/** The organization's budget and request rate, as /v1 admits an inference request (`insufficient_quota` is a 429 AppError). */
-async function admit(principal: ModelPrincipal): Promise<void> {
-  await getBudgetLedger().check(principal);
-  const pending = getRateLimiter().reserve(principal.organizationId);
-  const refusal = pending instanceof Promise ? await pending : pending;
-  if (refusal) throw refusal;
-}
-
 function parseDone(args: string): { result: string } {
   try {
     const value = JSON.parse(args) as { result?: unknown };
@@ -100,42 +88,32 @@ function parseDone(args: string): { result: string } {
 }
 
 export async function modelTurn(turn: TurnRequest): Promise<TurnOutcome> {
-  await admit(turn.principal);
   const org = turn.principal.organizationId;
   const tool = computerToolOf(turn.model, org);
   const prompt = hasNativeComputerTool(turn.model, org) || tool !== "computer_use" ? NATIVE_TOOL_PROMPT : SYSTEM_PROMPT;
-  const body = parseWith(responsesCreateSchema, {
-    model: turn.model,
-    instructions: turn.systemPrompt ? `${prompt}\n\n${turn.systemPrompt}` : prompt,
-    input: turn.input,
-    tools: [
-      {
-        type: tool,
-        display_width: turn.display.width,
-        display_height: turn.display.height,
-        environment: turn.environment,
-      },
-      DONE_TOOL,
-      REQUEST_HUMAN_TOOL,
-      ...(turn.tools ?? []),
-    ],
-    tool_choice: "required",
-    parallel_tool_calls: false,
-    store: false,
-    ...(turn.temperature === null ? {} : { temperature: turn.temperature }),
-  });
-  const reply = await createResponse(
+  const { response, costUsd } = await respond(
     { principal: turn.principal, requestId: `req_agent_${randomHex(8)}`, signal: turn.signal },
-    body,
+    {
+      model: turn.model,
+      instructions: turn.systemPrompt ? `${prompt}\n\n${turn.systemPrompt}` : prompt,
+      input: turn.input,
+      tools: [
+        {
+          type: tool,
+          display_width: turn.display.width,
+          display_height: turn.display.height,
+          environment: turn.environment,
+        },
+        DONE_TOOL,
+        REQUEST_HUMAN_TOOL,
+        ...(turn.tools ?? []),
+      ],
+      tool_choice: "required",
+      parallel_tool_calls: false,
+      store: false,
+      ...(turn.temperature === null ? {} : { temperature: turn.temperature }),
+    },
   );
-  if (reply.status !== 200 || typeof reply.body !== "string") {
-    throw new AppError("upstream_error", `The model call ended with status ${reply.status}`);
-  }
-  const response = JSON.parse(reply.body) as {
-    output: InputItem[];
-    output_text?: string;
-    usage?: { input_tokens: number; output_tokens: number };
-  };
   const computerCalls: TurnOutcome["computerCalls"] = [];
   let done: TurnOutcome["done"] = null;
   let humanRequest: TurnOutcome["humanRequest"] = null;
@@ -172,6 +150,6 @@ export async function modelTurn(turn: TurnRequest): Promise<TurnOutcome> {
     text: text || response.output_text || "",
     inputTokens: response.usage?.input_tokens ?? 0,
     outputTokens: response.usage?.output_tokens ?? 0,
-    costUsd: Number(reply.headers["x-cabin-cost-usd"] ?? 0),
+    costUsd,
   };
 }

@@ -3,8 +3,7 @@
 // `exit_code`) and, where the SDK is silent, the task's computer, steps,
 // usage, cost, timestamps and result. Screenshot links are built per read
 // (capability URLs expire), or inlined as data URLs in screenshot_mode base64.
-import { screenshotUrl } from "@/lib/computers/screenshots/screenshot-links";
-import { readScreenshot } from "@/lib/computers/screenshots/screenshots";
+import { screenshotUrl, readScreenshot } from "@/lib/computers/screenshots";
 import type { StepRow, TaskListRow, TaskRow } from "@/lib/agent/store";
 import { toPixels } from "@/lib/agent/computer";
 import { handoffFields } from "@/lib/agent/handoff-begin";
@@ -12,7 +11,10 @@ import { handoffFields } from "@/lib/agent/handoff-begin";
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
 
-/** 0 when the task ended as asked (done or an answer, or its steps ran out), 1 when it failed or was stopped; absent while it runs. */
+/**
+ * 0 when the task ended as asked (done or an answer, or its steps ran out), 1 when it failed or was stopped; absent
+ * while it runs.
+ */
 export function exitCodeOf(status: string): number | undefined {
   if (status === "completed") return 0;
   if (status === "failed" || status === "stopped") return 1;

@@ -20,7 +20,10 @@ const MESSAGES: Record<number, string> = {
   431: "Request header fields are too large",
 };
 
-/** An AppError answered with `status` (the code of that status when there is one), for answers Node or Next would give bare. */
+/**
+ * An AppError answered with `status` (the code of that status when there is one), for answers Node or Next would give
+ * bare.
+ */
 export function bareError(status: number, message?: string): AppError {
   const code = (Object.entries(ERROR_STATUS).find(([, s]) => s === status)?.[0] ?? "invalid_request") as ErrorCode;
   const error = new AppError(code, message ?? MESSAGES[status] ?? STATUS_CODES[status] ?? "Request refused");

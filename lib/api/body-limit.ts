@@ -1,5 +1,6 @@
 // How large a request body may be (docs/limits.md): MAX_REQUEST_BODY_BYTES for every
-// surface, except a session file upload (POST /computers/{id}/files, and the dashboard's /api/sessions/{id}/files), which may carry one
+// surface, except a session file upload (POST /computers/{id}/files, and the dashboard's /api/sessions/{id}/files),
+// which may carry one
 // file of FILES_MAX_BYTES plus its multipart framing; the upload itself refuses a bigger
 // file with a 413 naming FILES_MAX_BYTES (docs/files.md). Pure.
 import type { Env } from "@/lib/env";

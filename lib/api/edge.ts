@@ -37,7 +37,10 @@ export function surfaceOf(url: string): Surface {
   return jsonSurfaceOf(url) ?? "api";
 }
 
-/** Segments of letters, digits, '-', '_' and '.' not starting with '.', none empty but a last one: nothing to decode or refuse. */
+/**
+ * Segments of letters, digits, '-', '_' and '.' not starting with '.', none empty but a last one: nothing to decode or
+ * refuse.
+ */
 const PLAIN_PATH = /^(?:\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*\/?$/;
 
 /** The refusal for a request line, or null when routing may go on. `url` is the raw request target. */

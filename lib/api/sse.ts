@@ -16,7 +16,9 @@ export interface SseChannel {
   /** One event; `name` null is an unnamed ("message") event; `id` sets the client's Last-Event-ID. */
   send(name: string | null, data: unknown, id?: number | string): void;
   comment(text: string): void;
-  /** True while the client has not read what is queued (`highWaterMark` events): a live feed drops rather than queues. */
+  /**
+   * True while the client has not read what is queued (`highWaterMark` events): a live feed drops rather than queues.
+   */
   backlogged(): boolean;
   /** Ends the stream from the server side (runs the cleanup). */
   close(): void;

@@ -64,7 +64,8 @@ export async function withLoginBackoff(req: Request, handle: (req: Request) => P
     outcome = res.status === 401 ? "failed" : res.ok ? "succeeded" : "other";
     return res;
   } finally {
-    // The answer stands even if the record fails; the pair's attempt then stops counting as in flight after IN_FLIGHT_STALE_MS.
+    // The answer stands even if the record fails; the pair's attempt then stops counting as in flight after
+    // IN_FLIGHT_STALE_MS.
     await Promise.resolve(backoff().finish(key, outcome)).catch((err: unknown) =>
       getLogger().warn({ err }, "could not record a sign-in's outcome for the login backoff"),
     );

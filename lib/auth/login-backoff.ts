@@ -65,7 +65,10 @@ export function decideBegin(
   return { waitMs: 0, entry };
 }
 
-/** The entry after an attempt's answer: a wrong password, a sign-in, or neither (a refusal for another reason); null forgets the pair. */
+/**
+ * The entry after an attempt's answer: a wrong password, a sign-in, or neither (a refusal for another reason); null
+ * forgets the pair.
+ */
 export function decideFinish(
   current: BackoffEntry,
   outcome: LoginOutcome,

@@ -2,15 +2,15 @@
 // the nodes table at start (refusing to start beside a live node with its id, or
 // without the secret the others share), renews its lease every third of
 // NODE_LEASE_SECONDS, keeps the other nodes' addresses for forwarding, and ends
-// the sessions of a node whose lease lapsed (one survivor does, see claimDeadNode).
+// what a node whose lease lapsed left (one survivor does, see claimDeadNode): its
+// death is announced to the parts that registered for it (`onNodeDeath`: its
+// sessions end, then its agent tasks fail).
 // On SQLite there is one node: it registers, and nothing else changes.
-import { failLeftoverTasks } from "@/lib/agent/store";
 import { keyFingerprint } from "@/lib/cluster/cluster-key";
 import { deadNodes, leaseState, leaseUntil, renewEveryMs } from "@/lib/cluster/lease";
 import * as nodes from "@/lib/cluster/nodes-store";
+import { announceNodeDeath, clusterSessions } from "@/lib/cluster/ports";
 import { refusalToJoin } from "@/lib/cluster/start-checks";
-import { getSessionManager } from "@/lib/computers/registry";
-import { endSessionsOfDeadNode } from "@/lib/computers/sessions/store";
 import { dbProvider } from "@/lib/db";
 import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
@@ -40,7 +40,8 @@ export class ClusterNode {
   async start(): Promise<void> {
     const fingerprint = keyFingerprint();
     const registration = {
-      // The first lease covers the rest of the start-up (Chromium, models), which may hold the event loop longer than a lease.
+      // The first lease covers the rest of the start-up (Chromium, models), which may hold the event loop longer than a
+      // lease.
       id: this.id,
       url: this.url,
       startedAt: this.startedAt,
@@ -78,7 +79,10 @@ export class ClusterNode {
     return this.view;
   }
 
-  /** The address of a node holding its lease, or null when it is not live (as of the last read, read again once on a miss). */
+  /**
+   * The address of a node holding its lease, or null when it is not live (as of the last read, read again once on a
+   * miss).
+   */
   async liveUrlOf(nodeId: string): Promise<string | null> {
     const now = new Date();
     let node = this.view.find((n) => n.id === nodeId);
@@ -102,19 +106,11 @@ export class ClusterNode {
     if (node.reapedAt) return;
     if (!(await nodes.claimDeadNode({ id: node.id, leaseUntil: node.leaseUntil, now }))) return;
     const at = node.renewedAt;
-    const count = await endSessionsOfDeadNode({ hostId: node.id, at });
-    const tasks = (
-      await failLeftoverTasks({
-        hostId: node.id,
-        endReason: "node_lost",
-        message: `The node '${node.id}' running this task stopped answering (last seen ${at.toISOString()}); its loop and its session ended with it`,
-      })
-    ).length;
+    const ended = await announceNodeDeath({ id: node.id, lastSeen: at });
     getLogger().warn(
       {
         node: node.id,
-        sessions: count,
-        tasks,
+        ...ended,
         lastRenewal: at.toISOString(),
         unreachable: Boolean(options.unreachable),
       },
@@ -136,13 +132,13 @@ export class ClusterNode {
 
   private async renewAndReap(): Promise<void> {
     const now = new Date();
-    const manager = getSessionManager();
+    const sessions = clusterSessions();
     const lease = {
       id: this.id,
       startedAt: this.startedAt,
       now,
       leaseUntil: leaseUntil(now, this.leaseSeconds),
-      load: manager.liveCount,
+      load: sessions.liveCount(),
     };
     if (!(await nodes.renewLease(lease))) {
       const row = await nodes.findNode(this.id);
@@ -150,10 +146,10 @@ export class ClusterNode {
         // Declared dead during a stall longer than the lease: a survivor ended this node's sessions
         // as crashed, so nothing may keep running them (no zombies); then this node lives on.
         getLogger().error(
-          { node: this.id, sessions: manager.liveCount },
+          { node: this.id, sessions: sessions.liveCount() },
           "this node's lease lapsed and its sessions were ended by another node; stopping them here",
         );
-        for (const live of [...manager.sessionsView()]) void manager.terminate(live.id, "crashed").catch(() => {});
+        sessions.crashAllHere();
         await nodes.renewLease({ ...lease, load: 0, afterReap: true });
       } else {
         getLogger().error(

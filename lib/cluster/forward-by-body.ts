@@ -1,17 +1,17 @@
 // Requests that name their session in the body rather than the path (docs/cluster.md
-// "Forwarding"): an agent task started on an existing session (`computer_id`) and an
-// MCP tool call (`session_id`). The forwarding layer in front of Next cannot see
-// them without reading the body, so the handler, once it has read it, asks
-// `forwardToSessionNode`: when another live node runs the session, the request goes
-// there, signed like any forwarded request, with the body as read; its answer
-// (JSON or a stream) is the handler's answer.
+// "Forwarding"; declared in BODY_ROUTES): an agent task started on an existing session
+// (`computer_id`) and an MCP tool call (`session_id`). The forwarding layer in front of
+// Next does not read bodies, so the handler, once it has read one, asks `forwardByBody`:
+// when another live node runs the session the body names, the request goes there, signed
+// like any forwarded request, with the body as read; its answer (JSON or a stream) is the
+// handler's answer.
 import { AppError } from "@/lib/api/errors";
 import { clusterKey } from "@/lib/cluster/cluster-key";
 import { currentNode } from "@/lib/cluster/current-node";
+import { sessionIdOfBody } from "@/lib/cluster/forward-path";
 import { FORWARD_HEADERS } from "@/lib/cluster/forward-plan";
 import { encodeIdentity, signForward, type ForwardedIdentity } from "@/lib/cluster/signature";
-import { getSessionManager } from "@/lib/computers/registry";
-import { findComputerById } from "@/lib/computers/sessions/store";
+import { clusterSessions } from "@/lib/cluster/ports";
 import { getLogger } from "@/lib/logger";
 
 // What is not sent on: credentials (the signed identity replaces them), framing that
@@ -31,19 +31,21 @@ const DROPPED = new Set([
 const ANSWER_DROPPED = new Set(["content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive"]);
 
 /**
- * The owner's answer when another live node runs `sessionId` for the caller's organization;
- * null to serve here (this node's session, an unknown or ended one, a foreign one, a lapsed node).
+ * The owner's answer when another live node runs the session the body names (`body`, parsed; `text`, as
+ * read, else the parsed body again as JSON) for the caller's organization; null to serve here (no session
+ * named, this node's session, an unknown or ended one, a foreign one, a lapsed node).
  */
-export async function forwardToSessionNode(input: {
+export async function forwardByBody(input: {
   req: Request;
-  body: string;
-  sessionId: string;
+  body: unknown;
+  text?: string;
   caller: ForwardedIdentity;
 }): Promise<Response | null> {
   const node = currentNode();
-  if (!node || getSessionManager().get(input.sessionId)) return null;
-  const row = await findComputerById(input.sessionId);
-  if (!row || row.status === "terminated" || row.hostId === node.id) return null;
+  const sessionId = sessionIdOfBody(input.req.method, new URL(input.req.url).pathname, input.body);
+  if (!node || !sessionId || clusterSessions().isHere(sessionId)) return null;
+  const row = await clusterSessions().ownerOf(sessionId);
+  if (!row || !row.live || row.hostId === node.id) return null;
   if (row.organizationId !== input.caller.organizationId) return null;
   const url = await node.liveUrlOf(row.hostId);
   if (!url) {
@@ -69,7 +71,7 @@ export async function forwardToSessionNode(input: {
     answer = await fetch(new URL(path, url), {
       method: input.req.method,
       headers,
-      body: input.body,
+      body: input.text ?? JSON.stringify(input.body),
       redirect: "manual",
       signal: input.req.signal,
     });
@@ -80,10 +82,14 @@ export async function forwardToSessionNode(input: {
       return null;
     }
     getLogger().warn({ err, node: row.hostId }, "could not forward a request to the session's node");
-    throw new AppError("unavailable", `Node '${row.hostId}' that runs session '${row.id}' did not answer; try again`, {
-      detail: "node_unreachable",
-      headers: { "retry-after": "2" },
-    });
+    throw new AppError(
+      "unavailable",
+      `Node '${row.hostId}' that runs session '${sessionId}' did not answer; try again`,
+      {
+        detail: "node_unreachable",
+        headers: { "retry-after": "2" },
+      },
+    );
   }
   const passed = new Headers();
   for (const [name, value] of answer.headers) if (!ANSWER_DROPPED.has(name)) passed.append(name, value);

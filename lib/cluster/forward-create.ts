@@ -7,7 +7,7 @@ import type { ClusterNode } from "@/lib/cluster/cluster-node";
 import { callerOf, signedTarget, type ForwardTarget } from "@/lib/cluster/forward-plan";
 import { leaseState } from "@/lib/cluster/lease";
 import { chooseNode, type Candidate } from "@/lib/cluster/placement";
-import { liveLoads } from "@/lib/computers/sessions/store";
+import { clusterSessions } from "@/lib/cluster/ports";
 
 /** The surface of a create request, or null when the request is not one. */
 export function createSurface(req: IncomingMessage): "computers" | "dashboard" | null {
@@ -27,7 +27,7 @@ export async function planCreate(
   const now = new Date();
   const live = node.nodes().filter((n) => n.id === node.id || leaseState(n, now) === "live");
   if (live.length < 2) return null;
-  const loads = await liveLoads(caller.organizationId);
+  const loads = await clusterSessions().liveLoads(caller.organizationId);
   const candidates: Candidate[] = live.map((n) => ({
     id: n.id,
     url: n.url,

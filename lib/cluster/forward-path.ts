@@ -1,38 +1,83 @@
-// Which requests belong to one session, so that the node running it must answer
-// them (docs/cluster.md "Forwarding"): every path under /computers/{id} (actions,
-// streams, screenshots, the /ws, /cdp and vnc upgrades) and the dashboard's
-// /api/sessions/{id}; and every request for one agent task (its loop runs on the
-// node that started it): /agent/tasks/{id}… and the dashboard's /api/tasks/{id}…. Pure.
+// Which session or agent task each route addresses, declared once (docs/cluster.md "Forwarding"), so that the
+// node running it answers: by a path segment (PATH_ROUTES: everything under /computers/{id}, including the
+// /ws, /cdp and vnc upgrades, the dashboard's /api/sessions/{id}, /agent/tasks/{id} and /api/tasks/{id}: a
+// task's loop runs on the node that started it), or by a body field (BODY_ROUTES: a task started on an
+// existing session, an MCP tool call). The forwarder in front of Next reads the path declarations; a
+// body-addressed route's handler hands the body it read to `forwardByBody`, which reads the body ones. Pure.
 
 const SESSION_ID = /^comp_[0-9a-f]{24}$/;
+const TASK_ID = /^task_[0-9a-f]{24}$/;
 
-/** The session id a request path names, or null when the path is not one session's. */
-export function sessionIdOfPath(url: string): { id: string; surface: "computers" | "dashboard" } | null {
-  const path = url.split("?", 1)[0]!;
-  const parts = path.split("/");
-  // ["", "computers", id, ...] or ["", "api", "sessions", id, ...]
-  if (parts[1] === "computers" && parts[2] && SESSION_ID.test(parts[2])) return { id: parts[2], surface: "computers" };
-  if (parts[1] === "api" && parts[2] === "sessions" && parts[3] && SESSION_ID.test(parts[3]))
-    return { id: parts[3], surface: "dashboard" };
+type Surface = "computers" | "dashboard";
+
+/** A route that names its session or task in a path segment, right after `prefix`. */
+interface PathRoute {
+  prefix: string[];
+  addresses: "session" | "task";
+  surface: Surface;
+}
+
+export const PATH_ROUTES: readonly PathRoute[] = [
+  { prefix: ["computers"], addresses: "session", surface: "computers" },
+  { prefix: ["api", "sessions"], addresses: "session", surface: "dashboard" },
+  { prefix: ["agent", "tasks"], addresses: "task", surface: "computers" },
+  { prefix: ["api", "tasks"], addresses: "task", surface: "dashboard" },
+];
+
+/** A JSON-RPC `tools/call` naming a session in its `session_id` argument (MCP, docs/mcp.md). */
+function toolCallSession(message: unknown): unknown {
+  const call = message as { method?: unknown; params?: { arguments?: { session_id?: unknown } } } | null;
+  return call?.method === "tools/call" ? call.params?.arguments?.session_id : null;
+}
+
+const computerId = (body: unknown) => (body as { computer_id?: unknown } | null)?.computer_id;
+
+/** A route that names its session in its JSON body, which the forwarder in front of Next does not read. */
+interface BodyRoute {
+  method: "POST";
+  path: string;
+  sessionOf: (body: unknown) => unknown;
+}
+
+export const BODY_ROUTES: readonly BodyRoute[] = [
+  { method: "POST", path: "/agent/tasks", sessionOf: computerId },
+  { method: "POST", path: "/agent/tasks/stream", sessionOf: computerId },
+  { method: "POST", path: "/api/tasks", sessionOf: computerId },
+  { method: "POST", path: "/mcp", sessionOf: toolCallSession },
+];
+
+function addressed(url: string, kind: PathRoute["addresses"]): { id: string; surface: Surface } | null {
+  const parts = url.split("?", 1)[0]!.split("/").slice(1);
+  const pattern = kind === "session" ? SESSION_ID : TASK_ID;
+  for (const route of PATH_ROUTES) {
+    if (route.addresses !== kind || !route.prefix.every((part, i) => parts[i] === part)) continue;
+    const id = parts[route.prefix.length];
+    if (id && pattern.test(id)) return { id, surface: route.surface };
+  }
   return null;
 }
 
-/** /computers/{id}/files… (and the dashboard's /api/sessions/{id}/files…): served by the node that holds them, also after the session ended. */
+/** The session id a request path names, or null when the path is not one session's. */
+export const sessionIdOfPath = (url: string) => addressed(url, "session");
+
+/** The agent task id a request path names, or null when the path is not one task's. */
+export const taskIdOfPath = (url: string) => addressed(url, "task");
+
+/** The session a body-addressed route's body names (BODY_ROUTES), or null. */
+export function sessionIdOfBody(method: string, pathname: string, body: unknown): string | null {
+  const route = BODY_ROUTES.find((r) => r.method === method && r.path === pathname);
+  const id = route?.sessionOf(body);
+  return typeof id === "string" && id ? id : null;
+}
+
+/**
+ * /computers/{id}/files… (and the dashboard's /api/sessions/{id}/files…): served by the node that holds them, also
+ * after the session ended.
+ */
 export function isSessionFilesPath(url: string): boolean {
   const parts = url.split("?", 1)[0]!.split("/");
   if (parts[1] === "computers") return parts[3] === "files";
   return parts[1] === "api" && parts[2] === "sessions" && parts[4] === "files";
-}
-
-const TASK_ID = /^task_[0-9a-f]{24}$/;
-
-/** The agent task id a request path names, or null when the path is not one task's. */
-export function taskIdOfPath(url: string): { id: string; surface: "computers" | "dashboard" } | null {
-  const parts = url.split("?", 1)[0]!.split("/");
-  // ["", "agent", "tasks", id, ...] or ["", "api", "tasks", id, ...]
-  if (parts[2] !== "tasks" || !parts[3] || !TASK_ID.test(parts[3])) return null;
-  if (parts[1] === "agent") return { id: parts[3], surface: "computers" };
-  return parts[1] === "api" ? { id: parts[3], surface: "dashboard" } : null;
 }
 
 /** The bearer token's presence, and a capability `token` in the query, as a forwarding node sees them. */

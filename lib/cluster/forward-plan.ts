@@ -5,15 +5,11 @@
 // to the handlers below, so every answer but the owner's is the usual one.
 import type { IncomingMessage } from "node:http";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/api/client-address";
-import { authenticateApiKey } from "@/lib/auth/api-keys";
-import { currentMember } from "@/lib/auth/member";
 import { clusterKey } from "@/lib/cluster/cluster-key";
 import type { ClusterNode } from "@/lib/cluster/cluster-node";
 import { isSessionFilesPath, queryToken, sessionIdOfPath, taskIdOfPath } from "@/lib/cluster/forward-path";
-import { findTaskHost } from "@/lib/agent/store";
 import { encodeIdentity, signForward, type ForwardedIdentity } from "@/lib/cluster/signature";
-import { getSessionManager } from "@/lib/computers/registry";
-import { findComputerById } from "@/lib/computers/sessions/store";
+import { clusterCallers, clusterSessions, clusterTasks } from "@/lib/cluster/ports";
 
 /** The headers of a forwarded request that carry the forwarding node's signature. */
 export const FORWARD_HEADERS = {
@@ -51,24 +47,16 @@ function headersObject(req: IncomingMessage): Headers {
   return headers;
 }
 
-/** Who is calling, as the handlers below would decide it; null when they would refuse (or the token decides, at the owner). */
+/**
+ * Who is calling, as the handlers below would decide it; null when they would refuse (or the token decides, at the
+ * owner).
+ */
 export async function callerOf(
   req: IncomingMessage,
   surface: "computers" | "dashboard",
 ): Promise<ForwardedIdentity | "token" | null> {
-  if (surface === "dashboard") {
-    const member = await currentMember(headersObject(req));
-    if (!member) return null;
-    return {
-      organizationId: member.organizationId,
-      apiKeyId: null,
-      member: { userId: member.userId, email: member.email, name: member.name, role: member.role },
-    };
-  }
-  if (req.headers.authorization) {
-    const principal = await authenticateApiKey(req.headers.authorization).catch(() => null);
-    return principal ? { organizationId: principal.organizationId, apiKeyId: principal.apiKeyId, member: null } : null;
-  }
+  if (surface === "dashboard") return clusterCallers().member(headersObject(req));
+  if (req.headers.authorization) return clusterCallers().apiKey(req.headers.authorization);
   return queryToken(req.url ?? "/") !== null ? "token" : null;
 }
 
@@ -84,11 +72,11 @@ export async function planForward(
   const target = sessionIdOfPath(req.url ?? "/");
   if (!target) return upgrade ? null : planTaskForward(node, req);
   // This node's own sessions are in memory: no lookup on their hot path.
-  if (getSessionManager().get(target.id)) return null;
-  const row = await findComputerById(target.id);
+  if (clusterSessions().isHere(target.id)) return null;
+  const row = await clusterSessions().ownerOf(target.id);
   if (!row || row.hostId === node.id) return null;
   // An ended session's files stay on the node that ran it (docs/files.md "Clusters"); the rest is answered here.
-  const ended = row.status === "terminated";
+  const ended = !row.live;
   if (ended && !isSessionFilesPath(req.url ?? "/")) return null;
   const url = await node.liveUrlOf(row.hostId);
   if (!url) {
@@ -109,10 +97,10 @@ export async function planForward(
 async function planTaskForward(node: ClusterNode, req: IncomingMessage): Promise<ForwardTarget | null> {
   const target = taskIdOfPath(req.url ?? "/");
   if (!target) return null;
-  const row = await findTaskHost(target.id);
+  const row = await clusterTasks().ownerOf(target.id);
   if (!row?.live || row.hostId === node.id) return null;
   const url = await node.liveUrlOf(row.hostId);
-  if (!url) return null; // its node's reaper fails the task (failLeftoverTasks); the row answers here
+  if (!url) return null; // its node's death fails the task (announceNodeDeath); the row answers here
   const caller = await callerOf(req, target.surface);
   if (caller === null || caller === "token" || caller.organizationId !== row.organizationId) return null;
   return signedTarget(node, req, { nodeId: row.hostId, url }, caller, false);

@@ -97,7 +97,10 @@ export function forwardHttp(req: IncomingMessage, res: ServerResponse, here: Ser
   return true;
 }
 
-/** Opens the request to the owner; the body is sent only once connected, so a refused connection can still be answered here. */
+/**
+ * Opens the request to the owner; the body is sent only once connected, so a refused connection can still be answered
+ * here.
+ */
 export function openToOwner(target: ForwardTarget, req: IncomingMessage, onConnected: () => void): http.ClientRequest {
   const owner = new URL(target.url);
   // The path goes as it came (no normalization): the signature covers it byte for byte.

@@ -223,7 +223,10 @@ export interface LiveInputCapability {
   send(input: LiveInput): Promise<void>;
 }
 
-/** A VNC client's hold on the computer's RFB server (127.0.0.1:`port`, which also speaks WebSocket); `release` when it leaves. */
+/**
+ * A VNC client's hold on the computer's RFB server (127.0.0.1:`port`, which also speaks WebSocket); `release` when it
+ * leaves.
+ */
 export interface VncLease {
   port: number;
   release(): void;

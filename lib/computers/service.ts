@@ -7,7 +7,7 @@ import type { ApiPrincipal } from "@/lib/auth/api-keys";
 import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
 import { assertServedHere, findOwnedComputer, reachSession } from "@/lib/computers/sessions/access";
-import { parseCreateOptions } from "@/lib/computers/sessions/create-options";
+import { parseCreateOptions, type CreateBody } from "@/lib/computers/sessions/create-options";
 import type { ComputerKind, ProxyConfig, SavedState, WarmReservation } from "@/lib/computers/driver";
 import { asAppError } from "@/lib/computers/actions/failures";
 import { toSession, toSessionListItem, type SessionObject } from "@/lib/computers/sessions/lifecycle";
@@ -81,6 +81,14 @@ export async function createComputer(input: {
   }
 }
 
+/**
+ * The typed create for in-process clients (MCP, agent tasks): the body has the create schema's own type
+ * (`CreateBody`), checked again by `createComputer` as POST /computers checks it.
+ */
+export function createSession(input: { principal: SessionCaller; body: CreateBody; origin: string }) {
+  return createComputer(input);
+}
+
 /** environment_id: a persistent session of the same organization and kind that has saved state. */
 async function loadEnvironment(organizationId: string, environmentId: string, kind: ComputerKind): Promise<SavedState> {
   const param = "environment_id";
@@ -147,6 +155,13 @@ export async function listComputers(input: { principal: ApiPrincipal; query: URL
     items: rows.map(toSessionListItem),
     headers: nextPageHeaders({ origin: input.origin, query: input.query, next }),
   };
+}
+
+/** The organization's sessions, live or persistent ones, as GET /computers lists them without paging. */
+export async function listSessions(input: { principal: ApiPrincipal; type: "live" | "persistent" }) {
+  if (input.type === "persistent") await getSessionManager().statesSaved(input.principal.organizationId);
+  const rows = await store.listComputers({ organizationId: input.principal.organizationId, filter: input.type });
+  return rows.map(toSessionListItem);
 }
 
 /** GET /computers/{id} and /status: a read, not activity (polling must not keep a session alive). */

@@ -49,7 +49,10 @@ export interface TotpOptions {
   algorithm?: TotpAlgorithm;
 }
 
-/** RFC 6238: HOTP of the number of whole periods since the epoch (defaults: 30 s, 6 digits, SHA-1, as authenticator apps use). */
+/**
+ * RFC 6238: HOTP of the number of whole periods since the epoch (defaults: 30 s, 6 digits, SHA-1, as authenticator apps
+ * use).
+ */
 export function totp(key: Buffer, options: TotpOptions): string {
   const period = options.periodSeconds ?? 30;
   return hotp(key, Math.floor(options.at / period), options.digits ?? 6, options.algorithm ?? "sha1");

@@ -7,17 +7,13 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { AppError } from "@/lib/api/errors";
 import { publicOrigin } from "@/lib/api/public-url";
 import type { ApiPrincipal } from "@/lib/auth/api-keys";
-import { forwardToSessionNode } from "@/lib/cluster/forward-by-body";
+import { forwardByBody } from "@/lib/cluster/forward-by-body";
 import { registerTools } from "@/lib/mcp/tools";
 
-export const MCP_SERVER_INFO = { name: "cabin", version: "1.0.0" };
+/** The Streamable HTTP transport's default body limit (its `maxRequestBodySize`, 4 MiB). */
+const MCP_TRANSPORT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
-/** The session a JSON-RPC `tools/call` names in its `session_id` argument, or null. */
-export function toolCallSession(message: unknown): string | null {
-  const call = message as { method?: unknown; params?: { arguments?: { session_id?: unknown } } } | null;
-  const id = call?.method === "tools/call" ? call.params?.arguments?.session_id : null;
-  return typeof id === "string" && id ? id : null;
-}
+export const MCP_SERVER_INFO = { name: "cabin", version: "1.0.0" };
 
 export async function handleMcpRequest(incoming: Request, principal: ApiPrincipal): Promise<Response> {
   // No standalone notification stream in stateless mode (docs/mcp.md "Limits"): the transport would hold
@@ -32,13 +28,18 @@ export async function handleMcpRequest(incoming: Request, principal: ApiPrincipa
     );
   }
   let req = incoming;
+  let parsedBody: unknown;
   if (incoming.method === "POST") {
     // A tool call on a session another node runs is answered by that node (docs/cluster.md "Forwarding").
     const body = await incoming.text();
-    const sessionId = toolCallSession(parsedOrNull(body));
-    const elsewhere = sessionId
-      ? await forwardToSessionNode({ req: incoming, body, sessionId, caller: { ...principal, member: null } })
-      : null;
+    // Past the transport's own body limit (which it applies only to a body it reads) it reads it and refuses it.
+    parsedBody = Buffer.byteLength(body) <= MCP_TRANSPORT_MAX_BODY_BYTES ? parsedOrUndefined(body) : undefined;
+    const elsewhere = await forwardByBody({
+      req: incoming,
+      body: parsedBody ?? null,
+      text: body,
+      caller: { ...principal, member: null },
+    });
     if (elsewhere) return elsewhere;
     req = new Request(incoming.url, { method: "POST", headers: incoming.headers, body, signal: incoming.signal });
   }
@@ -50,7 +51,8 @@ export async function handleMcpRequest(incoming: Request, principal: ApiPrincipa
   registerTools(server, { principal, origin: publicOrigin(req.headers) });
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
   await server.connect(transport);
-  const response = await transport.handleRequest(req);
+  // The body is parsed once: the transport takes it as read here (it parses the text itself only when it is not JSON).
+  const response = await transport.handleRequest(req, parsedBody === undefined ? undefined : { parsedBody });
   // The answer may still be streaming (SSE): the server is closed once the body is done or dropped.
   if (!response.body) {
     await server.close();
@@ -61,10 +63,10 @@ export async function handleMcpRequest(incoming: Request, principal: ApiPrincipa
   return new Response(closing.readable, { status: response.status, headers: response.headers });
 }
 
-function parsedOrNull(text: string): unknown {
+function parsedOrUndefined(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    return null; // the transport answers a parse error itself
+    return undefined; // the transport answers a parse error itself
   }
 }

@@ -2,12 +2,14 @@
 // exec and agent tasks, each a thin call into the same domain functions the
 // /computers and /agent routes call, scoped to the API key's organization.
 // Inputs are zod shapes (the SDK validates them and lists them as JSON
-// Schema); a refusal (AppError) comes back as an MCP tool error, never a crash.
+// Schema), taken from the services' own schemas where a tool passes a field
+// on (`createFields`, `execFields`), so a tool advertises the limits the
+// service applies; a refusal (AppError) comes back as an MCP tool error, never a crash.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { createTab, closeTab, executeAction, listTabs, switchTab } from "@/lib/computers/actions/action-service";
-import { execSync } from "@/lib/computers/desktop/exec-service";
-import { createComputer, deleteComputer, listComputers } from "@/lib/computers/service";
+import { actOn, closeTab, createTab, execSync, listTabs, switchTab } from "@/lib/computers/session-actions";
+import { createFields, execFields } from "@/lib/computers/session-schemas";
+import { createSession, deleteComputer, listSessions } from "@/lib/computers/service";
 import { randomHex } from "@/lib/random-id";
 import { errorResult, jsonResult as json, toolResult, type McpCaller } from "@/lib/mcp/result";
 import { registerTaskTool } from "@/lib/mcp/task-tool";
@@ -21,7 +23,7 @@ export function registerTools(server: McpServer, caller: McpCaller): void {
   /** One action through /execute's code path; a failed action is an error result. */
   const act = (id: string, action: Record<string, unknown>) =>
     toolResult(async () => {
-      const result = await executeAction({ ...call(id), body: { action } });
+      const { result } = await actOn({ ...call(id), action });
       return result.status === "error" ? errorResult(`action failed: ${result.error_message}`) : json(result);
     });
 
@@ -31,16 +33,16 @@ export function registerTools(server: McpServer, caller: McpCaller): void {
       description:
         "Create a remote computer: a browser (Chromium with tabs) or a Linux desktop. Returns the session object.",
       inputSchema: {
-        kind: z.enum(["browser", "desktop"]).optional().describe("browser (default) or desktop"),
-        width: z.number().int().min(200).max(3840).optional().describe("Display width in pixels (default 1280)"),
-        height: z.number().int().min(200).max(3840).optional().describe("Display height in pixels (default 720)"),
-        timeout_seconds: z.number().int().min(10).optional().describe("Maximum lifetime in seconds"),
+        kind: createFields.kind.describe("browser (default) or desktop"),
+        width: createFields.width.describe("Display width in pixels (default 1280)"),
+        height: createFields.height.describe("Display height in pixels (default 720)"),
+        timeout_seconds: createFields.timeout_seconds.describe("Maximum lifetime in seconds"),
       },
     },
     (args) =>
       toolResult(async () =>
         json(
-          await createComputer({
+          await createSession({
             principal: caller.principal,
             origin: caller.origin,
             body: {
@@ -61,18 +63,7 @@ export function registerTools(server: McpServer, caller: McpCaller): void {
       description: "List the organization's live sessions (id, kind, status, created_at).",
       inputSchema: {},
     },
-    () =>
-      toolResult(async () =>
-        json(
-          (
-            await listComputers({
-              principal: caller.principal,
-              query: new URLSearchParams({ type: "live" }),
-              origin: caller.origin,
-            })
-          ).items,
-        ),
-      ),
+    () => toolResult(async () => json(await listSessions({ principal: caller.principal, type: "live" }))),
   );
 
   server.registerTool(
@@ -175,10 +166,7 @@ export function registerTools(server: McpServer, caller: McpCaller): void {
     },
     (args) =>
       toolResult(async () => {
-        const result = await executeAction({
-          ...call(args.session_id),
-          body: { action: { type: "screenshot", base64: true } },
-        });
+        const { result } = await actOn({ ...call(args.session_id), action: { type: "screenshot", base64: true } });
         const shot = result.result as { screenshot?: string; mime_type?: string } | undefined;
         if (result.status === "error" || !shot?.screenshot)
           return errorResult(`screenshot failed: ${result.error_message}`);
@@ -217,9 +205,9 @@ export function registerTools(server: McpServer, caller: McpCaller): void {
       description: "Run a shell command on a desktop session; returns stdout, stderr and the exit code.",
       inputSchema: {
         session_id: sessionId,
-        command: z.string().min(1),
-        cwd: z.string().optional(),
-        timeout_seconds: z.number().int().min(1).max(3600).optional(),
+        command: execFields.command,
+        cwd: execFields.cwd,
+        timeout_seconds: execFields.timeout_seconds,
       },
     },
     (args) =>

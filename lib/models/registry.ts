@@ -168,7 +168,10 @@ function organizationModels(organizationId: string): OrganizationModels {
   return fresh;
 }
 
-/** The models an organization is served: MODELS' and its own (aliases not included: the dashboard shows and meters models). */
+/**
+ * The models an organization is served: MODELS' and its own (aliases not included: the dashboard shows and meters
+ * models).
+ */
 export function listModels(organizationId?: string): ModelInfo[] {
   const own = organizationId ? [...organizationModels(organizationId).byId.values()] : [];
   return [...registry().byId.values(), ...own].map((m) => m.info);
@@ -178,7 +181,10 @@ function aliasesFor(organizationId?: string): Map<string, string> {
   return organizationId ? organizationModels(organizationId).aliases : registry().aliases;
 }
 
-/** GET /v1/models: each model, then each alias as a model of its own id naming the model that answers it (`metadata.alias_of`). */
+/**
+ * GET /v1/models: each model, then each alias as a model of its own id naming the model that answers it
+ * (`metadata.alias_of`).
+ */
 export function listModelsAndAliases(organizationId?: string): ModelInfo[] {
   return [
     ...listModels(organizationId),
@@ -196,7 +202,10 @@ export function modelInfo(id: string, organizationId?: string): ModelInfo {
   return target ? aliasInfo(id, getModel(target, organizationId)) : getModel(id, organizationId).info;
 }
 
-/** The model behind an id or alias for an organization (MODELS first), or a 404 `model_not_found` in the OpenAI envelope. */
+/**
+ * The model behind an id or alias for an organization (MODELS first), or a 404 `model_not_found` in the OpenAI
+ * envelope.
+ */
 export function getModel(id: string, organizationId?: string): ResolvedModel {
   const { byId } = registry();
   let model = byId.get(id);

@@ -35,7 +35,9 @@ export type GenerationInput =
     }
   | { kind: "completion"; prompt: string };
 
-/** A /v1/responses request as it reached the chat path: its body and the whole conversation (chained turns included). */
+/**
+ * A /v1/responses request as it reached the chat path: its body and the whole conversation (chained turns included).
+ */
 export interface ResponsesTurn {
   body: ResponsesCreateRequest;
   items: InputItem[];
@@ -72,7 +74,10 @@ export interface Generation extends AsyncIterable<GenerationDelta> {
   /** Resolves once the backend has stopped working on it (its slot is free by then). */
   readonly ended: Promise<void>;
   cancel(): void;
-  /** Every delta at once when the generation has already ended normally and none was read; else undefined (iterate instead). */
+  /**
+   * Every delta at once when the generation has already ended normally and none was read; else undefined (iterate
+   * instead).
+   */
   settledDeltas(): GenerationDelta[] | undefined;
 }
 
@@ -95,7 +100,8 @@ export interface ModelBackend {
   /** For /api/health: false only when the backend cannot serve (a local model failed to load). */
   health(): { ok: boolean; [detail: string]: unknown };
   /**
-   * Upstreams only: POSTs `body` (its `model` replaced by the upstream's name) to the upstream's `path` and hands back its
+   * Upstreams only: POSTs `body` (its `model` replaced by the upstream's name) to the upstream's `path` and hands back
+   * its
    * 2xx answer unread, for endpoints relayed as they are (native /v1/responses).
    * Rejects like `generate` on a non-2xx answer, a timeout or no connection.
    */
@@ -122,7 +128,10 @@ export interface ModelBackendEntry {
   backend: ModelBackend;
   /** How /v1/responses reaches it: forwarded as is ("native", upstreams only) or translated to chat. */
   responses: "native" | "translate";
-  /** The computer tool the agent loop offers it (MODELS `computerTool`; `computer_use` unless a native upstream says otherwise). */
+  /**
+   * The computer tool the agent loop offers it (MODELS `computerTool`; `computer_use` unless a native upstream says
+   * otherwise).
+   */
   computerTool: "computer_use" | "computer_use_preview";
 }
 

@@ -4,10 +4,13 @@
 // upstream URL or key.
 import type { Member } from "@/lib/auth/member";
 import { notFound } from "@/lib/api/errors";
-import { cdpEnabled } from "@/lib/computers/browser/cdp-enabled";
-import { availability } from "@/lib/computers/desktop/host";
-import { liveUsage } from "@/lib/computers/sessions/quotas";
-import { organizationQuotaView, type QuotaView } from "@/lib/computers/sessions/quotas-store";
+import {
+  cdpEnabled,
+  availability,
+  liveUsage,
+  organizationQuotaView,
+  type QuotaView,
+} from "@/lib/computers/host-capabilities";
 import { getSessionManager } from "@/lib/computers/registry";
 import { countOwners } from "@/lib/auth/organizations";
 import { getDb } from "@/lib/db";

@@ -57,6 +57,12 @@ describe("MCP server", () => {
       "upload_file",
     ]);
     expect(tools.find((t) => t.name === "navigate")!.inputSchema.required).toEqual(["session_id", "url"]);
+    // create_session advertises the display limits POST /computers applies (its own schema), not looser ones.
+    const display = tools.find((t) => t.name === "create_session")!.inputSchema.properties as Record<string, any>;
+    expect([display.width.minimum, display.width.maximum]).toEqual([320, 3840]);
+    expect([display.height.minimum, display.height.maximum]).toEqual([240, 2160]);
+    const tooNarrow = await client.callTool({ name: "create_session", arguments: { width: 300 } });
+    expect(tooNarrow.isError).toBe(true);
 
     const created = await client.callTool({ name: "create_session", arguments: { kind: "browser" } });
     expect(created.isError).toBeFalsy();

@@ -6,7 +6,10 @@ export const metadata = { title: "Log in" };
 
 export const dynamic = "force-dynamic";
 
-/** A fresh install (no account yet) has nobody to log in: it opens on Sign up, where the first account becomes the owner. */
+/**
+ * A fresh install (no account yet) has nobody to log in: it opens on Sign up, where the first account becomes the
+ * owner.
+ */
 export default async function LoginPage() {
   const signup = await signupState();
   if (signup.firstAccount) redirect("/sign-up");

@@ -3,7 +3,7 @@ import { Playground } from "@/components/playground/playground";
 import { PageHeader } from "@/components/ui/card";
 import { publicOrigin } from "@/lib/api/public-url";
 import { currentMember } from "@/lib/auth/member";
-import { playgroundModels } from "@/lib/models/playground/playground";
+import { playgroundModels } from "@/lib/models/playground";
 
 export const metadata = { title: "Playground" };
 export const dynamic = "force-dynamic";

@@ -8,7 +8,10 @@ import { currentMember } from "@/lib/auth/member";
 export const metadata = { title: "Tasks" };
 export const dynamic = "force-dynamic";
 
-/** The list first (on a phone it starts on the first screen), the start form below it; `?session=` picks a session for the form. */
+/**
+ * The list first (on a phone it starts on the first screen), the start form below it; `?session=` picks a session for
+ * the form.
+ */
 export default async function TasksPage({ searchParams }: { searchParams: Promise<{ session?: string | string[] }> }) {
   const { session } = await searchParams;
   // The organization's own models (Settings → Models) sit beside the server's.

@@ -2,7 +2,7 @@
 // PUT /api/budgets — the organization's budget (owners and admins).
 import { parseBody } from "@/lib/api/request";
 import { withMember } from "@/lib/api/with-member";
-import { BudgetBody, getBudgets, setOrganizationBudget } from "@/lib/models/limits/budget-settings";
+import { BudgetBody, getBudgets, setOrganizationBudget } from "@/lib/models/model-settings";
 
 export const dynamic = "force-dynamic";
 

@@ -1,9 +1,7 @@
 // Settings → Models (docs/models.md, "Models set up in the dashboard"): every member lists, owners add.
 import { parseBody } from "@/lib/api/request";
 import { withMember } from "@/lib/api/with-member";
-import { createModelBody } from "@/lib/models/stored/model-input";
-import { modelSettings } from "@/lib/models/stored/settings";
-import { createStoredModel } from "@/lib/models/stored/store";
+import { createModelBody, modelSettings, createStoredModel } from "@/lib/models/model-settings";
 
 export const GET = withMember(async ({ member }) => Response.json(await modelSettings(member)));
 

@@ -3,7 +3,7 @@
 import { publicOrigin } from "@/lib/api/public-url";
 import { readJson } from "@/lib/api/request";
 import { withMember } from "@/lib/api/with-member";
-import { createSessionAs, listDashboardSessions } from "@/lib/computers/dashboard/dashboard";
+import { createSessionAs, listDashboardSessions } from "@/lib/computers/session-dashboard";
 
 export const dynamic = "force-dynamic";
 

@@ -3,7 +3,7 @@ import { publicOrigin } from "@/lib/api/public-url";
 import { readJson } from "@/lib/api/request";
 import { withMember } from "@/lib/api/with-member";
 import { listTasks, startTask } from "@/lib/agent/service";
-import { startOnSessionNode } from "@/lib/agent/start-elsewhere";
+import { forwardByBody } from "@/lib/cluster/forward-by-body";
 
 export const dynamic = "force-dynamic";
 
@@ -16,7 +16,7 @@ export const GET = withMember(async ({ member }) =>
 export const POST = withMember(async ({ req, member }) => {
   const body = await readJson(req);
   const { organizationId, ...who } = member;
-  const elsewhere = await startOnSessionNode(req, body, { organizationId, apiKeyId: null, member: who });
+  const elsewhere = await forwardByBody({ req, body, caller: { organizationId, apiKeyId: null, member: who } });
   if (elsewhere) return elsewhere;
   return Response.json(
     await startTask({ caller: teamCaller(organizationId), body, origin: publicOrigin(req.headers) }),

@@ -1,7 +1,7 @@
 // POST /chat/completions without the /v1 prefix: the path the public Lightcone SDKs'
 // `chat.createCompletion` / `chat.create_completion` post to. It is POST /v1/chat/completions,
 // answered by the same route table (`nextModelRoute`); docs/sdk-compatibility.md.
-import { nextModelRoute } from "@/lib/models/gateway/next-route";
+import { nextModelRoute } from "@/lib/models/model-api";
 
 export const dynamic = "force-dynamic";
 

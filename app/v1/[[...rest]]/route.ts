@@ -2,7 +2,7 @@
 // (`resolveModelRoute`) that the custom server's fast path reads too.
 // Production normally answers /v1 before Next (the fast path); this file serves
 // it in development, and HEAD/OPTIONS, which the fast path leaves to Next.
-import { nextModelRoute } from "@/lib/models/gateway/next-route";
+import { nextModelRoute } from "@/lib/models/model-api";
 
 export const dynamic = "force-dynamic";
 

@@ -3,9 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { queryKeys } from "@/components/query-keys";
 import { fetchJson } from "@/lib/fetch-json";
-import type { ModelSettings } from "@/lib/models/stored/settings";
-import type { StoredModelView } from "@/lib/models/stored/store";
-import type { ModelTestResult } from "@/lib/models/stored/test-model";
+import type { ModelSettings, StoredModelView, ModelTestResult } from "@/lib/models/model-settings";
 
 export type { ModelSettings, ModelTestResult, StoredModelView };
 

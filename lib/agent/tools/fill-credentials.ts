@@ -6,7 +6,7 @@
 import { runAction, type ComputerRef } from "@/lib/agent/computer";
 import { type AppError, isAppError } from "@/lib/api/errors";
 import { credentialsNamed } from "@/lib/credentials/store";
-import type { InputItem } from "@/lib/models/responses/schema";
+import type { InputItem } from "@/lib/models/model-api";
 
 export const FILL_CREDENTIALS_TOOL = "fill_credentials";
 

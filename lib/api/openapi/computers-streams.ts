@@ -1,9 +1,7 @@
 // The /computers operations on a running session's tabs, shell and streams (tabs, exec,
 // screencast, events, stored screenshots), for the OpenAPI document; `computersPaths`
 // (lib/api/openapi/computers.ts) adds the session and action operations.
-import { createTabBody } from "@/lib/computers/actions/action-service";
-import { execBody } from "@/lib/computers/desktop/exec-service";
-import { settingsQuery } from "@/lib/computers/live/screencast-stream";
+import { createTabBody, execBody, settingsQuery } from "@/lib/computers/session-schemas";
 import { jsonSchema, ok, operation, pathParam, queryParams, ref, requestBody } from "@/lib/api/openapi/build";
 
 const id = pathParam("id", "Session id (comp_<hex>)", "comp_0123456789abcdef");

@@ -3,11 +3,17 @@
 // ACTION_SCHEMAS, executeBody/batchBody; tabs, exec and streams in computers-streams.ts);
 // answers from lib/api/openapi/responses.ts.
 import { z } from "zod";
-import { ACTION_SCHEMAS, type ActionType } from "@/lib/computers/actions/actions";
-import { batchBody, executeBody, NAMED_ACTION_TYPES } from "@/lib/computers/actions/action-service";
-import { createBodySchema } from "@/lib/computers/sessions/create-options";
+import {
+  ACTION_SCHEMAS,
+  type ActionType,
+  batchBody,
+  executeBody,
+  NAMED_ACTION_TYPES,
+  createBodySchema,
+  DEFAULT_PAGE_LIMIT,
+  MAX_PAGE_LIMIT,
+} from "@/lib/computers/session-schemas";
 import { computersTabAndStreamPaths } from "@/lib/api/openapi/computers-streams";
-import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "@/lib/computers/sessions/list-page";
 import {
   jsonSchema,
   ok,

@@ -39,7 +39,10 @@ interface Document {
 
 const METHODS = ["get", "post", "put", "patch", "delete"];
 
-/** A schema with its `$ref` followed (one level at a time, as deep as the refs go); a boolean schema (`items: false`) as `{}`. */
+/**
+ * A schema with its `$ref` followed (one level at a time, as deep as the refs go); a boolean schema (`items: false`) as
+ * `{}`.
+ */
 function resolve(schema: JsonSchema | boolean | undefined, doc: Document): JsonSchema {
   let s = typeof schema === "object" && schema !== null ? schema : {};
   for (let hops = 0; typeof s.$ref === "string" && hops < 10; hops++) {

@@ -2,9 +2,13 @@
 // handlers validate with (chatCompletionSchema, completionSchema,
 // embeddingSchema, responsesCreateSchema). Every route of the route table
 // must be here: `modelPaths` refuses to build a document that misses one.
-import { modelRouteList } from "@/lib/models/gateway/route-table";
-import { responsesCreateSchema } from "@/lib/models/responses/schema";
-import { chatCompletionSchema, completionSchema, embeddingSchema } from "@/lib/models/gateway/schemas";
+import {
+  modelRouteList,
+  responsesCreateSchema,
+  chatCompletionSchema,
+  completionSchema,
+  embeddingSchema,
+} from "@/lib/models/model-api";
 import { jsonSchema, ok, operation, pathParam, ref, requestBody, type JsonSchema } from "@/lib/api/openapi/build";
 
 const modelId = pathParam("id", "Model id (may contain '/')", "svc.sm-1");

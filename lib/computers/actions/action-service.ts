@@ -15,11 +15,15 @@ import { loginToFill } from "@/lib/computers/actions/fill-credentials";
 import { asActionResult, asAppError, type ActionResult } from "@/lib/computers/actions/failures";
 import { getSessionManager } from "@/lib/computers/registry";
 import { screenshotUrl } from "@/lib/computers/screenshots/screenshot-links";
+import type { ScreenshotRef } from "@/lib/computers/screenshots/screenshot-token";
 import { storeScreenshot } from "@/lib/computers/screenshots/screenshots";
 import { timeAction } from "@/lib/metrics/registry";
 
 export interface ActionCall {
-  /** Only the organization matters here: an API key's, or a dashboard member's (lib/computers/dashboard/dashboard-session.ts). */
+  /**
+   * Only the organization matters here: an API key's, or a dashboard member's
+   * (lib/computers/dashboard/dashboard-session.ts).
+   */
   principal: Pick<ApiPrincipal, "organizationId">;
   id: string;
   requestId: string;
@@ -55,15 +59,25 @@ function assertKindAllows(reached: Reached, action: Action) {
  * wait is a pause between this request's actions, a screenshot is the handle's, and debug
  * runs through the exec capability (runDebug).
  */
-async function perform(call: ActionCall, reached: Reached, action: Action): Promise<ActionResult> {
+async function perform(
+  call: ActionCall,
+  reached: Reached,
+  action: Action,
+  stored?: (ref: ScreenshotRef) => void,
+): Promise<ActionResult> {
   assertKindAllows(reached, action);
   const announce = { sessionId: reached.live.id, requestId: call.requestId, action };
   return timeAction(action.type, () =>
-    withActionEvents(getSessionManager().events, announce, () => runAction(call, reached, action)),
+    withActionEvents(getSessionManager().events, announce, () => runAction(call, reached, action, stored)),
   );
 }
 
-async function runAction(call: ActionCall, reached: Reached, action: Action): Promise<ActionResult> {
+async function runAction(
+  call: ActionCall,
+  reached: Reached,
+  action: Action,
+  stored?: (ref: ScreenshotRef) => void,
+): Promise<ActionResult> {
   try {
     if (action.type === "wait") {
       await new Promise((resolve) => setTimeout(resolve, action.ms));
@@ -78,15 +92,13 @@ async function runAction(call: ActionCall, reached: Reached, action: Action): Pr
         quality: action.quality,
         tabId: action.tab_id,
       });
-      const result: Record<string, unknown> = action.base64
-        ? { screenshot: shot.data.toString("base64"), mime_type: shot.mime }
-        : {
-            screenshot_url: screenshotUrl(call.baseUrl, {
-              computerId: call.id,
-              name: await storeScreenshot(call.id, shot.data, shot.mime),
-            }),
-            mime_type: shot.mime,
-          };
+      let result: Record<string, unknown>;
+      if (action.base64) result = { screenshot: shot.data.toString("base64"), mime_type: shot.mime };
+      else {
+        const ref = { computerId: call.id, name: await storeScreenshot(call.id, shot.data, shot.mime) };
+        stored?.(ref);
+        result = { screenshot_url: screenshotUrl(call.baseUrl, ref), mime_type: shot.mime };
+      }
       return success(call, { result, executedTabId: shot.executedTabId, pageContext: shot.pageContext });
     }
     return success(call, await reached.handle.act(action));
@@ -108,12 +120,29 @@ function isBareAction(body: unknown): body is Record<string, unknown> {
   );
 }
 
-/** POST /computers/{id}/execute: `{action: {type, …}}` (a bare action object is accepted too); unknown fields are 400s. */
+/**
+ * POST /computers/{id}/execute: `{action: {type, …}}` (a bare action object is accepted too); unknown fields are 400s.
+ */
 export async function executeAction(call: ActionCall & { body: unknown }): Promise<ActionResult> {
   const action = isBareAction(call.body)
     ? parseAction(call.body, "")
     : parseAction(parseWith(executeBody, call.body).action);
   return perform(call, await reachSession(call.principal, call.id), action);
+}
+
+/** What an in-process client gets back from one action: the answer /execute gives, and a stored screenshot's id. */
+export interface ActOutcome {
+  result: ActionResult;
+  /** The screenshot this action stored (a `screenshot` action without base64), by id. */
+  screenshot: ScreenshotRef | null;
+}
+
+/** The typed command behind /execute for in-process clients (agent tasks, MCP): one action object, parsed here. */
+export async function actOn(call: ActionCall & { action: unknown }): Promise<ActOutcome> {
+  const action = parseAction(call.action);
+  let screenshot: ScreenshotRef | null = null;
+  const result = await perform(call, await reachSession(call.principal, call.id), action, (ref) => (screenshot = ref));
+  return { result, screenshot };
 }
 
 export const batchBody = z.strictObject({ actions: z.array(z.unknown()).min(1).max(100) });

@@ -55,7 +55,9 @@ export const debugAction = z
 
 export type DebugAction = z.output<typeof debugAction>;
 
-/** The SDK reads `result.debug_response` (its get_debug_response): stdout, then stderr, within max_output_length bytes. */
+/**
+ * The SDK reads `result.debug_response` (its get_debug_response): stdout, then stderr, within max_output_length bytes.
+ */
 export function debugResponse(stdout: string, stderr: string, maxBytes: number): { text: string; cut: boolean } {
   const all = Buffer.from(
     stderr ? `${stdout}${stdout && !stdout.endsWith("\n") ? "\n" : ""}${stderr}` : stdout,

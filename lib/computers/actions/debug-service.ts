@@ -9,7 +9,8 @@ import type { ComputerHandle, ActionOutcome } from "@/lib/computers/driver";
 import { getEnv } from "@/lib/env";
 
 export async function runDebug(handle: ComputerHandle, action: DebugAction): Promise<ActionOutcome> {
-  // The action layer refuses debug on a session without exec first (assertKindAllows); this keeps the driver contract honest.
+  // The action layer refuses debug on a session without exec first (assertKindAllows); this keeps the driver contract
+  // honest.
   if (!handle.exec)
     throw new ActionError("wrong_kind", `debug runs a shell command; a ${handle.kind} session has no shell`, {
       param: "type",

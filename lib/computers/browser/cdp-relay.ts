@@ -134,7 +134,9 @@ export class CdpRelay implements CdpView {
     });
   }
 
-  /** Known targets of the context answer at once; others are looked up (never cached as foreign: ids are not reused). */
+  /**
+   * Known targets of the context answer at once; others are looked up (never cached as foreign: ids are not reused).
+   */
   private async targetInContext(targetId: string): Promise<boolean> {
     if (this.targets.has(targetId)) return true;
     const answer = await this.internal("Target.getTargetInfo", { targetId });

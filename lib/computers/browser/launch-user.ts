@@ -1,4 +1,5 @@
-// Who runs the pool's Chromium, and with which sandbox (docs/security.md "Chromium sandbox": untrusted pages never in a root browser
+// Who runs the pool's Chromium, and with which sandbox (docs/security.md "Chromium sandbox": untrusted pages never in a
+// root browser
 // without its sandbox when the host allows better).
 //
 // Chromium refuses its sandbox as root, so a root server launches it through a small wrapper that hands the

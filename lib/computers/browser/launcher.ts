@@ -56,7 +56,9 @@ export class ChromiumLauncher {
     }
   }
 
-  /** Sandboxed when the host allows it; --no-sandbox (remembered and logged, `noteFallback`) only when that alone works. */
+  /**
+   * Sandboxed when the host allows it; --no-sandbox (remembered and logged, `noteFallback`) only when that alone works.
+   */
   private async launchSandboxedIfPossible(
     chromiumPath: string,
     launchId: string,

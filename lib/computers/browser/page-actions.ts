@@ -20,7 +20,9 @@ const ERROR_PAGE_COMMIT_MS = 2_000;
 
 type MouseButton = "left" | "right" | "middle";
 
-/** Press-and-hold buttons; back and forward are clicks only (clickHistoryButton), a held history button means nothing. */
+/**
+ * Press-and-hold buttons; back and forward are clicks only (clickHistoryButton), a held history button means nothing.
+ */
 function mouseButton(button: string): MouseButton {
   if (button === "left" || button === "right" || button === "middle") return button;
   if (button === "wheel") return "middle";

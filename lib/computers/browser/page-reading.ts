@@ -38,7 +38,9 @@ interface DocumentReading {
   scale: number;
 }
 
-/** Title, document size, scroll offset and pixel ratio in one round trip; null when the page does not answer in time. */
+/**
+ * Title, document size, scroll offset and pixel ratio in one round trip; null when the page does not answer in time.
+ */
 export async function readDocument(page: Page): Promise<DocumentReading | null> {
   const reading = page
     .evaluate(() => {

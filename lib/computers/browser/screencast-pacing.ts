@@ -13,7 +13,9 @@
 // encoded as in flight too, which this side cannot see, so any sign of a busy
 // page (two frames waiting, or two within BUSY_INTERVALS of each other) counts.
 
-/** Chromium admits a new screencast frame while at most this many are unacknowledged (kMaxScreencastFramesInFlight + 1). */
+/**
+ * Chromium admits a new screencast frame while at most this many are unacknowledged (kMaxScreencastFramesInFlight + 1).
+ */
 export const CHROMIUM_FRAMES_IN_FLIGHT = 3;
 /** Quiet time after the last acknowledgement that means the page stopped repainting. */
 export const SETTLE_MS = 120;
@@ -29,7 +31,9 @@ export interface PacerHooks {
 
 export class ScreencastPacer {
   private readonly unacked: number[] = [];
-  /** Earliest time the next acknowledgement may go; advanced by one interval per ack, so timer lateness does not add up. */
+  /**
+   * Earliest time the next acknowledgement may go; advanced by one interval per ack, so timer lateness does not add up.
+   */
   private nextAckAt = 0;
   private ackTimer: NodeJS.Timeout | null = null;
   private settleTimer: NodeJS.Timeout | null = null;

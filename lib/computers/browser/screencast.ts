@@ -154,7 +154,9 @@ class PageCapture {
     return Buffer.from(shot.data, "base64");
   }
 
-  /** One Page.captureScreenshot of the current page, sent unless a screencast frame arrived meanwhile (it may be newer). */
+  /**
+   * One Page.captureScreenshot of the current page, sent unless a screencast frame arrived meanwhile (it may be newer).
+   */
   private async screenshot(cdp: CDPSession, size?: { width: number; height: number }) {
     const before = this.framesReceived;
     const jpeg = await this.shoot(cdp);

@@ -29,7 +29,10 @@ export function usable(slot: Slot): boolean {
 
 const CLOSE_TIMEOUT_MS = 5_000;
 
-/** Waits for a context's or browser's close at most CLOSE_TIMEOUT_MS; a hung or failed close is let go (its process is killed after). */
+/**
+ * Waits for a context's or browser's close at most CLOSE_TIMEOUT_MS; a hung or failed close is let go (its process is
+ * killed after).
+ */
 export async function closeQuietly(closing: Promise<void>): Promise<void> {
   const timeout = new Promise<void>((resolve) => setTimeout(resolve, CLOSE_TIMEOUT_MS).unref());
   await Promise.race([closing, timeout]).catch(() => {});

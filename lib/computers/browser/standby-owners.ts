@@ -25,7 +25,10 @@ export class StandbyByOwner {
     return standby;
   }
 
-  /** An organization with no browser left: its StandbyContexts (and trim timer) go; a make still running closes its context. */
+  /**
+   * An organization with no browser left: its StandbyContexts (and trim timer) go; a make still running closes its
+   * context.
+   */
   forget(owner: string): void {
     const standby = this.byOwner.get(owner);
     this.byOwner.delete(owner);

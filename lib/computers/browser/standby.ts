@@ -81,7 +81,9 @@ export class StandbyContexts {
     while (this.making.size) await Promise.all([...this.making]);
   }
 
-  /** A create that could use a standby context: counted as demand (once per create); a ready context if there is one. */
+  /**
+   * A create that could use a standby context: counted as demand (once per create); a ready context if there is one.
+   */
   take(countAsDemand = true): Standby | undefined {
     if (countAsDemand) this.demand.record();
     let found: Standby | undefined;

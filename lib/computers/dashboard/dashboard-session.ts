@@ -39,7 +39,10 @@ export interface SessionDetail extends DashboardSession {
   idle_timeout_seconds: number;
   max_lifetime_seconds: number;
   environment_id: string | null;
-  /** Open tabs of a live browser session on this host; null for desktops, ended sessions, or when the browser did not answer in time. */
+  /**
+   * Open tabs of a live browser session on this host; null for desktops, ended sessions, or when the browser did not
+   * answer in time.
+   */
   tabs: SessionTab[] | null;
 }
 
@@ -138,7 +141,10 @@ export function closeSessionTabAs(call: DashboardTabCall & { tabId: string }) {
   return closeTab({ ...actionCallOf(call), tabId: call.tabId });
 }
 
-/** Whether the member's organization has session `id` (its page answers 404 when not); other failures are the page's to show. */
+/**
+ * Whether the member's organization has session `id` (its page answers 404 when not); other failures are the page's to
+ * show.
+ */
 export async function sessionExistsFor(member: Member, id: string): Promise<boolean> {
   try {
     await findOwnedComputer(member, id);

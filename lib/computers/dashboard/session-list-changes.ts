@@ -10,7 +10,10 @@ import { getDb } from "@/lib/db";
 import { getLogger } from "@/lib/logger";
 import { singleton, singletonKey } from "@/lib/singleton";
 
-/** How often a watched organization's sessions are compared (the list learns of a change within this, plus a round trip). */
+/**
+ * How often a watched organization's sessions are compared (the list learns of a change within this, plus a round
+ * trip).
+ */
 export const SESSION_LIST_WATCH_MS = 150;
 
 interface Watcher {

@@ -214,7 +214,10 @@ export class DesktopBrowser {
     return { result, executedTabId: id, pageContext: await this.pageContext(running, id, page) };
   }
 
-  /** The tab's page_context in the public SDK's names; its sizes are the screen's (actions' coordinates are screen pixels). */
+  /**
+   * The tab's page_context in the public SDK's names; its sizes are the screen's (actions' coordinates are screen
+   * pixels).
+   */
   private async pageContext(running: Running, id: string, page: Page): Promise<PageContext> {
     const screen = this.screen();
     return {

@@ -52,7 +52,10 @@ export class DesktopComputer implements ComputerHandle {
   };
   /** The display for host-side X clients (the screencast's ffmpeg, x11vnc). */
   private readonly hostDisplay: HostDisplay;
-  /** The live view (`ScreencastHub`): ffmpeg's MJPEG stream of the screen, and input through xdotool. Both need the host's ffmpeg. */
+  /**
+   * The live view (`ScreencastHub`): ffmpeg's MJPEG stream of the screen, and input through xdotool. Both need the
+   * host's ffmpeg.
+   */
   readonly screencast: ReturnType<typeof desktopScreencast> | undefined;
   /** endpoints.vnc: x11vnc on the host, started by the first VNC client. */
   readonly vnc: DesktopVnc | undefined;

@@ -23,7 +23,9 @@ export interface HostDisplayAddress {
   display: string;
   /** XAUTHORITY for it: the desktop's cookie for display <n>. */
   xauthority: string;
-  /** For a client in this process (XTestConnection): the socket path (our link) and the cookie's protocol name and data. */
+  /**
+   * For a client in this process (XTestConnection): the socket path (our link) and the cookie's protocol name and data.
+   */
   socket: string;
   auth: { name: string; data: Buffer };
 }
@@ -67,7 +69,10 @@ function freeDisplayNumber(): number {
   }
 }
 
-/** The fields of the desktop's one Xauthority entry (FamilyWild, display "0"): counted big-endian strings after the family. */
+/**
+ * The fields of the desktop's one Xauthority entry (FamilyWild, display "0"): counted big-endian strings after the
+ * family.
+ */
 function authEntry(original: Buffer) {
   let at = 2;
   const field = () => {

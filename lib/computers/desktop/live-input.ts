@@ -103,7 +103,10 @@ export function pointerEvents(input: Extract<LiveInput, { type: "pointer" | "whe
   return events;
 }
 
-/** The XTest events of a key message at `place`; a key on the map's Shift column is pressed with Shift unless Shift is held (pure). */
+/**
+ * The XTest events of a key message at `place`; a key on the map's Shift column is pressed with Shift unless Shift is
+ * held (pure).
+ */
 export function keyEvents(
   action: "down" | "up",
   place: KeyPlace,

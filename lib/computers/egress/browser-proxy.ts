@@ -128,7 +128,10 @@ export class EgressProxy {
     return decision.allowed ? { ip } : this.note({ kind: "refused", reason: decision.reason.replace(/[\r\n]/g, " ") });
   }
 
-  /** Where a connection to `host:port` goes: the upstream proxy (address literals still checked here), or the checked address. */
+  /**
+   * Where a connection to `host:port` goes: the upstream proxy (address literals still checked here), or the checked
+   * address.
+   */
   private async route(host: string, port: number): Promise<Route> {
     if (!this.upstream) return this.resolve(host, port);
     const name = host.replace(/^\[|\]$/g, "");

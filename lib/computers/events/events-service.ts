@@ -79,7 +79,9 @@ function navigationErrorOf(result: unknown): string | undefined {
   return typeof inner === "string" ? inner : undefined;
 }
 
-/** Action request, run, response on the session's events; a thrown failure is published as status "error" and rethrown. */
+/**
+ * Action request, run, response on the session's events; a thrown failure is published as status "error" and rethrown.
+ */
 export async function withActionEvents<T>(
   events: SessionEvents,
   call: { sessionId: string; requestId: string; action: unknown },

@@ -34,7 +34,9 @@ export type SessionEvent =
 export type SessionEventListener = (event: SessionEvent, id?: number) => void;
 
 const ENDED_REMEMBERED = 1_000;
-/** Ended sessions whose history is kept for review (the dashboard's timeline of an ended session); oldest dropped first. */
+/**
+ * Ended sessions whose history is kept for review (the dashboard's timeline of an ended session); oldest dropped first.
+ */
 export const ENDED_HISTORIES_KEPT = 50;
 
 /** How a kept session ended: its reason and when. */
@@ -101,7 +103,10 @@ export class SessionEvents {
     if (this.ended.size > ENDED_REMEMBERED) this.ended.delete(this.ended.values().next().value as string);
   }
 
-  /** An ended session's kept events (oldest first) and how it ended; null when not kept (evicted, restarted, another node). */
+  /**
+   * An ended session's kept events (oldest first) and how it ended; null when not kept (evicted, restarted, another
+   * node).
+   */
   endedHistory(
     sessionId: string,
   ): { events: ReturnType<EventHistory<SessionEvent>["since"]>; ended: EndedRecord } | null {

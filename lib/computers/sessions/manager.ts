@@ -47,7 +47,10 @@ export class SessionManager {
   private readonly heartbeat = new HostHeartbeat();
   private readonly quotaGate = new QuotaGate();
   private readonly quotaTurns = new SharedQuotaTurns();
-  /** This node's start queue; `createComputer` (lib/computers/service.ts) runs every `start` through it, the standby refills in its background lane. */
+  /**
+   * This node's start queue; `createComputer` (lib/computers/service.ts) runs every `start` through it, the standby
+   * refills in its background lane.
+   */
   readonly admission = nodeStartAdmission();
   /** Subscribers of GET /computers/{id}/events; told first when a session ends (`ends`). */
   readonly events = new SessionEvents();

@@ -49,7 +49,9 @@ export interface QuotaTurn {
 export class SharedQuotaTurns {
   private readonly turns = new Map<string, Promise<void>>();
 
-  /** Waits for the organization's previous create on this node to insert its row, then reads the other nodes' counts. */
+  /**
+   * Waits for the organization's previous create on this node to insert its row, then reads the other nodes' counts.
+   */
   async turn(organizationId: string, selfHostId: string): Promise<QuotaTurn> {
     if (dbProvider() !== "postgresql") return { elsewhere: null, release: () => {}, admitting: (admit) => admit() };
     const previous = this.turns.get(organizationId) ?? Promise.resolve();

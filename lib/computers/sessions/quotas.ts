@@ -29,7 +29,10 @@ export const QUOTA_SETTING = {
   createsPerMinute: "ORG_SESSION_CREATES_PER_MINUTE",
 } as const;
 
-/** The server's defaults: desktops default to a quarter of the host's slots, so two or three organizations never take them all. */
+/**
+ * The server's defaults: desktops default to a quarter of the host's slots, so two or three organizations never take
+ * them all.
+ */
 export function defaultQuotas(
   env: Pick<
     Env,
@@ -68,7 +71,10 @@ export function liveUsage(sessions: Iterable<QuotaSession>, organizationId: stri
   return usage;
 }
 
-/** What the organization runs, and created in the last minute, on the other nodes (lib/computers/sessions/quotas-shared.ts). */
+/**
+ * What the organization runs, and created in the last minute, on the other nodes
+ * (lib/computers/sessions/quotas-shared.ts).
+ */
 export interface QuotaElsewhere {
   sessions: QuotaSession[];
   /** Creation times (ms) within the last minute. */

@@ -83,7 +83,10 @@ export async function hasState(input: { computerId: string; organizationId: stri
   return row !== null;
 }
 
-/** The state files of an organization's sessions, read before the organization is deleted (the rows cascade, files do not). */
+/**
+ * The state files of an organization's sessions, read before the organization is deleted (the rows cascade, files do
+ * not).
+ */
 export async function stateFilesOf(organizationId: string): Promise<string[]> {
   const rows = await getDb().computerState.findMany({
     where: { organizationId, filePath: { not: null } },

@@ -35,6 +35,8 @@ export interface ModelHttpRequest {
 export interface ModelReply {
   status: number;
   headers: Record<string, string>;
+  /** The call's cost in USD when known as the answer leaves (x-cabin-cost-usd says the same on the wire). */
+  costUsd?: number;
   /** JSON text, a stream of SSE frames, or nothing. */
   body: string | ReadableStream<Uint8Array> | null;
 }
@@ -95,10 +97,22 @@ function budgetHeaders(principal: ApiPrincipal): Record<string, string> {
 }
 
 /**
+ * Admission of one inference call, the same for /v1 and in-process callers (agent tasks): the budgets of the
+ * key and its organization, then the key's rate limit and the organization's (a principal without a key,
+ * a dashboard member's, has only the organization's). A refusal is an AppError (429 and its kin).
+ * Answers at once (no promise) when every check does.
+ */
+export function admitModelCall(principal: ModelPrincipal): void | Promise<void> {
+  const budgetChecked = getBudgetLedger().check(principal);
+  return budgetChecked ? budgetChecked.then(() => admitRequest(principal)) : admitRequest(principal);
+}
+
+/**
  * Both limits must admit; neither keeps a unit unless both do, so a key held back spends none of its team's.
  * Per-process limiters answer at once, and then so does this (no promise): only shared limiters cost microtasks.
  */
-function admitRequest(principal: ApiPrincipal): void | Promise<void> {
+function admitRequest(principal: ModelPrincipal): void | Promise<void> {
+  if (principal.apiKeyId === null) return admitOrganization(principal, null);
   const pendingKey = getKeyRateLimiter().reserve(principal.apiKeyId);
   return pendingKey instanceof Promise
     ? pendingKey.then((refusal) => admitOrganization(principal, refusal))
@@ -106,11 +120,11 @@ function admitRequest(principal: ApiPrincipal): void | Promise<void> {
 }
 
 /** The organization's limit, once the key's answered `keyRefusal`; a refusal there gives the key's unit back. */
-function admitOrganization(principal: ApiPrincipal, keyRefusal: AppError | null): void | Promise<void> {
+function admitOrganization(principal: ModelPrincipal, keyRefusal: AppError | null): void | Promise<void> {
   if (keyRefusal) throw keyRefusal;
   const refuse = (orgRefusal: AppError | null) => {
     if (!orgRefusal) return;
-    getKeyRateLimiter().release(principal.apiKeyId);
+    if (principal.apiKeyId !== null) getKeyRateLimiter().release(principal.apiKeyId);
     throw orgRefusal;
   };
   const pendingOrg = getRateLimiter().reserve(principal.organizationId);
@@ -141,9 +155,7 @@ export function withModelApi(
       org = principal.organizationId;
       if (kind === "inference") {
         // Every inference endpoint passes here, so none can spend past a budget.
-        const budgetChecked = getBudgetLedger().check(principal);
-        if (budgetChecked) await budgetChecked;
-        const admitted = admitRequest(principal);
+        const admitted = admitModelCall(principal);
         if (admitted) await admitted;
       }
       const reply = await handler({ req, params, principal });

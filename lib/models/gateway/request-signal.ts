@@ -18,7 +18,10 @@ export interface RequestSignal {
   removeEventListener(type: "abort", listener: () => void): void;
 }
 
-/** A plain-object signal: listeners run once, in order, on the first `abort`; later ones are not called, as with AbortSignal. */
+/**
+ * A plain-object signal: listeners run once, in order, on the first `abort`; later ones are not called, as with
+ * AbortSignal.
+ */
 export class CancelSignal implements RequestSignal {
   aborted = false;
   reason: unknown = undefined;

@@ -84,7 +84,9 @@ export function resolveModelRoute(method: string, pathname: string): ResolvedMod
   return { handler: unknownPath, params: {} };
 }
 
-/** Every route as an OpenAPI path template (`/v1/models/{id}`) with its methods: the OpenAPI document must cover each. */
+/**
+ * Every route as an OpenAPI path template (`/v1/models/{id}`) with its methods: the OpenAPI document must cover each.
+ */
 export function modelRouteList(): { path: string; methods: ModelApiMethod[] }[] {
   return ROUTES.map((route) => ({
     path: route.param ? `${route.path}{${route.param}}${route.suffix ?? ""}` : route.path,

@@ -54,7 +54,9 @@ function isTextMessage(m: unknown): boolean {
   return true;
 }
 
-/** The body as a ChatCompletionRequest when it is a plain text chat request; else undefined (validate with the schema). */
+/**
+ * The body as a ChatCompletionRequest when it is a plain text chat request; else undefined (validate with the schema).
+ */
 export function acceptSimpleChatBody(body: unknown): ChatCompletionRequest | undefined {
   if (!isPlainObject(body) || !("model" in body) || !("messages" in body)) return undefined;
   for (const key in body) {

@@ -99,7 +99,10 @@ export class ChunkEncoder {
       : this.chunk({ text, finish_reason: null });
   }
 
-  /** Pieces of tool calls (chat only): `{index, id, type, function: {name, arguments: ""}}` opens a call, argument fragments follow. */
+  /**
+   * Pieces of tool calls (chat only): `{index, id, type, function: {name, arguments: ""}}` opens a call, argument
+   * fragments follow.
+   */
   toolCalls(toolCalls: ToolCallDelta[]): Uint8Array {
     return this.chunk({ delta: { tool_calls: toolCalls }, finish_reason: null });
   }

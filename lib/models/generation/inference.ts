@@ -86,6 +86,7 @@ export function meter(ctx: ModelRequest, model: ResolvedModel, endpoint: UsageEn
  */
 export function withCost(reply: ModelReply, cost: number): ModelReply {
   reply.headers["x-cabin-cost-usd"] = String(cost);
+  reply.costUsd = cost;
   return reply;
 }
 
@@ -131,7 +132,8 @@ async function runText(
       entry.backend.generate(input, params, ctx.signal),
     );
   } catch (err) {
-    // Refusals before any work (queue full, bad input, upstream said no) cost nothing but are on record when the backend failed.
+    // Refusals before any work (queue full, bad input, upstream said no) cost nothing but are on record when the
+    // backend failed.
     if (statusOf(err, ctx.signal) >= 500) settle(statusOf(err, ctx.signal), 0, 0);
     throw err;
   }
@@ -208,7 +210,8 @@ export async function createChatCompletion(ctx: ModelRequest, body: ChatCompleti
     kind: "chat",
     messages: toMessages(body),
     options: chatOptionsOf(body),
-    // Cabin's own screenshot links inlined (lib/models/images): no upstream can fetch them. Text-only requests pass untouched.
+    // Cabin's own screenshot links inlined (lib/models/images): no upstream can fetch them. Text-only requests pass
+    // untouched.
     request: model.backends.every((entry) => entry.backend.kind === "local")
       ? body
       : await inlineChatImages(body, { maxImageEdge: model.maxImageEdge }),

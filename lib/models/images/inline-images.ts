@@ -48,7 +48,8 @@ export function inlineImageUrl(url: string, options: InlineOptions): string | Pr
   if (ref) {
     return cached(`shot:${ref.computerId}/${ref.name}@${bound}`, async () => {
       const file = await readOwnScreenshot(ref);
-      // Not on this node (expired, or kept by another node of a cluster): sent as given, for an upstream that can reach it.
+      // Not on this node (expired, or kept by another node of a cluster): sent as given, for an upstream that can reach
+      // it.
       if (!file) return url;
       const fitted = await fitImage(file.data, file.mime, options.maxImageEdge);
       return `data:${fitted.mime};base64,${fitted.data.toString("base64")}`;
@@ -71,7 +72,9 @@ const needsWork = (url: string, options: InlineOptions) =>
 
 type ChatMessage = ChatCompletionRequest["messages"][number];
 
-/** A chat request with its image_url parts inlined; the same object when nothing changes (no image, or none of ours). */
+/**
+ * A chat request with its image_url parts inlined; the same object when nothing changes (no image, or none of ours).
+ */
 export function inlineChatImages(
   request: ChatCompletionRequest,
   options: InlineOptions,
@@ -105,7 +108,10 @@ function imageUrlsOf(item: InputItem): string[] {
   return item.content.flatMap((part) => (part.type === "input_image" ? [part.image_url] : []));
 }
 
-/** Responses input items with their input_image parts and screenshots (computer_call_output) inlined; the same array when nothing changes. */
+/**
+ * Responses input items with their input_image parts and screenshots (computer_call_output) inlined; the same array
+ * when nothing changes.
+ */
 export function inlineInputImages(items: InputItem[], options: InlineOptions): InputItem[] | Promise<InputItem[]> {
   if (!items.some((item) => imageUrlsOf(item).some((url) => needsWork(url, options)))) return items;
   return Promise.all(

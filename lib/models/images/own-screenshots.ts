@@ -4,13 +4,14 @@
 // fetch. They are recognised by their path and a token that verifies, never by
 // host, so a link built for any host name Cabin is served under is read here,
 // in process, from the screenshot store.
-import { verifyScreenshotToken, type ScreenshotRef } from "@/lib/computers/screenshots/screenshot-token";
-import { readScreenshot } from "@/lib/computers/screenshots/screenshots";
+import { verifyScreenshotToken, type ScreenshotRef, readScreenshot } from "@/lib/computers/screenshots";
 
 /** `/computers/{id}/screenshots/{name}` at the end of the path (a proxy may add a prefix). */
 const SCREENSHOT_PATH = /\/computers\/([^/]+)\/screenshots\/([^/]+)$/;
 
-/** The screenshot a URL names, when it is one of Cabin's own links with a valid token; else null (passed on as given). */
+/**
+ * The screenshot a URL names, when it is one of Cabin's own links with a valid token; else null (passed on as given).
+ */
 export function ownScreenshotRef(url: string): ScreenshotRef | null {
   if (!/^https?:\/\//i.test(url)) return null;
   let parsed: URL;

@@ -35,7 +35,10 @@ export async function setKeyBudgetById(keyId: string, usd: number | null) {
   return setKeyBudget(key.organizationId, keyId, usd);
 }
 
-/** The organization's and each live key's budget, with what was spent this month (UTC; the totals budgets are checked against). */
+/**
+ * The organization's and each live key's budget, with what was spent this month (UTC; the totals budgets are checked
+ * against).
+ */
 export async function getBudgets(organizationId: string) {
   const db = getDb();
   const now = new Date();

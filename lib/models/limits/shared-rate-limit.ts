@@ -161,7 +161,9 @@ export class SharedRateLimiter {
     return this.refuse(id, Math.max(1, Math.ceil(((Number.MIN_VALUE - level) * MINUTE_MS) / tpm)), `${tpm} tokens`);
   }
 
-  /** Takes one request unit, or answers the 429 without taking any. Waits on the database only when the slice is spent. */
+  /**
+   * Takes one request unit, or answers the 429 without taking any. Waits on the database only when the slice is spent.
+   */
   reserve(id: string): AppError | null | Promise<AppError | null> {
     const s = this.state(id);
     const tokens = this.tokenRefusal(id, s);

@@ -141,7 +141,8 @@ export function prepareLocalChat(loaded: LoadedModel, messages: ChatMessage[], c
           ]),
         )
       : undefined;
-  // Names are ASCII (`TOOL_NAME`): at most one token per character, plus two quotes and the grammar's four closing newlines.
+  // Names are ASCII (`TOOL_NAME`): at most one token per character, plus two quotes and the grammar's four closing
+  // newlines.
   const longestName = Math.max(0, ...candidates.map((name) => name.length)) + 6;
   const instructions = forced ? callInstructions(tools.filter((t) => candidates.includes(t.function.name))) : undefined;
   const history = toHistory(messages, instructions);

@@ -173,7 +173,9 @@ export function toGrammarSchema(schema: unknown, where: string): GbnfJsonSchema 
   return { type: type as "number" };
 }
 
-/** A bound no grammar number can break (e.g. `maximum: 9007199254740991`) is kept as a no-op; a tighter one is refused. */
+/**
+ * A bound no grammar number can break (e.g. `maximum: 9007199254740991`) is kept as a no-op; a tighter one is refused.
+ */
 function checkNumericBound(key: string, value: unknown, where: string) {
   const lower = key === "minimum" || key === "exclusiveMinimum";
   const loose = typeof value === "number" && (lower ? value <= -GRAMMAR_NUMBER_LIMIT : value >= GRAMMAR_NUMBER_LIMIT);

@@ -18,7 +18,10 @@ export interface ActionSpace {
   /** The screen the tool describes, in pixels. */
   width: number;
   height: number;
-  /** Set when the model sees the screen scaled (a model's maxImageEdge, model-view.ts): a point it answered, in the caller's pixels. */
+  /**
+   * Set when the model sees the screen scaled (a model's maxImageEdge, model-view.ts): a point it answered, in the
+   * caller's pixels.
+   */
   toCaller?: (point: { x: number; y: number }) => { x: number; y: number };
 }
 

@@ -153,7 +153,8 @@ export async function createResponse(ctx: ModelRequest, body: ResponsesCreateReq
                 kind: "chat",
                 messages: toMessages(chatForm()),
                 options: chatOptionsOf(chatForm()),
-                // Cabin's own screenshot links inlined for any backend that sends them on (the local model reads no image).
+                // Cabin's own screenshot links inlined for any backend that sends them on (the local model reads no
+                // image).
                 request: entry.backend.kind === "local" ? chatForm() : await inlineChatImages(chatForm(), images),
                 // A backend with its own computer tool (Claude's) answers from the items themselves.
                 responses:

@@ -18,7 +18,10 @@ export interface Scaling {
 export interface ModelView {
   /** The request with its computer tool as the model is told it (the same object when nothing is scaled). */
   body: ResponsesCreateRequest;
-  /** The computer tool's space in the model's view, mapping points back to the caller's display; undefined without the tool. */
+  /**
+   * The computer tool's space in the model's view, mapping points back to the caller's display; undefined without the
+   * tool.
+   */
   space: ActionSpace | undefined;
   /** Set when the model's pixel coordinates differ from the caller's. */
   scaling: Scaling | undefined;

@@ -46,7 +46,10 @@ const actionSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("key_up"), keys }),
 ]);
 
-/** The action a `computer` call's arguments describe, with coordinates clamped to the tool's space; null when they are not an action. */
+/**
+ * The action a `computer` call's arguments describe, with coordinates clamped to the tool's space; null when they are
+ * not an action.
+ */
 export function computerAction(args: string, space: ActionSpace): Record<string, unknown> | null {
   let parsed: unknown;
   try {

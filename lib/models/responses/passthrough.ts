@@ -106,6 +106,7 @@ export async function nativeReply(ctx: ModelRequest, turn: NativeTurn, native: N
     const reply = jsonReply(null);
     reply.body = native.text;
     reply.headers["x-cabin-cost-usd"] = String(cost);
+    reply.costUsd = cost;
     return reply;
   }
   return { status: 200, headers: { ...SSE_HEADERS }, body: relay(ctx, turn, native.call) };

@@ -60,7 +60,8 @@ export function computerFunctionTool(spec: ComputerToolSpec): ChatTool {
         anyOf: [
           action("click", { ...point, button: { enum: ["left", "right", "wheel", "back", "forward"] } }),
           action("double_click", point),
-          // The same bounds as the action the answer is checked against (`actionSchema`): a call that breaks them is no computer_call.
+          // The same bounds as the action the answer is checked against (`actionSchema`): a call that breaks them is no
+          // computer_call.
           action("drag", {
             path: {
               type: "array",

@@ -2,7 +2,7 @@
 // (line_type "model") and per UTC day × session kind (line_type "session");
 // days and pairs with nothing to count are left out. Streamed row by row.
 import { getDb } from "@/lib/db";
-import { SESSION_KINDS, summarizeSpans, loadSessionSpans } from "@/lib/computers/dashboard/session-usage";
+import { SESSION_KINDS, summarizeSpans, loadSessionSpans } from "@/lib/computers/session-usage";
 import { addRow, emptyTotals, loadUsageRows, roundTotals, type UsageTotals } from "@/lib/models/usage/usage-report";
 import { bucketIndex, bucketStarts, parseUsageRange } from "@/lib/models/usage/usage-range";
 

@@ -60,7 +60,9 @@ export class UsageJournal<Row> {
     if (this.current) this.seal(this.current);
   }
 
-  /** The entries earlier processes left (their rows may or may not be in the database), and the files to delete after. */
+  /**
+   * The entries earlier processes left (their rows may or may not be in the database), and the files to delete after.
+   */
   leftBehind(): { entries: JournalEntry<Row>[]; files: string[] } {
     let names: string[];
     try {

@@ -5,7 +5,7 @@
 // one query per table for SQLite and PostgreSQL. Fields are snake_case like
 // every JSON Cabin writes.
 import { getDb } from "@/lib/db";
-import { getSessionUsage, type KindUsage, type SessionKind } from "@/lib/computers/dashboard/session-usage";
+import { getSessionUsage, type KindUsage, type SessionKind } from "@/lib/computers/session-usage";
 import { listModels } from "@/lib/models/registry";
 import {
   bucketIndex,

@@ -13,7 +13,9 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 
-/** A plain script (eval'd, no bundler, no TypeScript loader): Next bundles lib/, which would break a worker file path. */
+/**
+ * A plain script (eval'd, no bundler, no TypeScript loader): Next bundles lib/, which would break a worker file path.
+ */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const Database = require(workerData.driver);

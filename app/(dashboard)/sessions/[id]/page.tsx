@@ -2,7 +2,7 @@ import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { SessionPage } from "@/components/session/session-page";
 import { currentMember } from "@/lib/auth/member";
-import { sessionExistsFor } from "@/lib/computers/dashboard/dashboard-session";
+import { sessionExistsFor } from "@/lib/computers/session-dashboard";
 
 export const dynamic = "force-dynamic";
 

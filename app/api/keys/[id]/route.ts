@@ -1,7 +1,7 @@
 import { parseBody } from "@/lib/api/request";
 import { withMember } from "@/lib/api/with-member";
 import { revokeKeyAs } from "@/lib/auth/dashboard";
-import { BudgetBody, setKeyBudget } from "@/lib/models/limits/budget-settings";
+import { BudgetBody, setKeyBudget } from "@/lib/models/model-settings";
 
 export const DELETE = withMember(async ({ member, params }) => Response.json(await revokeKeyAs(member, params.id)));
 

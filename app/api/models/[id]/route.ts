@@ -1,7 +1,6 @@
 import { parseBody } from "@/lib/api/request";
 import { withMember } from "@/lib/api/with-member";
-import { updateModelBody } from "@/lib/models/stored/model-input";
-import { deleteStoredModel, updateStoredModel } from "@/lib/models/stored/store";
+import { updateModelBody, deleteStoredModel, updateStoredModel } from "@/lib/models/model-settings";
 
 export const PATCH = withMember(
   async ({ req, member, params }) =>

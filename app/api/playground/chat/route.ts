@@ -2,7 +2,7 @@
 // member's organization's model layer, answered as an AI SDK UI message stream.
 import { readJson } from "@/lib/api/request";
 import { withMember } from "@/lib/api/with-member";
-import { streamPlaygroundChat } from "@/lib/models/playground/playground";
+import { streamPlaygroundChat } from "@/lib/models/playground";
 
 export const dynamic = "force-dynamic";
 

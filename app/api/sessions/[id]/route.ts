@@ -2,8 +2,7 @@
 // session page (readSessionDetail), DELETE to stop it.
 import { publicOrigin } from "@/lib/api/public-url";
 import { withMember } from "@/lib/api/with-member";
-import { stopSessionAs } from "@/lib/computers/dashboard/dashboard";
-import { readSessionDetail } from "@/lib/computers/dashboard/dashboard-session";
+import { stopSessionAs, readSessionDetail } from "@/lib/computers/session-dashboard";
 
 export const dynamic = "force-dynamic";
 

@@ -2,7 +2,7 @@
 // member's organization starts, changes status or ends (the session list refetches then).
 import { SSE_HEADERS } from "@/lib/api/sse";
 import { withMember } from "@/lib/api/with-member";
-import { sessionListChangesAs } from "@/lib/computers/dashboard/session-list-changes";
+import { sessionListChangesAs } from "@/lib/computers/session-dashboard";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 // GET /api/sessions/options: what the "New session" form may offer this organization.
 import { withMember } from "@/lib/api/with-member";
-import { sessionCreateOptions } from "@/lib/computers/dashboard/dashboard";
+import { sessionCreateOptions } from "@/lib/computers/session-dashboard";
 
 export const dynamic = "force-dynamic";
 

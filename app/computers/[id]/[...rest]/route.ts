@@ -2,8 +2,7 @@
 // (click, type, hotkey, …) and a JSON 404 for unknown paths.
 import { withApiKey } from "@/lib/api/handlers";
 import { readJson } from "@/lib/api/request";
-import { routeUnknownPath } from "@/lib/computers/actions/action-service";
-import { actionCall } from "@/lib/computers/sessions/route-context";
+import { routeUnknownPath, actionCall } from "@/lib/computers/session-actions";
 
 export const dynamic = "force-dynamic";
 

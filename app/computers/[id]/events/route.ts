@@ -1,7 +1,6 @@
 import { withApiKey } from "@/lib/api/handlers";
 import { SSE_HEADERS } from "@/lib/api/sse";
-import { replayStart } from "@/lib/computers/events/event-history";
-import { openSessionEvents } from "@/lib/computers/events/events-service";
+import { replayStart, openSessionEvents } from "@/lib/computers/session-streams";
 
 export const dynamic = "force-dynamic";
 

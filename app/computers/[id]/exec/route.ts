@@ -1,6 +1,6 @@
 import { withApiKey } from "@/lib/api/handlers";
 import { readJson } from "@/lib/api/request";
-import { execStream } from "@/lib/computers/desktop/exec-stream";
+import { execStream } from "@/lib/computers/session-streams";
 
 export const dynamic = "force-dynamic";
 

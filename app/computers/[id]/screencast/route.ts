@@ -1,6 +1,6 @@
 import { methodNotAllowed, withPublic } from "@/lib/api/handlers";
 import { SSE_HEADERS } from "@/lib/api/sse";
-import { openScreencastStream } from "@/lib/computers/live/screencast-stream";
+import { openScreencastStream } from "@/lib/computers/session-streams";
 
 export const dynamic = "force-dynamic";
 

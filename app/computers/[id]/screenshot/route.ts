@@ -1,7 +1,6 @@
 import { methodNotAllowed, withApiKey } from "@/lib/api/handlers";
 import { readJson } from "@/lib/api/request";
-import { runNamedAction } from "@/lib/computers/actions/action-service";
-import { actionCall } from "@/lib/computers/sessions/route-context";
+import { runNamedAction, actionCall } from "@/lib/computers/session-actions";
 
 export const dynamic = "force-dynamic";
 

@@ -30,7 +30,9 @@ export interface TranslatedCall {
 /** What a provider backend prepares for one generation. */
 export interface ProviderCall {
   options: Omit<LanguageModelV3CallOptions, "abortSignal">;
-  /** Calls of the provider's own tools (Claude's computer tool, by name), translated once whole into the caller's calls. */
+  /**
+   * Calls of the provider's own tools (Claude's computer tool, by name), translated once whole into the caller's calls.
+   */
   translate?: { tools: ReadonlySet<string>; calls(toolCallId: string, input: string): TranslatedCall[] };
 }
 

@@ -1,5 +1,5 @@
 import { withMember } from "@/lib/api/with-member";
-import { testStoredModel } from "@/lib/models/stored/test-model";
+import { testStoredModel } from "@/lib/models/model-settings";
 
 /** One short real request to the model; the answer or the provider's error, and the latency. */
 export const POST = withMember(

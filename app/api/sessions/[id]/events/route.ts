@@ -3,8 +3,7 @@
 // (Last-Event-ID or ?since=).
 import { SSE_HEADERS } from "@/lib/api/sse";
 import { withMember } from "@/lib/api/with-member";
-import { openSessionEventsAs } from "@/lib/computers/dashboard/dashboard-streams";
-import { replayStart } from "@/lib/computers/events/event-history";
+import { openSessionEventsAs, replayStart } from "@/lib/computers/session-streams";
 
 export const dynamic = "force-dynamic";
 

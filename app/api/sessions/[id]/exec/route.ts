@@ -3,7 +3,7 @@
 // in (failures are one error line); closing the request kills the command.
 import { readJson } from "@/lib/api/request";
 import { withMember } from "@/lib/api/with-member";
-import { execStreamAs } from "@/lib/computers/dashboard/dashboard-streams";
+import { execStreamAs } from "@/lib/computers/session-streams";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 // POST /api/sessions/{id}/keepalive: the public keepalive, for the member's organization.
 import { publicOrigin } from "@/lib/api/public-url";
 import { withMember } from "@/lib/api/with-member";
-import { keepSessionAliveAs } from "@/lib/computers/dashboard/dashboard";
+import { keepSessionAliveAs } from "@/lib/computers/session-dashboard";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import { methodNotAllowed, withApiKey } from "@/lib/api/handlers";
 import { readJson } from "@/lib/api/request";
-import { execSync } from "@/lib/computers/desktop/exec-service";
+import { execSync } from "@/lib/computers/session-actions";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 import { methodNotAllowed, withPublic } from "@/lib/api/handlers";
-import { getScreenshotFile } from "@/lib/computers/screenshots/screenshot-links";
+import { getScreenshotFile } from "@/lib/computers/screenshots";
 
 export const dynamic = "force-dynamic";
 

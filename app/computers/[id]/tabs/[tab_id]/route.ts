@@ -1,6 +1,5 @@
 import { methodNotAllowed, withApiKey } from "@/lib/api/handlers";
-import { closeTab } from "@/lib/computers/actions/action-service";
-import { actionCall } from "@/lib/computers/sessions/route-context";
+import { closeTab, actionCall } from "@/lib/computers/session-actions";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,5 @@
 import { methodNotAllowed, withApiKey } from "@/lib/api/handlers";
-import { switchTab } from "@/lib/computers/actions/action-service";
-import { actionCall } from "@/lib/computers/sessions/route-context";
+import { switchTab, actionCall } from "@/lib/computers/session-actions";
 
 export const dynamic = "force-dynamic";
 

@@ -5,7 +5,7 @@
 import { publicOrigin } from "@/lib/api/public-url";
 import { readJson } from "@/lib/api/request";
 import { withMember } from "@/lib/api/with-member";
-import { navigateSessionTabAs } from "@/lib/computers/dashboard/dashboard-session";
+import { navigateSessionTabAs } from "@/lib/computers/session-dashboard";
 
 export const dynamic = "force-dynamic";
 

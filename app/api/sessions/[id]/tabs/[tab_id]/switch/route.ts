@@ -1,7 +1,7 @@
 // POST /api/sessions/{id}/tabs/{tab_id}/switch: make a tab the active one (the live view follows it).
 import { publicOrigin } from "@/lib/api/public-url";
 import { withMember } from "@/lib/api/with-member";
-import { switchSessionTabAs } from "@/lib/computers/dashboard/dashboard-session";
+import { switchSessionTabAs } from "@/lib/computers/session-dashboard";
 
 export const dynamic = "force-dynamic";
 

@@ -1,0 +1,42 @@
+// The model API's typed commands for in-process callers (agent tasks; docs/agent-tasks.md "Billing"): the
+// same admission, backends, metering and usage rows as POST /v1/responses, with typed results: the
+// response object and the call's cost as fields, not a JSON text and a response header.
+import { AppError } from "@/lib/api/errors";
+import { parseWith } from "@/lib/api/request";
+import { admitModelCall, type ModelPrincipal, type ModelRequest } from "@/lib/models/gateway/http";
+import { createResponse } from "@/lib/models/responses/create";
+import { responsesCreateSchema, type InputItem } from "@/lib/models/responses/schema";
+
+export { admitModelCall, type ModelPrincipal, type ModelRequest };
+export type { InputItem };
+
+/** A Responses API answer as in-process callers read it. */
+export interface ModelResponse {
+  output: InputItem[];
+  output_text?: string;
+  usage?: { input_tokens: number; output_tokens: number };
+}
+
+export interface RespondResult {
+  response: ModelResponse;
+  /** What the call cost, as metered into its usage row (0 for a model without prices). */
+  costUsd: number;
+}
+
+/**
+ * One non-streamed Responses call billed to `ctx.principal`, admitted as /v1 admits an inference request
+ * (budgets, the key's and the organization's rate limits; a refusal is a 429 AppError). `body` is checked by
+ * the same schema as POST /v1/responses (a 400 naming the field); `stream` is not offered here.
+ */
+export async function respond(ctx: ModelRequest, body: unknown): Promise<RespondResult> {
+  const admitted = admitModelCall(ctx.principal);
+  if (admitted) await admitted;
+  const request = parseWith(responsesCreateSchema, body);
+  if (request.stream)
+    throw new AppError("invalid_request", "stream: respond answers whole responses", { param: "stream" });
+  const reply = await createResponse(ctx, request);
+  if (reply.status !== 200 || typeof reply.body !== "string") {
+    throw new AppError("upstream_error", `The model call ended with status ${reply.status}`);
+  }
+  return { response: JSON.parse(reply.body) as ModelResponse, costUsd: reply.costUsd ?? 0 };
+}
