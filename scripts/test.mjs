@@ -107,6 +107,7 @@ const POSTGRES_FILES = [
   "computers-lifecycle",
   "computers-pagination",
   "computers-persistence",
+  "profiles",
   "desktop-persistence",
   "quotas",
   "models-limits",

@@ -10,6 +10,7 @@ import type { ActionResult } from "@/lib/computers/actions/failures";
 import { createComputer, deleteComputer, type SessionCaller } from "@/lib/computers/service";
 import { assertServedHere } from "@/lib/computers/sessions/access";
 import { findComputer } from "@/lib/computers/sessions/store";
+import type { ProfileRefBody } from "@/lib/computers/profiles/profile-ref";
 import { randomHex } from "@/lib/random-id";
 
 export interface ComputerRef {
@@ -77,6 +78,7 @@ export async function openComputer(input: {
   viewport: { width: number; height: number };
   persistent: boolean;
   environmentId: string | null;
+  profile?: ProfileRefBody | null;
 }): Promise<ComputerRef> {
   const session = await createComputer({
     principal: input.caller,
@@ -86,6 +88,7 @@ export async function openComputer(input: {
       display: input.viewport,
       persistent: input.persistent,
       ...(input.environmentId ? { environment_id: input.environmentId } : {}),
+      ...(input.profile ? { profile: input.profile } : {}),
     },
   });
   return {

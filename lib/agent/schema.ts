@@ -6,6 +6,7 @@
 // knows are checked strictly, a bad one a 400 naming it.
 import { z } from "zod";
 import { getEnv } from "@/lib/env";
+import { profileRefSchema, type ProfileRefBody } from "@/lib/computers/profiles/profile-ref";
 
 const contextTurn = z.strictObject({
   role: z.enum(["user", "assistant"], { error: "context[].role must be user or assistant" }),
@@ -58,6 +59,7 @@ export function taskStartSchema() {
       .enum(["fail", "restore", "create_new"], { error: "on_missing_computer must be fail, restore or create_new" })
       .optional(),
     persistent: z.boolean({ error: "persistent must be a boolean" }).optional(),
+    profile: profileRefSchema.optional(),
     save_session: z.boolean({ error: "save_session must be a boolean" }).optional(),
     keep_alive: z.boolean({ error: "keep_alive must be a boolean" }).optional(),
     terminate_on_completion: z.boolean({ error: "terminate_on_completion must be a boolean" }).optional(),
@@ -112,6 +114,8 @@ export interface TaskPlan {
   viewport: { width: number; height: number };
   persistent: boolean;
   environmentId: string | null;
+  /** A named browser profile the task's new session starts from (docs/profiles.md). */
+  profile: ProfileRefBody | null;
   computerId: string | null;
   onMissingComputer: "fail" | "restore" | "create_new";
   terminateOnCompletion: boolean;

@@ -9,6 +9,7 @@ import { createTab, closeTab, executeAction, listTabs, switchTab } from "@/lib/c
 import { execSync } from "@/lib/computers/desktop/exec-service";
 import { createComputer, deleteComputer, listComputers } from "@/lib/computers/service";
 import { randomHex } from "@/lib/random-id";
+import { profileRefSchema } from "@/lib/computers/profiles/profile-ref";
 import { errorResult, jsonResult as json, toolResult, type McpCaller } from "@/lib/mcp/result";
 import { registerTaskTool } from "@/lib/mcp/task-tool";
 import { registerFileTools } from "@/lib/mcp/file-tools";
@@ -35,6 +36,9 @@ export function registerTools(server: McpServer, caller: McpCaller): void {
         width: z.number().int().min(200).max(3840).optional().describe("Display width in pixels (default 1280)"),
         height: z.number().int().min(200).max(3840).optional().describe("Display height in pixels (default 720)"),
         timeout_seconds: z.number().int().min(10).optional().describe("Maximum lifetime in seconds"),
+        profile: profileRefSchema
+          .optional()
+          .describe("A named browser profile to start from; save_changes writes the session's changes back"),
       },
     },
     (args) =>
@@ -49,6 +53,7 @@ export function registerTools(server: McpServer, caller: McpCaller): void {
                 ? { display: { width: args.width ?? 1280, height: args.height ?? 720 } }
                 : {}),
               ...(args.timeout_seconds ? { timeout_seconds: args.timeout_seconds } : {}),
+              ...(args.profile ? { profile: args.profile } : {}),
             },
           }),
         ),

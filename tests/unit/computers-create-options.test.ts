@@ -20,6 +20,7 @@ describe("parseCreateOptions", () => {
       environmentId: null,
       useAdvancedProxy: false,
       stealth: false,
+      profile: null,
     });
     expect(parseCreateOptions(undefined, PLAN).kind).toBe("browser");
   });

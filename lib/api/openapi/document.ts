@@ -5,6 +5,7 @@
 import { computersComponents, computersPaths } from "@/lib/api/openapi/computers";
 import { computersFilesPaths, filesComponents, filesTag } from "@/lib/api/openapi/computers-files";
 import { jsonSchema, type JsonSchema } from "@/lib/api/openapi/build";
+import { profilesComponents, profilesPaths, profilesTag } from "@/lib/api/openapi/profiles";
 import * as shapes from "@/lib/api/openapi/responses";
 import { modelComponents, modelPaths } from "@/lib/api/openapi/v1";
 import { singleton, singletonKey } from "@/lib/singleton";
@@ -68,13 +69,20 @@ export function buildOpenApiDocument() {
       { name: "Exec", description: "Shell commands in desktop sessions", "x-surface": "computers" },
       { name: "Streams", description: "Live view, session events and screenshot files", "x-surface": "computers" },
       filesTag,
+      profilesTag,
       { name: "Models", description: "The models this server serves", "x-surface": "v1" },
       { name: "Inference", description: "Chat completions, legacy completions and embeddings", "x-surface": "v1" },
       { name: "Responses", description: "OpenAI Responses format, with the computer-use tool", "x-surface": "v1" },
     ],
-    paths: { ...computersPaths(), ...computersFilesPaths(), ...modelPaths() },
+    paths: { ...computersPaths(), ...computersFilesPaths(), ...profilesPaths(), ...modelPaths() },
     components: {
-      schemas: { ...responseComponents(), ...computersComponents(), ...filesComponents(), ...modelComponents() },
+      schemas: {
+        ...responseComponents(),
+        ...computersComponents(),
+        ...filesComponents(),
+        ...profilesComponents(),
+        ...modelComponents(),
+      },
       securitySchemes: {
         bearerAuth: {
           type: "http",
