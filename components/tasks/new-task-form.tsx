@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
+import { ProfilePicker, profileBody, type ProfileChoice } from "@/components/profiles/profile-picker";
 import { SubmitButton } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { SelectField, TextField } from "@/components/ui/field";
@@ -33,6 +34,7 @@ export function NewTaskForm({ options, session }: { options: TaskFormOptions; se
   const [model, setModel] = useState(options.models[0]?.id ?? "");
   const [maxSteps, setMaxSteps] = useState(10);
   const [startUrl, setStartUrl] = useState("");
+  const [profile, setProfile] = useState<ProfileChoice>({ name: "", saveChanges: false });
   const chosen = options.models.find((m) => m.id === model);
   const live = sessions.data?.data ?? [];
   const existing = live.find((s) => s.id === computerId);
@@ -46,6 +48,8 @@ export function NewTaskForm({ options, session }: { options: TaskFormOptions; se
         max_steps: maxSteps,
         // An existing session has its own kind; on_missing_computer "fail": never a silent new session instead.
         ...(computerId ? { computer_id: computerId, on_missing_computer: "fail" as const } : { kind }),
+        // A profile is where a new browser session starts from (docs/profiles.md).
+        ...(!computerId && kind === "browser" ? profileBody(profile) : {}),
         ...(startUrl.trim() ? { start_url: startUrl.trim() } : {}),
       },
       { onSuccess: (task) => router.push(`/tasks/${task.task_id}`) },
@@ -126,6 +130,11 @@ export function NewTaskForm({ options, session }: { options: TaskFormOptions; se
           onChange={(e) => setStartUrl(e.target.value)}
         />
       </div>
+      {!computerId && kind === "browser" && (
+        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5">
+          <ProfilePicker value={profile} onChange={setProfile} className="lg:col-span-2" />
+        </div>
+      )}
       {chosen && !chosen.vision && (
         <p className="text-xs text-slate-500">
           {chosen.id} cannot see screenshots{chosen.placeholder ? " (the placeholder model of a fresh install)" : ""}:
