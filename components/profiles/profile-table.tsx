@@ -84,6 +84,9 @@ export function ProfileTable() {
         }}
         onConfirm={() => asking && remove.mutate(asking.name, { onSuccess: () => setAsking(null) })}
       />
+      <p className="mb-2 text-xs text-slate-500 lg:hidden" data-testid="profiles-scroll-hint">
+        The table scrolls sideways for more columns; Delete stays at the right edge.
+      </p>
       <table className="w-full min-w-[720px] text-left text-sm">
         <thead className="text-xs uppercase tracking-wide text-slate-500">
           <tr>
@@ -101,9 +104,13 @@ export function ProfileTable() {
           {profiles.data.map((p) => (
             <tr key={p.name} data-testid="profile-row" data-name={p.name}>
               <td className="py-2 pr-3 font-mono font-medium text-slate-900">{p.name}</td>
-              <td className="py-2 pr-3 text-slate-600">{formatBytes(p.size_bytes ?? 0)}</td>
-              <td className="py-2 pr-3 text-slate-600">{p.updated_at ? formatTime(p.updated_at) : "—"}</td>
-              <td className="py-2 pr-3 text-slate-600">{p.last_used_at ? formatTime(p.last_used_at) : "—"}</td>
+              <td className="whitespace-nowrap py-2 pr-3 text-slate-600">{formatBytes(p.size_bytes ?? 0)}</td>
+              <td className="whitespace-nowrap py-2 pr-3 text-slate-600">
+                {p.updated_at ? formatTime(p.updated_at) : "—"}
+              </td>
+              <td className="whitespace-nowrap py-2 pr-3 text-slate-600">
+                {p.last_used_at ? formatTime(p.last_used_at) : "—"}
+              </td>
               <td className="py-2 pr-3">
                 {p.in_use_by ? (
                   <Link

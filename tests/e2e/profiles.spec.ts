@@ -47,8 +47,11 @@ test("profiles: empty state, a session saving into a new profile, in use, free, 
   await page.goto("/sessions");
   await sessionRow.getByRole("button", { name: "Stop" }).click();
   await page.getByRole("dialog", { name: "Stop this session?" }).getByRole("button", { name: "Stop session" }).click();
-  await page.goto("/browser-profiles");
-  await expect(row.getByText("free")).toBeVisible({ timeout: 15_000 });
+  // The stop answers once the row is terminated; the hold ends when the last save is written just after.
+  await expect(async () => {
+    await page.goto("/browser-profiles");
+    await expect(row.getByText("free")).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
   await expect(row).toContainText(/\d+(\.\d)? (B|KB|MB)/);
   await saveScreenshot(page, testInfo, "profiles-1280");
   await page.setViewportSize({ width: 390, height: 844 });
