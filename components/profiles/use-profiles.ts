@@ -14,6 +14,8 @@ export function useProfiles() {
   return useQuery({
     queryKey: KEY,
     queryFn: () => fetchJson<{ data: DashboardProfile[] }>("/api/profiles").then((r) => r.data),
+    // "In use by" changes as sessions start and end elsewhere.
+    refetchInterval: 5_000,
   });
 }
 

@@ -39,3 +39,13 @@ export async function writersOf(rows: ProfileRow[]): Promise<Map<string, string>
   }
   return writers;
 }
+
+/** Waits for this node's ending sessions that still hold one of `rows` (their last save); true when it waited. */
+export async function awaitEndingWriters(rows: ProfileRow[]): Promise<boolean> {
+  const manager = getSessionManager();
+  const ending = rows.flatMap((r) =>
+    r.writerComputerId && manager.get(r.writerComputerId)?.ending ? [r.writerComputerId] : [],
+  );
+  await Promise.all(ending.map((id) => manager.tornDown(id)));
+  return ending.length > 0;
+}

@@ -5,7 +5,7 @@ import { AppError } from "@/lib/api/errors";
 import { parseWith } from "@/lib/api/request";
 import { getEnv } from "@/lib/env";
 import { profileNameSchema } from "@/lib/computers/profiles/profile-ref";
-import { currentWriter, settledProfile, writersOf } from "@/lib/computers/profiles/profile-holds";
+import { awaitEndingWriters, currentWriter, settledProfile, writersOf } from "@/lib/computers/profiles/profile-holds";
 import {
   deleteProfileRow,
   deleteUnusedProfiles,
@@ -63,7 +63,9 @@ export function profileInUse(name: string, writer: string, param?: string): AppE
 
 export async function listProfiles(input: { organizationId: string }): Promise<ProfileObject[]> {
   await expireProfiles(input.organizationId);
-  const rows = await listProfileRows(input.organizationId);
+  let rows = await listProfileRows(input.organizationId);
+  // As getProfile: a session of this node that just ended is listed once its last save let go.
+  if (await awaitEndingWriters(rows)) rows = await listProfileRows(input.organizationId);
   const writers = await writersOf(rows);
   return rows.map((row) => toProfileObject(row, writers.get(row.id) ?? null));
 }
