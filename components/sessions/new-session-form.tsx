@@ -1,6 +1,7 @@
 "use client";
 
 import { useId, useState, type InputHTMLAttributes } from "react";
+import { ProfilePicker, profileBody, type ProfileChoice } from "@/components/profiles/profile-picker";
 import { useCreateSession, useSessionCreateOptions } from "@/components/sessions/use-sessions";
 import { SubmitButton } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
@@ -35,8 +36,13 @@ function createBody(data: FormData): Record<string, unknown> {
     environment_id: text("environment_id") || undefined,
     ...(Object.values(display).some((v) => v !== undefined) ? { display } : {}),
     ...(kind === "browser" && data.get("use_advanced_proxy") === "on" ? { use_advanced_proxy: true } : {}),
+    ...(kind === "browser"
+      ? profileBody({ name: text("profile_name"), saveChanges: data.get("profile_save_changes") === "on" })
+      : {}),
   };
 }
+
+const NO_PROFILE: ProfileChoice = { name: "", saveChanges: false };
 
 /** `onCreated`: the dialog that holds the form closes on it (the new row shows at the top of the list). */
 export function NewSessionForm({ onCreated }: { onCreated?: (id: string) => void } = {}) {
@@ -44,12 +50,14 @@ export function NewSessionForm({ onCreated }: { onCreated?: (id: string) => void
   const create = useCreateSession();
   const [kind, setKind] = useState("browser");
   const [created, setCreated] = useState<string | null>(null);
+  const [profile, setProfile] = useState<ProfileChoice>(NO_PROFILE);
 
   const submit = formSubmit(async (data) => {
     setCreated(null);
     const { id } = await create.mutateAsync(createBody(data));
     setCreated(id);
     setKind("browser");
+    setProfile(NO_PROFILE);
     onCreated?.(id);
   });
 
@@ -102,6 +110,7 @@ export function NewSessionForm({ onCreated }: { onCreated?: (id: string) => void
           </select>
         </div>
         <CheckboxField label="Persistent (save its state)" name="persistent" />
+        {kind === "browser" && <ProfilePicker value={profile} onChange={setProfile} />}
         {proxyConfigured && kind === "browser" && (
           <CheckboxField label="Use the advanced proxy" name="use_advanced_proxy" />
         )}

@@ -1,6 +1,7 @@
 export const NAV_ITEMS = [
   { href: "/sessions", label: "Sessions" },
   { href: "/tasks", label: "Tasks" },
+  { href: "/browser-profiles", label: "Profiles" },
   { href: "/playground", label: "Playground" },
   { href: "/keys", label: "API keys" },
   { href: "/vault", label: "Credentials" },

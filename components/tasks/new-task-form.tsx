@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
+import { ProfilePicker, profileBody, type ProfileChoice } from "@/components/profiles/profile-picker";
 import { SubmitButton } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { SelectField, TextField } from "@/components/ui/field";
@@ -38,6 +39,7 @@ export function NewTaskForm({ options, session }: { options: TaskFormOptions; se
   const [maxSteps, setMaxSteps] = useState(10);
   const [startUrl, setStartUrl] = useState("");
   const [credentials, setCredentials] = useState<string[]>([]);
+  const [profile, setProfile] = useState<ProfileChoice>({ name: "", saveChanges: false });
   const chosen = options.models.find((m) => m.id === model);
   const live = sessions.data?.data ?? [];
   const existing = live.find((s) => s.id === computerId);
@@ -51,6 +53,8 @@ export function NewTaskForm({ options, session }: { options: TaskFormOptions; se
         max_steps: maxSteps,
         // An existing session has its own kind; on_missing_computer "fail": never a silent new session instead.
         ...(computerId ? { computer_id: computerId, on_missing_computer: "fail" as const } : { kind }),
+        // A profile is where a new browser session starts from (docs/profiles.md).
+        ...(!computerId && kind === "browser" ? profileBody(profile) : {}),
         ...(startUrl.trim() ? { start_url: startUrl.trim() } : {}),
         ...(credentials.length ? { credentials } : {}),
       },
@@ -134,6 +138,11 @@ export function NewTaskForm({ options, session }: { options: TaskFormOptions; se
         />
       </div>
       <CredentialPicker value={credentials} onChange={setCredentials} />
+      {!computerId && kind === "browser" && (
+        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5">
+          <ProfilePicker value={profile} onChange={setProfile} className="lg:col-span-2" />
+        </div>
+      )}
       {chosen && !chosen.vision && (
         <p className="text-xs text-slate-500">
           {chosen.id} cannot see screenshots{chosen.placeholder ? " (the placeholder model of a fresh install)" : ""}:

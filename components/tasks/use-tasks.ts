@@ -45,6 +45,8 @@ export interface StartTaskInput {
   model: string;
   max_steps: number;
   start_url?: string;
+  /** A named browser profile the new session starts from (docs/profiles.md). */
+  profile?: { name: string; save_changes?: true };
 }
 
 export function useStartTask() {

@@ -8,6 +8,7 @@ import { isAppError } from "@/lib/api/errors";
 import { actOn, type ActionResult } from "@/lib/computers/session-actions";
 import { createSession, deleteComputer, type SessionCaller } from "@/lib/computers/service";
 import { assertServedHere, findComputer } from "@/lib/computers/session-rows";
+import type { ProfileRefBody } from "@/lib/computers/session-profiles";
 import { randomHex } from "@/lib/random-id";
 
 export interface ComputerRef {
@@ -81,6 +82,7 @@ export async function openComputer(input: {
   viewport: { width: number; height: number };
   persistent: boolean;
   environmentId: string | null;
+  profile?: ProfileRefBody | null;
 }): Promise<ComputerRef> {
   const session = await createSession({
     principal: input.caller,
@@ -90,6 +92,7 @@ export async function openComputer(input: {
       display: input.viewport,
       persistent: input.persistent,
       ...(input.environmentId ? { environment_id: input.environmentId } : {}),
+      ...(input.profile ? { profile: input.profile } : {}),
     },
   });
   return {

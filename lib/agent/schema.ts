@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { CREDENTIAL_NAME } from "@/lib/credentials/credential-input";
 import { getEnv } from "@/lib/env";
+import { profileRefSchema, type ProfileRefBody } from "@/lib/computers/session-profiles";
 
 const contextTurn = z.strictObject({
   role: z.enum(["user", "assistant"], { error: "context[].role must be user or assistant" }),
@@ -59,6 +60,7 @@ export function taskStartSchema() {
       .enum(["fail", "restore", "create_new"], { error: "on_missing_computer must be fail, restore or create_new" })
       .optional(),
     persistent: z.boolean({ error: "persistent must be a boolean" }).optional(),
+    profile: profileRefSchema.optional(),
     save_session: z.boolean({ error: "save_session must be a boolean" }).optional(),
     keep_alive: z.boolean({ error: "keep_alive must be a boolean" }).optional(),
     terminate_on_completion: z.boolean({ error: "terminate_on_completion must be a boolean" }).optional(),
@@ -124,6 +126,8 @@ export interface TaskPlan {
   viewport: { width: number; height: number };
   persistent: boolean;
   environmentId: string | null;
+  /** A named browser profile the task's new session starts from (docs/profiles.md). */
+  profile: ProfileRefBody | null;
   computerId: string | null;
   onMissingComputer: "fail" | "restore" | "create_new";
   terminateOnCompletion: boolean;

@@ -46,6 +46,7 @@ function planOf(body: TaskStartBody, organizationId: string): TaskPlan {
     viewport: { width: body.viewport_width ?? 1280, height: body.viewport_height ?? 720 },
     persistent: body.persistent ?? body.save_session ?? false,
     environmentId: body.environment_id ?? null,
+    profile: body.profile ?? null,
     computerId: body.computer_id ?? null,
     onMissingComputer: body.on_missing_computer ?? "restore",
     terminateOnCompletion: body.keep_alive ? false : (body.terminate_on_completion ?? true),
@@ -96,6 +97,7 @@ async function computerFor(
       viewport: plan.viewport,
       persistent: plan.persistent,
       environmentId: plan.environmentId,
+      profile: plan.profile,
     }),
     owns: true,
   };

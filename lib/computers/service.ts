@@ -15,6 +15,7 @@ import { listComputerPage, nextPageHeaders, parsePageQuery } from "@/lib/compute
 import { parseProxyUrl } from "@/lib/computers/egress/proxy";
 import { getSessionManager } from "@/lib/computers/registry";
 import { loadState } from "@/lib/computers/state/state-store";
+import { openSessionProfile } from "@/lib/computers/profiles/profile-sessions";
 import * as store from "@/lib/computers/sessions/store";
 
 /** Who a session is created or managed for: an API key's organization, or a member in the dashboard (apiKeyId null). */
@@ -52,9 +53,13 @@ export async function createComputer(input: {
     }
     proxy = parseProxyUrl(env.ADVANCED_PROXY_URL);
   }
+  const id = store.newComputerId();
+  const profile = options.profile
+    ? await openSessionProfile({ organizationId: input.principal.organizationId, ref: options.profile, computerId: id })
+    : null;
   const restore = options.environmentId
     ? await loadEnvironment(input.principal.organizationId, options.environmentId, options.kind)
-    : undefined;
+    : profile?.restore;
   const spec = { organizationId: input.principal.organizationId, viewport: options.display, stealth: options.stealth };
   let warm: WarmReservation | null = null;
   try {
@@ -62,6 +67,8 @@ export async function createComputer(input: {
     driver.validate({ ...spec, proxy, restore });
     const start = () =>
       manager.start({
+        id,
+        profileId: profile?.writerProfileId,
         organizationId: input.principal.organizationId,
         apiKeyId: input.principal.apiKeyId,
         createdByUserId: input.principal.userId ?? null,
@@ -75,6 +82,7 @@ export async function createComputer(input: {
     const row = warm ? await start() : await manager.admission.run(start, input.principal.organizationId);
     return toSession(row, input.origin);
   } catch (err) {
+    await profile?.release().catch((e) => getLogger().warn({ err: e, id }, "could not let go of a profile"));
     throw asAppError(err);
   } finally {
     warm?.release();

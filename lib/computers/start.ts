@@ -5,6 +5,7 @@
 import { registerOrganizationResources } from "@/lib/auth/organization-resources";
 import { registerCdpGateway } from "@/lib/computers/browser/cdp-gateway";
 import { startFileReaper } from "@/lib/computers/session-files";
+import { startProfileReaper } from "@/lib/computers/profiles/profile-reaper";
 import { sessionResources } from "@/lib/computers/sessions/organization-deletion";
 import { getSessionManager } from "@/lib/computers/registry";
 import { getLogger } from "@/lib/logger";
@@ -20,8 +21,10 @@ export async function startComputers(): Promise<() => Promise<void>> {
     getLogger().error({ err, part: "computers" }, "start-up of sessions failed");
   }
   const stopFileReaper = startFileReaper();
+  const stopProfileReaper = startProfileReaper();
   return () => {
     stopFileReaper();
+    stopProfileReaper();
     return manager.shutdown();
   };
 }

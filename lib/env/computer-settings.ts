@@ -163,6 +163,15 @@ export const computerSettings = {
     .describe(
       "On SQLite, saved states larger than this many bytes go to encrypted files under DATA_DIR/states instead of the database (on PostgreSQL every state is in the database).",
     ),
+  PROFILE_RETENTION_DAYS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(36_500)
+    .default(90)
+    .describe(
+      "Days a browser profile (POST /computers profile) is kept after a session last used it; then it is deleted.",
+    ),
   BROWSER_STANDBY_CONTEXTS: z.coerce
     .number()
     .int()

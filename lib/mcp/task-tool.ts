@@ -6,6 +6,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { TaskEvent } from "@/lib/agent/control";
 import { getTask, startTask, stopTask } from "@/lib/agent/service";
+import { profileRefSchema } from "@/lib/computers/session-profiles";
 import { jsonResult, toolResult, type McpCaller } from "@/lib/mcp/result";
 
 const FINAL = new Set(["completed", "failed", "stopped"]);
@@ -32,6 +33,7 @@ export function registerTaskTool(server: McpServer, caller: McpCaller): void {
         max_steps: z.number().int().min(1).max(200).optional().describe("Most loop steps (default 50)"),
         start_url: z.string().url().optional().describe("A page to open before the first step"),
         session_id: z.string().min(1).optional().describe("Run on this live session instead of a new one"),
+        profile: profileRefSchema.optional().describe("A named browser profile the task's new session starts from"),
       },
     },
     (args, extra) =>
@@ -82,6 +84,7 @@ export function registerTaskTool(server: McpServer, caller: McpCaller): void {
             ...(args.max_steps ? { max_steps: args.max_steps } : {}),
             ...(args.start_url ? { start_url: args.start_url } : {}),
             ...(args.session_id ? { computer_id: args.session_id, on_missing_computer: "fail" } : {}),
+            ...(args.profile ? { profile: args.profile } : {}),
           },
         });
         const cancel = () => void stopTask({ caller: caller.principal, id: started.task_id }).catch(() => {});

@@ -11,6 +11,7 @@ import { actOn, closeTab, createTab, execSync, listTabs, switchTab } from "@/lib
 import { createFields, execFields } from "@/lib/computers/session-schemas";
 import { createSession, deleteComputer, listSessions } from "@/lib/computers/service";
 import { randomHex } from "@/lib/random-id";
+import { profileRefSchema } from "@/lib/computers/session-profiles";
 import { errorResult, jsonResult as json, toolResult, type McpCaller } from "@/lib/mcp/result";
 import { registerTaskTool } from "@/lib/mcp/task-tool";
 import { registerFileTools } from "@/lib/mcp/file-tools";
@@ -37,6 +38,9 @@ export function registerTools(server: McpServer, caller: McpCaller): void {
         width: createFields.width.describe("Display width in pixels (default 1280)"),
         height: createFields.height.describe("Display height in pixels (default 720)"),
         timeout_seconds: createFields.timeout_seconds.describe("Maximum lifetime in seconds"),
+        profile: profileRefSchema
+          .optional()
+          .describe("A named browser profile to start from; save_changes writes the session's changes back"),
       },
     },
     (args) =>
@@ -51,6 +55,7 @@ export function registerTools(server: McpServer, caller: McpCaller): void {
                 ? { display: { width: args.width ?? 1280, height: args.height ?? 720 } }
                 : {}),
               ...(args.timeout_seconds ? { timeout_seconds: args.timeout_seconds } : {}),
+              ...(args.profile ? { profile: args.profile } : {}),
             },
           }),
         ),

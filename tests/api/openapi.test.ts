@@ -65,6 +65,7 @@ describe("GET /openapi.json", () => {
       ...routeTemplates(path.join(root, "app/computers"), "/computers"),
       ...routeTemplates(path.join(root, "app/v1"), "/v1"),
       ...routeTemplates(path.join(root, "app/credentials"), "/credentials"),
+      ...routeTemplates(path.join(root, "app/profiles"), "/profiles"),
     ];
     expect(templates.length).toBeGreaterThan(15);
     for (const template of templates) {

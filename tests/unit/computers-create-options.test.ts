@@ -21,6 +21,7 @@ describe("parseCreateOptions", () => {
       environmentId: null,
       useAdvancedProxy: false,
       stealth: false,
+      profile: null,
     });
     expect(parseCreateOptions(undefined, PLAN).kind).toBe("browser");
   });

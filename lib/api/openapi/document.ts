@@ -7,6 +7,7 @@ import { computersComponents, computersPaths } from "@/lib/api/openapi/computers
 import { computersFilesPaths, filesComponents, filesTag } from "@/lib/api/openapi/computers-files";
 import { credentialsComponents, credentialsPaths, credentialsTag } from "@/lib/api/openapi/credentials";
 import { jsonSchema, type JsonSchema } from "@/lib/api/openapi/build";
+import { profilesComponents, profilesPaths, profilesTag } from "@/lib/api/openapi/profiles";
 import * as shapes from "@/lib/api/openapi/responses";
 import { modelComponents, modelPaths } from "@/lib/api/openapi/v1";
 import { singleton, singletonKey } from "@/lib/singleton";
@@ -72,6 +73,7 @@ export function buildOpenApiDocument() {
       filesTag,
       agentTasksTag,
       credentialsTag,
+      profilesTag,
       { name: "Models", description: "The models this server serves", "x-surface": "v1" },
       { name: "Inference", description: "Chat completions, legacy completions and embeddings", "x-surface": "v1" },
       { name: "Responses", description: "OpenAI Responses format, with the computer-use tool", "x-surface": "v1" },
@@ -81,6 +83,7 @@ export function buildOpenApiDocument() {
       ...computersFilesPaths(),
       ...agentHandoffPaths(),
       ...credentialsPaths(),
+      ...profilesPaths(),
       ...modelPaths(),
     },
     components: {
@@ -89,6 +92,7 @@ export function buildOpenApiDocument() {
         ...computersComponents(),
         ...filesComponents(),
         ...credentialsComponents(),
+        ...profilesComponents(),
         ...modelComponents(),
       },
       securitySchemes: {

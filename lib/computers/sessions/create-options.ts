@@ -4,6 +4,7 @@ import { z } from "zod";
 import { AppError } from "@/lib/api/errors";
 import { parseWith } from "@/lib/api/request";
 import type { ComputerKind } from "@/lib/computers/driver";
+import { profileRefSchema, toProfileRef, type ProfileRef } from "@/lib/computers/profiles/profile-ref";
 
 export const DISPLAY_BOUNDS = { minWidth: 320, maxWidth: 3840, minHeight: 240, maxHeight: 2160 } as const;
 export const DEFAULT_DISPLAY = { width: 1280, height: 720, scale: 1 } as const;
@@ -32,6 +33,7 @@ export const createBodySchema = z.strictObject({
   environment_id: z.string().min(1).max(128).nullish(),
   use_advanced_proxy: z.boolean().optional(),
   stealth: z.boolean().optional(),
+  profile: profileRefSchema.optional(),
 });
 
 export type CreateBody = z.infer<typeof createBodySchema>;
@@ -47,6 +49,8 @@ export interface CreateOptions {
   environmentId: string | null;
   useAdvancedProxy: boolean;
   stealth: boolean;
+  /** A named browser profile to start from and maybe save into (docs/profiles.md). */
+  profile: ProfileRef | null;
 }
 
 /** Validates and defaults a create body. `planMaxSeconds` is PLAN_MAX_LIFETIME_SECONDS. */
@@ -64,13 +68,18 @@ export function parseCreateOptions(body: unknown, planMaxSeconds: number): Creat
   }
   const kind = b.kind ?? "browser";
   if (kind === "desktop") {
-    for (const field of ["use_advanced_proxy", "stealth"] as const) {
+    for (const field of ["use_advanced_proxy", "stealth", "profile"] as const) {
       if (b[field]) {
         throw new AppError("invalid_request", `'${field}' applies to browser sessions only, not desktop sessions`, {
           param: field,
         });
       }
     }
+  }
+  if (b.profile && b.environment_id) {
+    throw new AppError("invalid_request", "'profile' and 'environment_id' both choose the starting state: send one", {
+      param: "profile",
+    });
   }
   return {
     kind,
@@ -87,5 +96,6 @@ export function parseCreateOptions(body: unknown, planMaxSeconds: number): Creat
     environmentId: b.environment_id ?? null,
     useAdvancedProxy: b.use_advanced_proxy ?? false,
     stealth: b.stealth ?? false,
+    profile: b.profile ? toProfileRef(b.profile) : null,
   };
 }

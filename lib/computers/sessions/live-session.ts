@@ -11,6 +11,8 @@ export interface LiveSession {
   kind: ComputerKind;
   /** Save state at the end and periodically (persistent: true). */
   persistent: boolean;
+  /** The profile it saves into at the end and periodically (profile.save_changes), by row id. */
+  profileId: string | null;
   autoKill: boolean;
   inactivityTimeoutSeconds: number;
   expiresAt: Date;
@@ -29,6 +31,9 @@ export interface LiveSession {
 }
 
 export interface StartInput {
+  /** The session's id when chosen ahead (a profile's writer hold names it before the start). */
+  id?: string;
+  profileId?: string | null;
   organizationId: string;
   apiKeyId: string | null;
   createdByUserId?: string | null;
@@ -58,6 +63,7 @@ export function newLiveSession(
     organizationId: input.organizationId,
     kind: options.kind,
     persistent: options.persistent,
+    profileId: input.profileId ?? null,
     autoKill: options.autoKill,
     inactivityTimeoutSeconds: options.inactivityTimeoutSeconds,
     expiresAt: deadlines.expiresAt,

@@ -125,7 +125,7 @@ export class SessionManager {
   /** `rowInserted` lets the organization's next create on this node read the counts (SharedQuotaTurns). */
   private async startWith(driver: ComputerDriver, input: StartInput, rowInserted: () => void) {
     const { options } = input;
-    const id = store.newComputerId();
+    const id = input.id ?? store.newComputerId();
     const createdAt = new Date();
     const deadlines = initialDeadlines({ createdAt, ...options });
     const saveEveryMs = getEnv().STATE_SAVE_INTERVAL_SECONDS * 1000;
@@ -243,7 +243,7 @@ export class SessionManager {
         void this.terminate(live.id, reason).catch((err) =>
           getLogger().error({ err, id: live.id }, "reaper could not end a session"),
         );
-      } else if (live.persistent && !live.saving && now.getTime() >= live.nextSaveAt) {
+      } else if ((live.persistent || live.profileId) && !live.saving && now.getTime() >= live.nextSaveAt) {
         live.nextSaveAt = now.getTime() + getEnv().STATE_SAVE_INTERVAL_SECONDS * 1000;
         live.saving = saveIfChanged(live)
           .catch((err) => getLogger().warn({ err, id: live.id }, "periodic state save failed"))

@@ -1,11 +1,13 @@
 // A session's end and the writes of its state, for `SessionManager`: `endInOrder` is the end in the
 // documented order (docs/computers.md "How a session ends": the row, then the `SessionEnded` event,
-// then `tearDown`), `saveIfChanged` the periodic save of a persistent session.
+// then `tearDown`), `saveIfChanged` the periodic save of a persistent session or a profile's writer
+// (docs/profiles.md).
 import { createHash } from "node:crypto";
 import type { ComputerHandle, SavedState } from "@/lib/computers/driver";
 import type { TerminationReason } from "@/lib/computers/sessions/lifecycle";
 import type { LiveSession } from "@/lib/computers/sessions/live-session";
 import type { SessionEndBus } from "@/lib/computers/sessions/session-end";
+import { saveProfileState, swapWriter } from "@/lib/computers/profiles/profile-store";
 import { saveState } from "@/lib/computers/state/state-store";
 import { getLogger } from "@/lib/logger";
 
@@ -36,7 +38,7 @@ export async function tearDown(live: LiveSession, reason: TerminationReason, han
   const log = getLogger();
   await live.saving?.catch(() => {});
   // A crashed computer has nothing left to save; its last periodic save stands.
-  const save = live.persistent && reason !== "crashed";
+  const save = (live.persistent || live.profileId !== null) && reason !== "crashed";
   let state: SavedState | null = null;
   try {
     state = await handle.stop({ saveState: save });
@@ -45,21 +47,36 @@ export async function tearDown(live: LiveSession, reason: TerminationReason, han
   }
   if (state) {
     try {
-      const bytes = await saveState({ computerId: live.id, organizationId: live.organizationId, state });
+      const bytes = await persist(live, state);
       log.info({ id: live.id, bytes }, "saved session state");
     } catch (err) {
       log.error({ err, id: live.id }, "could not save session state at the end");
     }
   }
+  if (live.profileId) {
+    await swapWriter({ id: live.profileId, from: live.id, to: null }).catch((err) =>
+      log.error({ err, id: live.id }, "could not let go of the session's profile"),
+    );
+  }
   log.info({ id: live.id, reason }, "session terminated");
 }
 
-/** Periodic save of a persistent session; skips the write when nothing changed. */
+/** Periodic save of a persistent session or a profile's writer; skips the write when nothing changed. */
 export async function saveIfChanged(live: LiveSession): Promise<void> {
   if (!live.handle || live.ending) return;
   const state = await live.handle.snapshot();
   const digest = createHash("sha256").update(state.data).digest("hex");
   if (digest === live.savedDigest || live.ending) return;
-  await saveState({ computerId: live.id, organizationId: live.organizationId, state });
+  await persist(live, state);
   live.savedDigest = digest;
+}
+
+/** Writes the state where the session keeps it: its own saved state, its profile, or both. */
+async function persist(live: LiveSession, state: SavedState): Promise<number> {
+  let bytes = 0;
+  if (live.persistent) bytes = await saveState({ computerId: live.id, organizationId: live.organizationId, state });
+  if (live.profileId && !(await saveProfileState({ id: live.profileId, computerId: live.id, state }))) {
+    getLogger().warn({ id: live.id, profile: live.profileId }, "the profile is no longer this session's to save");
+  }
+  return bytes || state.data.length;
 }
