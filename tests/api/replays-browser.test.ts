@@ -131,7 +131,7 @@ describe("browser replays", () => {
     expect(replay.status).toBe("recording");
     await navigate(id, "/animated");
     await recordFor(replay.started_at, 2);
-    expect((await api("DELETE", `/computers/${id}`, undefined, t)).status).toBe(200);
+    expect((await api("DELETE", `/computers/${id}`, undefined, t)).status).toBe(204);
 
     const row = await finished(id, replay.replay_id, t);
     expect(row.status).toBe("ready");

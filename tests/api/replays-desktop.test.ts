@@ -26,7 +26,7 @@ describe.skipIf(!canRunDesktops)("desktop replays", () => {
     const stopped = await api("POST", `/computers/${d.id}/replays/${replay.replay_id}/stop`, {}, s.a);
     expect(stopped.status).toBe(200);
     const wall = (Date.parse(stopped.body.finished_at) - Date.parse(replay.started_at)) / 1000;
-    expect((await api("DELETE", `/computers/${d.id}`, undefined, s.a)).status).toBe(200);
+    expect((await api("DELETE", `/computers/${d.id}`, undefined, s.a)).status).toBe(204);
 
     const row = await finished(d.id, replay.replay_id, s.a);
     expect(row.status).toBe("ready");
