@@ -45,7 +45,8 @@ export function computersReplaysPaths(): Record<string, Record<string, unknown>>
           description:
             "One replay records at a time per session (409 names the running one). Stops by POST …/stop, after max_duration_seconds, or when the session ends. 413 when the organization's storage (ORG_STORAGE_MAX_BYTES) is full.",
           parameters: [id],
-          requestBody: requestBody(jsonSchema(startReplaySchema), false, { framerate: 10 }),
+          // No example body: documented examples are checked to answer an ActionResult (200); this answers a 201 replay.
+          requestBody: requestBody(jsonSchema(startReplaySchema), false),
           responses: { "201": ok("The replay, recording", ref("Replay")) },
         },
         ["400", "401", "404", "409", "413"],
