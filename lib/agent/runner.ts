@@ -5,6 +5,7 @@
 // closed when the task made it). Shutdown interrupts every loop and waits for their ends to be
 // stored, so a stopped server leaves each task with a clear status.
 import { closeComputer, type ComputerRef } from "@/lib/agent/computer";
+import { stopTaskReplays } from "@/lib/computers/session-replays";
 import { TaskControl, type TaskEvent } from "@/lib/agent/control";
 import { runLoop, type TaskEnd } from "@/lib/agent/loop";
 import { startRunClock } from "@/lib/agent/run-clock";
@@ -83,7 +84,7 @@ export class TaskRunner {
         await closeComputer(computer).catch((err) =>
           getLogger().error({ err, taskId }, "agent task session not ended"),
         );
-      }
+      } else await stopTaskReplays(taskId).catch((err) => getLogger().warn({ err, taskId }, "task replay not stopped"));
       const self = this.tasks.get(taskId);
       this.tasks.delete(taskId);
       if (self) this.ended.set(taskId, self);

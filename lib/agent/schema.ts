@@ -61,6 +61,7 @@ export function taskStartSchema() {
       .optional(),
     persistent: z.boolean({ error: "persistent must be a boolean" }).optional(),
     profile: profileRefSchema.optional(),
+    record: z.boolean({ error: "record must be a boolean" }).optional(),
     save_session: z.boolean({ error: "save_session must be a boolean" }).optional(),
     keep_alive: z.boolean({ error: "keep_alive must be a boolean" }).optional(),
     terminate_on_completion: z.boolean({ error: "terminate_on_completion must be a boolean" }).optional(),
@@ -125,6 +126,8 @@ export interface TaskPlan {
   screenshotMode: "url" | "base64";
   viewport: { width: number; height: number };
   persistent: boolean;
+  /** Record the task's session as a replay: true asked, false opted out, null the default (recorded if it can be). */
+  record: boolean | null;
   environmentId: string | null;
   /** A named browser profile the task's new session starts from (docs/profiles.md). */
   profile: ProfileRefBody | null;

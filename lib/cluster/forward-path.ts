@@ -71,13 +71,15 @@ export function sessionIdOfBody(method: string, pathname: string, body: unknown)
 }
 
 /**
- * /computers/{id}/files… (and the dashboard's /api/sessions/{id}/files…): served by the node that holds them, also
+ * /computers/{id}/files… and …/replays… (and the dashboard's /api/sessions/{id}/files…): served by the node that holds
+ * them, also
  * after the session ended.
  */
 export function isSessionFilesPath(url: string): boolean {
   const parts = url.split("?", 1)[0]!.split("/");
-  if (parts[1] === "computers") return parts[3] === "files";
-  return parts[1] === "api" && parts[2] === "sessions" && parts[4] === "files";
+  const kept = (part: string | undefined) => part === "files" || part === "replays";
+  if (parts[1] === "computers") return kept(parts[3]);
+  return parts[1] === "api" && parts[2] === "sessions" && kept(parts[4]);
 }
 
 /** The bearer token's presence, and a capability `token` in the query, as a forwarding node sees them. */

@@ -16,6 +16,7 @@ import { parseProxyUrl } from "@/lib/computers/egress/proxy";
 import { getSessionManager } from "@/lib/computers/registry";
 import { loadState } from "@/lib/computers/state/state-store";
 import { openSessionProfile } from "@/lib/computers/profiles/profile-sessions";
+import { assertRoomForReplay, recordNewSession } from "@/lib/computers/replays/replays";
 import * as store from "@/lib/computers/sessions/store";
 
 /** Who a session is created or managed for: an API key's organization, or a member in the dashboard (apiKeyId null). */
@@ -65,6 +66,7 @@ export async function createComputer(input: {
   try {
     // Before the row exists: a refused request leaves nothing behind.
     driver.validate({ ...spec, proxy, restore });
+    if (options.record) await assertRoomForReplay(input.principal.organizationId);
     const start = () =>
       manager.start({
         id,
@@ -80,6 +82,7 @@ export async function createComputer(input: {
     // A computer started ahead (standby) needs no start slot: only what still has to start queues.
     warm = driver.reserveWarm?.({ ...spec, proxy, restore }) ?? null;
     const row = warm ? await start() : await manager.admission.run(start, input.principal.organizationId);
+    if (options.record) await recordNewSession(row);
     return toSession(row, input.origin);
   } catch (err) {
     await profile?.release().catch((e) => getLogger().warn({ err: e, id }, "could not let go of a profile"));

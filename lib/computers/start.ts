@@ -1,11 +1,13 @@
 // Boot-time entry for sessions (called by `boot`): reconcile rows left by a
 // previous process, reap its Chromiums, warm the pool, start the reaper, offer
-// the CDP gateway to the custom server (`registerCdpGateway`); the
+// the CDP gateway to the custom server (`registerCdpGateway`), start replays'
+// bookkeeping (`startReplays`); the
 // returned stop hook ends every session cleanly.
 import { registerOrganizationResources } from "@/lib/auth/organization-resources";
 import { registerCdpGateway } from "@/lib/computers/browser/cdp-gateway";
 import { startFileReaper } from "@/lib/computers/session-files";
 import { startProfileReaper } from "@/lib/computers/profiles/profile-reaper";
+import { finishReplays, startReplays } from "@/lib/computers/replays/replays";
 import { sessionResources } from "@/lib/computers/sessions/organization-deletion";
 import { getSessionManager } from "@/lib/computers/registry";
 import { getLogger } from "@/lib/logger";
@@ -22,9 +24,13 @@ export async function startComputers(): Promise<() => Promise<void>> {
   }
   const stopFileReaper = startFileReaper();
   const stopProfileReaper = startProfileReaper();
-  return () => {
+  const stopReplays = startReplays();
+  return async () => {
     stopFileReaper();
     stopProfileReaper();
-    return manager.shutdown();
+    await manager.shutdown();
+    // The sessions' ends stopped their recordings: their MP4s are finished before the process exits.
+    await finishReplays();
+    stopReplays();
   };
 }

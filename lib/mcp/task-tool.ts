@@ -101,6 +101,7 @@ export function registerTaskTool(server: McpServer, caller: McpCaller): void {
           cost_usd: task.cost_usd,
           computer_id: task.computer_id,
           handoffs: task.handoffs,
+          replay_id: task.replay_id,
           steps: task.steps.map((s) => ({
             index: s.index,
             action: s.action,

@@ -33,7 +33,10 @@ async function as(key: string, method: string, path: string, body?: unknown) {
 }
 const a = (method: string, path: string, body?: unknown) => as(world.key, method, path, body);
 
-/** The codes valid around a submission: the one of its 30-second window and the one before (the fill may be just before a boundary). */
+/**
+ * The codes valid around a submission: the one of its 30-second window and the one before (the fill may be just
+ * before a boundary).
+ */
 function codesAround(at: number): string[] {
   const key = decodeBase32(TOTP_SECRET)!;
   return [totp(key, { at }), totp(key, { at: at - 30 })];

@@ -38,7 +38,8 @@ async function startProfileSite(): Promise<LoopbackServer> {
           localStorage.setItem("k", "${v}");
           idb("write", "${v}").then(() => document.body.append("SET" + "-DONE"));`)
         : page(`const c = (n) => (document.cookie.match(new RegExp("(?:^|; )" + n + "=([^;]*)")) || [])[1] || "none";
-          const show = (db) => document.body.append("STA" + "TE:" + [c("kept"), c("sess"), localStorage.getItem("k") || "none", db].join("|") + ":E" + "ND");
+          const values = (db) => [c("kept"), c("sess"), localStorage.getItem("k") || "none", db];
+          const show = (db) => document.body.append("STA" + "TE:" + values(db).join("|") + ":E" + "ND");
           idb("read").then((value) => show(value || "none"), () => show("error"));`);
     res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
     res.end(body);

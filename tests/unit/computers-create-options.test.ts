@@ -22,8 +22,10 @@ describe("parseCreateOptions", () => {
       useAdvancedProxy: false,
       stealth: false,
       profile: null,
+      record: false,
     });
     expect(parseCreateOptions(undefined, PLAN).kind).toBe("browser");
+    expect(parseCreateOptions({ record: true }, PLAN).record).toBe(true);
   });
 
   it("accepts the aliases; the newer name wins when both are given", () => {

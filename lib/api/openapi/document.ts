@@ -6,6 +6,7 @@ import { agentHandoffPaths, agentTasksTag } from "@/lib/api/openapi/agent-handof
 import { computersComponents, computersPaths } from "@/lib/api/openapi/computers";
 import { computersFilesPaths, filesComponents, filesTag } from "@/lib/api/openapi/computers-files";
 import { credentialsComponents, credentialsPaths, credentialsTag } from "@/lib/api/openapi/credentials";
+import { computersReplaysPaths, replaysComponents, replaysTag } from "@/lib/api/openapi/computers-replays";
 import { jsonSchema, type JsonSchema } from "@/lib/api/openapi/build";
 import { profilesComponents, profilesPaths, profilesTag } from "@/lib/api/openapi/profiles";
 import * as shapes from "@/lib/api/openapi/responses";
@@ -74,6 +75,7 @@ export function buildOpenApiDocument() {
       agentTasksTag,
       credentialsTag,
       profilesTag,
+      replaysTag,
       { name: "Models", description: "The models this server serves", "x-surface": "v1" },
       { name: "Inference", description: "Chat completions, legacy completions and embeddings", "x-surface": "v1" },
       { name: "Responses", description: "OpenAI Responses format, with the computer-use tool", "x-surface": "v1" },
@@ -84,6 +86,7 @@ export function buildOpenApiDocument() {
       ...agentHandoffPaths(),
       ...credentialsPaths(),
       ...profilesPaths(),
+      ...computersReplaysPaths(),
       ...modelPaths(),
     },
     components: {
@@ -93,6 +96,7 @@ export function buildOpenApiDocument() {
         ...filesComponents(),
         ...credentialsComponents(),
         ...profilesComponents(),
+        ...replaysComponents(),
         ...modelComponents(),
       },
       securitySchemes: {

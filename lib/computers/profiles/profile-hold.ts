@@ -4,7 +4,10 @@
 // crashed frees it. Pure: unit tested.
 import type { HolderRow } from "@/lib/computers/profiles/profile-store";
 
-/** The hold is taken before the session's row exists (a start may queue up to SESSION_START_QUEUE_WAIT_SECONDS); a start that never wrote its row frees it after this. */
+/**
+ * The hold is taken before the session's row exists (a start may queue up to SESSION_START_QUEUE_WAIT_SECONDS); a start
+ * that never wrote its row frees it after this.
+ */
 export const START_GRACE_MS = 15 * 60_000;
 /** A session that ended normally writes its last save after its row is terminated; that long, it still holds. */
 export const ENDING_GRACE_MS = 60_000;

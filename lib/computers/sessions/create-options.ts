@@ -34,6 +34,8 @@ export const createBodySchema = z.strictObject({
   use_advanced_proxy: z.boolean().optional(),
   stealth: z.boolean().optional(),
   profile: profileRefSchema.optional(),
+  /** Record the session's whole life as one replay (docs/replays.md). */
+  record: z.boolean().optional(),
 });
 
 export type CreateBody = z.infer<typeof createBodySchema>;
@@ -51,6 +53,7 @@ export interface CreateOptions {
   stealth: boolean;
   /** A named browser profile to start from and maybe save into (docs/profiles.md). */
   profile: ProfileRef | null;
+  record: boolean;
 }
 
 /** Validates and defaults a create body. `planMaxSeconds` is PLAN_MAX_LIFETIME_SECONDS. */
@@ -97,5 +100,6 @@ export function parseCreateOptions(body: unknown, planMaxSeconds: number): Creat
     useAdvancedProxy: b.use_advanced_proxy ?? false,
     stealth: b.stealth ?? false,
     profile: b.profile ? toProfileRef(b.profile) : null,
+    record: b.record ?? false,
   };
 }
