@@ -59,7 +59,11 @@ export function SessionPage({ id }: { id: string }) {
         <div className="space-y-3">
           {!ended && session.kind === "browser" && <TabStrip sessionId={session.id} tabs={session.tabs} />}
           {ended ? (
-            <SessionEnded reason={session.termination_reason ?? endedByStream} />
+            <SessionEnded
+              reason={session.termination_reason ?? endedByStream}
+              screenshot={session.final_screenshot}
+              viewport={session.viewport}
+            />
           ) : (
             <LiveViewer wsUrl={session.endpoints.ws} viewport={session.viewport} onEnded={onEnded} />
           )}

@@ -4,6 +4,7 @@
 // made it). Shutdown interrupts every loop and waits for their ends to be
 // stored, so a stopped server leaves each task with a clear status.
 import { closeComputer, type ComputerRef } from "@/lib/agent/computer";
+import { keepLastStepScreenshot } from "@/lib/agent/keep-last-screenshot";
 import { TaskControl, type TaskEvent } from "@/lib/agent/control";
 import { runLoop, type TaskEnd } from "@/lib/agent/loop";
 import type { TaskPlan } from "@/lib/agent/schema";
@@ -73,6 +74,7 @@ export class TaskRunner {
     const finished = (async () => {
       const end = await runLoop({ taskId, plan, computer, control });
       unwatch();
+      await keepLastStepScreenshot({ taskId, computerId: computer.computerId });
       if (deadline) clearTimeout(deadline);
       if (input.ownsComputer && plan.terminateOnCompletion) {
         await closeComputer(computer).catch((err) =>
