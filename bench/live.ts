@@ -6,7 +6,8 @@
 // and key press → first frame showing it on a still page, per fps; and the floor
 // (bench/live-floor.ts: raw Playwright, no Cabin) the targets are read against. Desktop: the
 // same for a still screen and an animated terminal (every process inside the
-// desktop, spawned helpers apart). Figures, not assertions (docs/live-view-cost.md).
+// desktop, spawned helpers apart); recording a replay against watching at 10 fps, and a still
+// page recorded (bench/live-recording.ts). Figures, not assertions (docs/live-view-cost.md).
 //   BENCH_LIVE_SECONDS=4  BENCH_LIVE_KEYS=16  BENCH_LIVE_DESKTOP=1
 //   BENCH_BASELINE=<dir>: another checkout of Cabin, installed and built (e.g. a
 //   `git worktree add` of main run through `node scripts/test.mjs --only drift`):
@@ -36,6 +37,7 @@ import {
 import { pct, timedClient } from "./timing";
 import { desktopLiveRows } from "./live-desktop";
 import { type Floor, floorRows } from "./live-floor";
+import { recordingRows } from "./live-recording";
 
 const SECONDS = Number(process.env.BENCH_LIVE_SECONDS ?? 4);
 const KEYS = Number(process.env.BENCH_LIVE_KEYS ?? 16);
@@ -246,6 +248,7 @@ try {
   const current: Build = { name: "this build", server, key: await createOrgKey(server, "Bench") };
   builds.push(current);
   const figures = await browserRows(current);
+  await recordingRows(current, site.url, SECONDS, rows);
   if (DESKTOP) {
     try {
       await desktopLiveRows(current, { seconds: SECONDS, keys: KEYS, fps: FPS }, rows);

@@ -8,6 +8,8 @@ import { isAppError } from "@/lib/api/errors";
 import { executeAction } from "@/lib/computers/actions/action-service";
 import type { ActionResult } from "@/lib/computers/actions/failures";
 import { createComputer, deleteComputer, type SessionCaller } from "@/lib/computers/service";
+import { deleteReplay, recordForTask } from "@/lib/computers/replays/replays";
+import { getLogger } from "@/lib/logger";
 import { assertServedHere } from "@/lib/computers/sessions/access";
 import { findComputer } from "@/lib/computers/sessions/store";
 import { randomHex } from "@/lib/random-id";
@@ -125,4 +127,28 @@ export async function closeComputer(ref: Pick<ComputerRef, "caller" | "computerI
   } catch (err) {
     if (!(isAppError(err) && err.code === "not_found")) throw err;
   }
+}
+
+/**
+ * Tasks record their session by default (docs/agent-tasks.md "Replays"): `record: true` that cannot
+ * start (storage full, no ffmpeg) refuses the task; the default leaves the recording out and goes on.
+ */
+export async function recordTask(
+  ref: Pick<ComputerRef, "caller" | "computerId">,
+  record: boolean | null,
+  taskId: string,
+): Promise<{ replayId: string | null; started: boolean }> {
+  if (record === false) return { replayId: null, started: false };
+  try {
+    return await recordForTask({ caller: ref.caller, sessionId: ref.computerId, taskId });
+  } catch (err) {
+    if (record === true) throw err;
+    getLogger().warn({ err, taskId }, "the task's session could not be recorded; the task runs without a replay");
+    return { replayId: null, started: false };
+  }
+}
+
+/** A refused start on a session the task does not own leaves no recording of its own behind. */
+export async function dropRecording(ref: Pick<ComputerRef, "caller" | "computerId">, replayId: string): Promise<void> {
+  await deleteReplay({ caller: ref.caller, id: ref.computerId, replayId }).catch(() => {});
 }

@@ -66,6 +66,11 @@ export async function toStepObject(
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
 
+function replayIdOf(options: string): string | null {
+  const parsed = JSON.parse(options) as { replay_id?: string | null };
+  return parsed.replay_id ?? null;
+}
+
 /** The fields shared by the list item and the full object. */
 export function toTaskSummary(task: TaskListRow) {
   const exitCode = exitCodeOf(task.status);
@@ -78,6 +83,8 @@ export function toTaskSummary(task: TaskListRow) {
     kind: task.kind,
     model: task.model,
     computer_id: task.computerId,
+    /** The task's recording (docs/replays.md), null when it was not recorded. */
+    replay_id: replayIdOf(task.options),
     /** Who started it: an API key (its id) or a member in the dashboard. */
     started_by: task.apiKeyId
       ? { type: "api_key" as const, api_key_id: task.apiKeyId }

@@ -5,6 +5,7 @@
 // stored, so a stopped server leaves each task with a clear status.
 import { closeComputer, type ComputerRef } from "@/lib/agent/computer";
 import { keepLastStepScreenshot } from "@/lib/agent/keep-last-screenshot";
+import { stopTaskReplays } from "@/lib/computers/replays/replays";
 import { TaskControl, type TaskEvent } from "@/lib/agent/control";
 import { runLoop, type TaskEnd } from "@/lib/agent/loop";
 import type { TaskPlan } from "@/lib/agent/schema";
@@ -80,7 +81,7 @@ export class TaskRunner {
         await closeComputer(computer).catch((err) =>
           getLogger().error({ err, taskId }, "agent task session not ended"),
         );
-      }
+      } else await stopTaskReplays(taskId).catch((err) => getLogger().warn({ err, taskId }, "task replay not stopped"));
       const self = this.tasks.get(taskId);
       this.tasks.delete(taskId);
       if (self) this.ended.set(taskId, self);

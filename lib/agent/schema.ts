@@ -58,6 +58,7 @@ export function taskStartSchema() {
       .enum(["fail", "restore", "create_new"], { error: "on_missing_computer must be fail, restore or create_new" })
       .optional(),
     persistent: z.boolean({ error: "persistent must be a boolean" }).optional(),
+    record: z.boolean({ error: "record must be a boolean" }).optional(),
     save_session: z.boolean({ error: "save_session must be a boolean" }).optional(),
     keep_alive: z.boolean({ error: "keep_alive must be a boolean" }).optional(),
     terminate_on_completion: z.boolean({ error: "terminate_on_completion must be a boolean" }).optional(),
@@ -111,6 +112,8 @@ export interface TaskPlan {
   screenshotMode: "url" | "base64";
   viewport: { width: number; height: number };
   persistent: boolean;
+  /** Record the task's session as a replay: true asked, false opted out, null the default (recorded if it can be). */
+  record: boolean | null;
   environmentId: string | null;
   computerId: string | null;
   onMissingComputer: "fail" | "restore" | "create_new";

@@ -6,7 +6,15 @@
 // answering, so a refused start leaves no task and no session behind.
 import { AppError, notFound } from "@/lib/api/errors";
 import { parseWith } from "@/lib/api/request";
-import { closeComputer, openComputer, reuseComputer, runAction, type ComputerRef } from "@/lib/agent/computer";
+import {
+  closeComputer,
+  dropRecording,
+  openComputer,
+  recordTask,
+  reuseComputer,
+  runAction,
+  type ComputerRef,
+} from "@/lib/agent/computer";
 import type { TaskEvent } from "@/lib/agent/control";
 import { toTaskObject, toTaskSummary } from "@/lib/agent/present";
 import { getTaskRunner } from "@/lib/agent/runner";
@@ -40,6 +48,7 @@ function planOf(body: TaskStartBody, organizationId: string): TaskPlan {
     screenshotMode: body.screenshot_mode ?? "url",
     viewport: { width: body.viewport_width ?? 1280, height: body.viewport_height ?? 720 },
     persistent: body.persistent ?? body.save_session ?? false,
+    record: body.record ?? null,
     environmentId: body.environment_id ?? null,
     computerId: body.computer_id ?? null,
     onMissingComputer: body.on_missing_computer ?? "restore",
@@ -121,7 +130,9 @@ export async function startTask(input: {
   await assertRoomForTask(organizationId);
   const { ref, owns } = await computerFor(input.caller, plan, input.origin);
   const taskId = store.newTaskId();
+  let recording: Awaited<ReturnType<typeof recordTask>> = { replayId: null, started: false };
   try {
+    recording = await recordTask(ref, plan.record, taskId);
     if (plan.startUrl) {
       const opened = await runAction(ref, { type: "go_to_url", url: plan.startUrl });
       if (opened.status === "error")
@@ -152,11 +163,13 @@ export async function startTask(input: {
         system_prompt: plan.systemPrompt,
         context: plan.context,
         start_url: plan.startUrl,
+        replay_id: recording.replayId,
       }),
       idempotencyKey: plan.idempotencyKey,
     });
   } catch (err) {
     if (owns) await closeComputer(ref).catch(() => {});
+    else if (recording.started) await dropRecording(ref, recording.replayId!);
     throw err;
   }
   getTaskRunner().start({

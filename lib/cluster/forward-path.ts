@@ -17,11 +17,12 @@ export function sessionIdOfPath(url: string): { id: string; surface: "computers"
   return null;
 }
 
-/** /computers/{id}/files… (and the dashboard's /api/sessions/{id}/files…): served by the node that holds them, also after the session ended. */
+/** /computers/{id}/files… and …/replays… (and the dashboard's /api/sessions/{id}/…): served by the node that holds them, also after the session ended. */
 export function isSessionFilesPath(url: string): boolean {
   const parts = url.split("?", 1)[0]!.split("/");
-  if (parts[1] === "computers") return parts[3] === "files";
-  return parts[1] === "api" && parts[2] === "sessions" && parts[4] === "files";
+  const kept = (part: string | undefined) => part === "files" || part === "replays";
+  if (parts[1] === "computers") return kept(parts[3]);
+  return parts[1] === "api" && parts[2] === "sessions" && kept(parts[4]);
 }
 
 const TASK_ID = /^task_[0-9a-f]{24}$/;

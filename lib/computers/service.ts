@@ -15,6 +15,7 @@ import { listComputerPage, nextPageHeaders, parsePageQuery } from "@/lib/compute
 import { parseProxyUrl } from "@/lib/computers/egress/proxy";
 import { getSessionManager } from "@/lib/computers/registry";
 import { loadState } from "@/lib/computers/state/state-store";
+import { assertRoomForReplay, recordNewSession } from "@/lib/computers/replays/replays";
 import * as store from "@/lib/computers/sessions/store";
 
 /** Who a session is created or managed for: an API key's organization, or a member in the dashboard (apiKeyId null). */
@@ -60,6 +61,7 @@ export async function createComputer(input: {
   try {
     // Before the row exists: a refused request leaves nothing behind.
     driver.validate({ ...spec, proxy, restore });
+    if (options.record) await assertRoomForReplay(input.principal.organizationId);
     const start = () =>
       manager.start({
         organizationId: input.principal.organizationId,
@@ -73,6 +75,7 @@ export async function createComputer(input: {
     // A computer started ahead (standby) needs no start slot: only what still has to start queues.
     warm = driver.reserveWarm?.({ ...spec, proxy, restore }) ?? null;
     const row = warm ? await start() : await manager.admission.run(start, input.principal.organizationId);
+    if (options.record) await recordNewSession(row);
     return toSession(row, input.origin);
   } catch (err) {
     throw asAppError(err);

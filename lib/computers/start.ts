@@ -1,10 +1,12 @@
 // Boot-time entry for sessions (called by `boot`): reconcile rows left by a
 // previous process, reap its Chromiums, warm the pool, start the reaper, offer
-// the CDP gateway to the custom server (`registerCdpGateway`); the
+// the CDP gateway to the custom server (`registerCdpGateway`), start replays'
+// bookkeeping (`startReplays`); the
 // returned stop hook ends every session cleanly.
 import { registerOrganizationResources } from "@/lib/auth/organization-resources";
 import { registerCdpGateway } from "@/lib/computers/browser/cdp-gateway";
 import { startFileReaper } from "@/lib/computers/session-files";
+import { finishReplays, startReplays } from "@/lib/computers/replays/replays";
 import { sessionResources } from "@/lib/computers/sessions/organization-deletion";
 import { getSessionManager } from "@/lib/computers/registry";
 import { getLogger } from "@/lib/logger";
@@ -20,8 +22,12 @@ export async function startComputers(): Promise<() => Promise<void>> {
     getLogger().error({ err, part: "computers" }, "start-up of sessions failed");
   }
   const stopFileReaper = startFileReaper();
-  return () => {
+  const stopReplays = startReplays();
+  return async () => {
     stopFileReaper();
-    return manager.shutdown();
+    await manager.shutdown();
+    // The sessions' ends stopped their recordings: their MP4s are finished before the process exits.
+    await finishReplays();
+    stopReplays();
   };
 }

@@ -80,6 +80,7 @@ export function registerTaskTool(server: McpServer, caller: McpCaller): void {
           step_count: task.step_count,
           cost_usd: task.cost_usd,
           computer_id: task.computer_id,
+          replay_id: task.replay_id,
           steps: task.steps.map((s) => ({
             index: s.index,
             action: s.action,

@@ -12,6 +12,7 @@ import { randomHex } from "@/lib/random-id";
 import { errorResult, jsonResult as json, toolResult, type McpCaller } from "@/lib/mcp/result";
 import { registerTaskTool } from "@/lib/mcp/task-tool";
 import { registerFileTools } from "@/lib/mcp/file-tools";
+import { registerReplayTool } from "@/lib/mcp/replay-tool";
 
 const sessionId = z.string().min(1).describe("The session id (comp_…) from create_session or list_sessions");
 const requestId = () => `req_mcp_${randomHex(8)}`;
@@ -229,4 +230,5 @@ export function registerTools(server: McpServer, caller: McpCaller): void {
 
   registerTaskTool(server, caller);
   registerFileTools(server, caller);
+  registerReplayTool(server, caller);
 }

@@ -126,6 +126,19 @@ describe("agent tasks on the scripted upstream", () => {
     // The session the task made is ended with it; the model calls are in the organization's usage.
     const session = await agentCall(world, world.key, "GET", `/computers/${task.computer_id}`);
     expect(session.body.status).toBe("terminated");
+    // Tasks record by default: the task names its replay, which becomes a video once its session ended.
+    expect(task.replay_id).toMatch(/^rep_[0-9a-f]{24}$/);
+    const replay = await waitFor(
+      async () =>
+        (await agentCall(world, world.key, "GET", `/computers/${task.computer_id}/replays`)).body.data.find(
+          (r: any) => r.replay_id === task.replay_id,
+        ),
+      { until: (r) => r?.status === "ready", timeoutMs: 30_000, message: "the task's replay ready" },
+    );
+    expect(replay).toMatchObject({ task_id: task.task_id, width: 1280, height: 720 });
+    const video = await fetch(replay.replay_view_url, { headers: { authorization: `Bearer ${world.key}` } });
+    expect(video.status).toBe(200);
+    expect(video.headers.get("content-type")).toBe("video/mp4");
     const rows = await waitFor(
       () =>
         db(world.server.databaseUrl).usageRecord.findMany({ where: { model: SCRIPTED_MODEL, endpoint: "responses" } }),
@@ -141,11 +154,22 @@ describe("agent tasks on the scripted upstream", () => {
     const session = await agentCall(world, world.key, "POST", "/computers", { kind: "browser" });
     expect(session.status).toBe(200);
     world.upstream.setScript([{ text: "Clicking the middle", action: { type: "click", x: 500, y: 500 } }]);
-    const res = await start({ instruction: "Click the middle", model: SCRIPTED_MODEL, computer_id: session.body.id });
+    const res = await start({
+      instruction: "Click the middle",
+      model: SCRIPTED_MODEL,
+      computer_id: session.body.id,
+      record: false,
+    });
     expect(res.status).toBe(201);
     expect(res.body.computer_id).toBe(session.body.id);
     const task = await waitForTask(world, world.key, res.body.task_id, ended);
-    expect(task).toMatchObject({ status: "completed", kind: "browser", started_by: { type: "api_key" } });
+    expect(task).toMatchObject({
+      status: "completed",
+      kind: "browser",
+      started_by: { type: "api_key" },
+      replay_id: null,
+    });
+    expect((await agentCall(world, world.key, "GET", `/computers/${session.body.id}/replays`)).body.data).toEqual([]);
     // The model's 0–1000 point and the same point on the 1280×720 screen.
     expect(task.steps[0].action).toMatchObject({ type: "click", x: 500, y: 500 });
     expect(task.steps[0].screen_action).toMatchObject({ type: "click", x: 640, y: 360 });

@@ -42,6 +42,7 @@ describe("MCP server", () => {
       "create_session",
       "end_session",
       "exec",
+      "get_replay",
       "key_press",
       "list_files",
       "list_sessions",
@@ -119,6 +120,22 @@ describe("MCP server", () => {
     const task = JSON.parse(textOf(result));
     expect(task).toMatchObject({ status: "completed", end_reason: "done", result: "typed hello agent", step_count: 4 });
     expect(progress.map((p) => p.progress)).toEqual([1, 2, 3, 4]);
+    // The task's replay link, through get_replay (by task and by session).
+    expect(task.replay_id).toMatch(/^rep_/);
+    const byTask = JSON.parse(
+      textOf(await client.callTool({ name: "get_replay", arguments: { task_id: task.task_id } })),
+    );
+    expect(byTask).toMatchObject({ task_id: task.task_id, replay_id: task.replay_id });
+    expect(byTask.data).toHaveLength(1);
+    expect(byTask.data[0].replay_view_url).toBe(
+      `${world.server.url}/computers/${task.computer_id}/replays/${task.replay_id}`,
+    );
+    const bySession = JSON.parse(
+      textOf(await client.callTool({ name: "get_replay", arguments: { session_id: task.computer_id } })),
+    );
+    expect(bySession.data.map((r: any) => r.replay_id)).toEqual([task.replay_id]);
+    const neither = await client.callTool({ name: "get_replay", arguments: {} });
+    expect(neither.isError).toBe(true);
     expect(progress[0]!.message).toMatch(/click/);
     // The page reports its submit with a request of its own, which may land just after the task's end.
     await expect

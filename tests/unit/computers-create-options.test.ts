@@ -20,8 +20,10 @@ describe("parseCreateOptions", () => {
       environmentId: null,
       useAdvancedProxy: false,
       stealth: false,
+      record: false,
     });
     expect(parseCreateOptions(undefined, PLAN).kind).toBe("browser");
+    expect(parseCreateOptions({ record: true }, PLAN).record).toBe(true);
   });
 
   it("accepts the aliases; the newer name wins when both are given", () => {

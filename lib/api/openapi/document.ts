@@ -4,6 +4,7 @@
 // cannot make the cache grow.
 import { computersComponents, computersPaths } from "@/lib/api/openapi/computers";
 import { computersFilesPaths, filesComponents, filesTag } from "@/lib/api/openapi/computers-files";
+import { computersReplaysPaths, replaysComponents, replaysTag } from "@/lib/api/openapi/computers-replays";
 import { jsonSchema, type JsonSchema } from "@/lib/api/openapi/build";
 import * as shapes from "@/lib/api/openapi/responses";
 import { modelComponents, modelPaths } from "@/lib/api/openapi/v1";
@@ -68,13 +69,20 @@ export function buildOpenApiDocument() {
       { name: "Exec", description: "Shell commands in desktop sessions", "x-surface": "computers" },
       { name: "Streams", description: "Live view, session events and screenshot files", "x-surface": "computers" },
       filesTag,
+      replaysTag,
       { name: "Models", description: "The models this server serves", "x-surface": "v1" },
       { name: "Inference", description: "Chat completions, legacy completions and embeddings", "x-surface": "v1" },
       { name: "Responses", description: "OpenAI Responses format, with the computer-use tool", "x-surface": "v1" },
     ],
-    paths: { ...computersPaths(), ...computersFilesPaths(), ...modelPaths() },
+    paths: { ...computersPaths(), ...computersFilesPaths(), ...computersReplaysPaths(), ...modelPaths() },
     components: {
-      schemas: { ...responseComponents(), ...computersComponents(), ...filesComponents(), ...modelComponents() },
+      schemas: {
+        ...responseComponents(),
+        ...computersComponents(),
+        ...filesComponents(),
+        ...replaysComponents(),
+        ...modelComponents(),
+      },
       securitySchemes: {
         bearerAuth: {
           type: "http",

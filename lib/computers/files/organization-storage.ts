@@ -1,13 +1,18 @@
 // The organization's storage quota (ORG_STORAGE_MAX_BYTES, docs/files.md "Limits"): every
 // stored byte of the organization counts, whichever feature stored it. Session files are the
-// first; a feature that stores more (replays) adds its sum to `storedBytes`, so one quota
+// first, replays the second; each adds its sum to `storedBytes`, so one quota
 // covers them all. The database holds the sums, so every node of a cluster sees the same.
 import { AppError } from "@/lib/api/errors";
 import { organizationStoredBytes } from "@/lib/computers/files/file-store";
+import { organizationReplayBytes } from "@/lib/computers/replays/replay-store";
 import { getEnv } from "@/lib/env";
 
 export async function storedBytes(organizationId: string): Promise<number> {
-  return organizationStoredBytes(organizationId);
+  const [files, replays] = await Promise.all([
+    organizationStoredBytes(organizationId),
+    organizationReplayBytes(organizationId),
+  ]);
+  return files + replays;
 }
 
 const mib = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;

@@ -32,6 +32,8 @@ export const createBodySchema = z.strictObject({
   environment_id: z.string().min(1).max(128).nullish(),
   use_advanced_proxy: z.boolean().optional(),
   stealth: z.boolean().optional(),
+  /** Record the session's whole life as one replay (docs/replays.md). */
+  record: z.boolean().optional(),
 });
 
 export type CreateBody = z.infer<typeof createBodySchema>;
@@ -47,6 +49,7 @@ export interface CreateOptions {
   environmentId: string | null;
   useAdvancedProxy: boolean;
   stealth: boolean;
+  record: boolean;
 }
 
 /** Validates and defaults a create body. `planMaxSeconds` is PLAN_MAX_LIFETIME_SECONDS. */
@@ -87,5 +90,6 @@ export function parseCreateOptions(body: unknown, planMaxSeconds: number): Creat
     environmentId: b.environment_id ?? null,
     useAdvancedProxy: b.use_advanced_proxy ?? false,
     stealth: b.stealth ?? false,
+    record: b.record ?? false,
   };
 }
