@@ -18,5 +18,7 @@ export const queryKeys = {
     createOptions: () => ["sessions", "create-options"] as const,
     /** One session's page (under "sessions", so the list's mutations refresh it too). */
     detail: (id: string) => ["sessions", "detail", id] as const,
+    /** One session's replays (the session page's Replays, the task page's replay). */
+    replays: (id: string) => ["sessions", "replays", id] as const,
   },
 };

@@ -2,6 +2,7 @@
 
 import type { UIMessage } from "ai";
 import { memo } from "react";
+import { AnswerText } from "@/components/playground/answer-text";
 import { Button } from "@/components/ui/button";
 import type { PlaygroundMessageMetadata } from "@/lib/models/playground";
 
@@ -88,7 +89,7 @@ const ChatMessage = memo(function ChatMessage({
         className={`max-w-[85%] whitespace-pre-wrap break-words rounded-lg px-3 py-2 text-sm ${mine ? "bg-brand-600 text-white" : "bg-slate-100 text-slate-900"}`}
         data-testid={mine ? undefined : "playground-answer"}
       >
-        {textOf(m) || (streaming ? "…" : "")}
+        {mine ? textOf(m) : <AnswerText text={textOf(m)} placeholder={streaming ? "…" : ""} />}
       </div>
       {!mine && <AnswerFacts meta={m.metadata} streaming={streaming} failed={failed} />}
     </li>

@@ -74,19 +74,22 @@ export function Playground({ models, origin }: { models: PlaygroundModel[]; orig
     chat.clearError();
   };
 
-  const conversation = chat.messages.map((m) => ({ role: m.role, content: textOf(m) })).filter((m) => m.content);
-  const codeCall: CodeCall = {
-    origin,
-    model: settings.model,
-    messages: [
-      ...(settings.system.trim() ? [{ role: "system" as const, content: settings.system }] : []),
-      ...conversation,
-      ...(draft.trim() || conversation.length === 0
-        ? [{ role: "user" as const, content: draft.trim() || "Hello!" }]
-        : []),
-    ],
-    temperature: settings.temperature,
-    maxTokens: settings.maxTokens,
+  // The code is written out only while shown: the chat renders every frame while an answer streams.
+  const codeCall = (): CodeCall => {
+    const conversation = chat.messages.map((m) => ({ role: m.role, content: textOf(m) })).filter((m) => m.content);
+    return {
+      origin,
+      model: settings.model,
+      messages: [
+        ...(settings.system.trim() ? [{ role: "system" as const, content: settings.system }] : []),
+        ...conversation,
+        ...(draft.trim() || conversation.length === 0
+          ? [{ role: "user" as const, content: draft.trim() || "Hello!" }]
+          : []),
+      ],
+      temperature: settings.temperature,
+      maxTokens: settings.maxTokens,
+    };
   };
 
   if (models.length === 0) {
@@ -140,7 +143,7 @@ export function Playground({ models, origin }: { models: PlaygroundModel[]; orig
         {showCode && (
           <div ref={codeCard} className="scroll-mb-4">
             <Card title="The same call with an API key">
-              <ViewCode call={codeCall} />
+              <ViewCode call={codeCall()} />
             </Card>
           </div>
         )}

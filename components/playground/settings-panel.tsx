@@ -1,6 +1,6 @@
 "use client";
 
-import { useId } from "react";
+import { memo, useId } from "react";
 import { ToggleGroup } from "@/components/ui/toggle-group";
 import type { PlaygroundModel } from "@/lib/models/playground";
 import {
@@ -51,7 +51,8 @@ function ModelFacts({ model }: { model: PlaygroundModel }) {
   );
 }
 
-export function SettingsPanel(props: {
+/** Memoized: the chat renders every frame while an answer streams, and the settings did not change. */
+export const SettingsPanel = memo(function SettingsPanel(props: {
   models: PlaygroundModel[];
   value: PlaygroundSettings;
   onChange: (value: PlaygroundSettings) => void;
@@ -153,7 +154,7 @@ export function SettingsPanel(props: {
       </div>
     </div>
   );
-}
+});
 
 /** An emptied or out-of-range number input keeps the nearest valid value. */
 function clamp(n: number, min: number, max: number): number {

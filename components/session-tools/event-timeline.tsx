@@ -1,7 +1,8 @@
 "use client";
 
+import { useEffect } from "react";
 import { TimelineItem } from "@/components/session-tools/timeline-entry";
-import { TIMELINE_LIMIT } from "@/components/session-tools/timeline-model";
+import { TIMELINE_LIMIT, type TimelineEntry } from "@/components/session-tools/timeline-model";
 import { useSessionEvents, type StreamState } from "@/components/session-tools/use-session-events";
 import { Card } from "@/components/ui/card";
 import { useTick } from "@/components/sessions/use-sessions";
@@ -29,12 +30,15 @@ export function EventTimeline(props: {
   onEnded: (reason: string) => void;
   /** Commands this page ran, by request id (the rest came through the API). */
   commands?: ReadonlyMap<string, string>;
+  /** Told the entries whenever they change (the Replays panel puts them on the video). */
+  onEntries?: (entries: TimelineEntry[]) => void;
 }) {
-  const { sessionId, ended, onEnded } = props;
+  const { sessionId, ended, onEnded, onEntries } = props;
   // A session ended before the page opened answers its kept history and `ended` at once
   // (docs/watching-sessions.md). One that ends while watched keeps its stream until the
   // stream's own `ended` event: the page's poll may see "terminated" first.
   const { entries, state } = useSessionEvents(sessionId, true, onEnded);
+  useEffect(() => onEntries?.(entries), [entries, onEntries]);
   const now = useTick();
   return (
     <Card title="Event timeline" actions={<StreamBadge state={state} />}>

@@ -4,6 +4,7 @@ import { useCallback, useState } from "react";
 import { CdpPanel } from "@/components/session-tools/cdp-panel";
 import { EventTimeline } from "@/components/session-tools/event-timeline";
 import { ExecConsole } from "@/components/session-tools/exec-console";
+import type { TimelineEntry } from "@/components/session-tools/timeline-model";
 import type { SessionToolsSubject } from "@/components/session-tools/types";
 
 /**
@@ -12,7 +13,13 @@ import type { SessionToolsSubject } from "@/components/session-tools/types";
  * 1280 px and stacks at 390 px. The timeline notices the end of the session
  * before the page's own data does, and the panels stop offering actions then.
  */
-export function SessionTools({ session }: { session: SessionToolsSubject }) {
+export function SessionTools({
+  session,
+  onEntries,
+}: {
+  session: SessionToolsSubject;
+  onEntries?: (entries: TimelineEntry[]) => void;
+}) {
   const [endedBy, setEndedBy] = useState<string | null>(null);
   // Commands run from this page, by request id, so the timeline can name what produced an output.
   const [commands, setCommands] = useState<ReadonlyMap<string, string>>(new Map());
@@ -30,6 +37,7 @@ export function SessionTools({ session }: { session: SessionToolsSubject }) {
         ended={session.status === "terminated"}
         onEnded={setEndedBy}
         commands={commands}
+        onEntries={onEntries}
       />
     </div>
   );

@@ -58,6 +58,8 @@ export function describeAction(action: unknown): string {
   if (typeof a.url === "string") return `${type} ${a.url}`;
   if (typeof a.text === "string") return `${type} “${a.text.length > 40 ? `${a.text.slice(0, 40)}…` : a.text}”`;
   if (Array.isArray(a.keys)) return `${type} ${a.keys.join("+")}`;
+  // The mouse's history buttons (the address field's Back and Forward): where they were pressed does not matter.
+  if (a.button === "back" || a.button === "forward") return `${type} ${a.button}`;
   if (typeof a.x === "number" && typeof a.y === "number") return `${type} (${a.x}, ${a.y})`;
   if (typeof a.tab_id === "string") return `${type} ${a.tab_id}`;
   return type;

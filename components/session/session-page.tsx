@@ -9,6 +9,8 @@ import { SessionFields } from "@/components/session/session-fields";
 import { SessionHeader } from "@/components/session/session-header";
 import { SessionEnded, SessionFailed, SessionLoading, SessionNotFound } from "@/components/session/session-states";
 import { SessionTools } from "@/components/session-tools/session-tools";
+import type { TimelineEntry } from "@/components/session-tools/timeline-model";
+import { ReplaysPanel } from "@/components/session/replays-panel";
 import { SessionTask } from "@/components/session/session-task";
 import { FilesPanel } from "@/components/sessions/files-panel";
 import { TabStrip } from "@/components/session/tab-strip";
@@ -23,6 +25,8 @@ export function SessionPage({ id }: { id: string }) {
   const detail = useSessionDetail(id);
   const queryClient = useQueryClient();
   const [endedByStream, setEndedByStream] = useState<string | null>(null);
+  // The timeline's entries, for the Replays panel's markers (one /events stream for both).
+  const [entries, setEntries] = useState<TimelineEntry[]>([]);
   // The stream says "ended" before the next poll: show it now, and read the row for the recorded reason.
   const onEnded = useCallback(
     (reason: string) => {
@@ -61,7 +65,11 @@ export function SessionPage({ id }: { id: string }) {
         <div className="space-y-3">
           {!ended && session.kind === "browser" && <TabStrip sessionId={session.id} tabs={session.tabs} />}
           {ended ? (
-            <SessionEnded reason={session.termination_reason ?? endedByStream} />
+            <SessionEnded
+              reason={session.termination_reason ?? endedByStream}
+              screenshot={session.final_screenshot}
+              viewport={session.viewport}
+            />
           ) : (
             <LiveViewer wsUrl={session.endpoints.ws} viewport={session.viewport} onEnded={onEnded} />
           )}
@@ -69,7 +77,8 @@ export function SessionPage({ id }: { id: string }) {
       </Card>
       <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_18rem]">
         <div className="min-w-0 space-y-4">
-          <SessionTools session={session} />
+          <ReplaysPanel sessionId={session.id} live={!ended} entries={entries} />
+          <SessionTools session={session} onEntries={setEntries} />
         </div>
         <aside className="min-w-0 space-y-4">
           <FilesPanel sessionId={session.id} kind={session.kind} ended={ended} />

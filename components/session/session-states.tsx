@@ -46,8 +46,40 @@ export function SessionFailed({ message, onRetry }: { message: string; onRetry: 
   );
 }
 
-/** In place of the viewer once the session has ended: why it ended. */
-export function SessionEnded({ reason }: { reason: string | null }) {
+/** In place of the viewer once the session has ended: why it ended, and its last screen when one was kept. */
+export function SessionEnded(props: {
+  reason: string | null;
+  screenshot?: { url: string; taken_at: string } | null;
+  viewport?: { width: number; height: number };
+}) {
+  const { reason, screenshot, viewport } = props;
+  const why = (
+    <p className="text-sm text-slate-700" data-testid="session-ended-reason" data-reason={reason ?? ""}>
+      {endSentence(reason)}
+    </p>
+  );
+  if (screenshot)
+    return (
+      <div role="status" className="space-y-2" data-testid="session-ended">
+        <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
+          <p className="text-base font-semibold text-slate-900">This session has ended</p>
+          {why}
+        </div>
+        <figure className="space-y-1" data-testid="final-screenshot">
+          {/* biome-ignore lint/performance/noImgElement: a member route of this server, not an optimizable asset */}
+          <img
+            src={screenshot.url}
+            alt="The session's screen as it ended"
+            width={viewport?.width ?? 1280}
+            height={viewport?.height ?? 720}
+            className="block h-auto w-full rounded-md border border-slate-200 bg-slate-100"
+          />
+          <figcaption className="text-xs text-slate-600">
+            Its last screen, taken as it ended ({new Date(screenshot.taken_at).toLocaleString()}).
+          </figcaption>
+        </figure>
+      </div>
+    );
   return (
     <div
       role="status"
@@ -55,8 +87,9 @@ export function SessionEnded({ reason }: { reason: string | null }) {
       data-testid="session-ended"
     >
       <p className="text-base font-semibold text-slate-900">This session has ended</p>
-      <p className="text-sm text-slate-700" data-testid="session-ended-reason" data-reason={reason ?? ""}>
-        {endSentence(reason)}
+      {why}
+      <p className="text-xs text-slate-600" data-testid="no-final-screenshot">
+        No last screen was kept{screenshot === null ? " (none is taken after a crash; they are kept 7 days)" : ""}.
       </p>
       <Link href="/sessions" className={`text-sm ${backLink}`}>
         Back to sessions

@@ -13,13 +13,21 @@ export type { SessionDetail, SessionTab };
 export type SessionView = SessionDetail & { skew_ms: number };
 
 const DETAIL_REFRESH_MS = 2_000;
+/** The last screen is stored while the session ends, just after its row says so: look again for this long. */
+const FINAL_SCREENSHOT_WAIT_MS = 10_000;
+
+/** An ended session no longer changes, except for its last screen arriving just after the end. */
+function stillChanging(session: SessionView | undefined): boolean {
+  if (session?.status !== "terminated") return true;
+  if (session.final_screenshot || !session.terminated_at) return false;
+  return Date.parse(session.now) - Date.parse(session.terminated_at) < FINAL_SCREENSHOT_WAIT_MS;
+}
 
 export function useSessionDetail(id: string) {
   return useQuery({
     queryKey: queryKeys.sessions.detail(id),
     queryFn: (): Promise<SessionView> => fetchWithSkew<SessionDetail>(`/api/sessions/${encodeURIComponent(id)}`),
-    // An ended session no longer changes: stop polling it.
-    refetchInterval: (query) => (query.state.data?.status === "terminated" ? false : DETAIL_REFRESH_MS),
+    refetchInterval: (query) => (stillChanging(query.state.data) ? DETAIL_REFRESH_MS : false),
     // A 404 will stay a 404: show "not found" at once instead of retrying.
     retry: (failures, error) => (error as { status?: number }).status !== 404 && failures < 2,
   });
@@ -54,6 +62,15 @@ export const useNavigateTab = (id: string) =>
     fetchJson<{ status: string; error_message?: string }>(`${base}/${encodeURIComponent(tabId)}/navigate`, {
       method: "POST",
       body: JSON.stringify({ url }),
+    }),
+  );
+
+/** Back or Forward in tab `tabId` (the mouse's history buttons): an ActionResult like the navigation's. */
+export const useTabHistory = (id: string) =>
+  useTabMutation(id, (base, { tabId, history }: { tabId: string; history: "back" | "forward" }) =>
+    fetchJson<{ status: string; error_message?: string }>(`${base}/${encodeURIComponent(tabId)}/navigate`, {
+      method: "POST",
+      body: JSON.stringify({ history }),
     }),
   );
 

@@ -7,6 +7,7 @@ import { Card } from "@/components/ui/card";
 import { ErrorState } from "@/components/ui/error-state";
 import { TaskControls } from "@/components/tasks/task-controls";
 import { TaskFacts } from "@/components/tasks/task-facts";
+import { TaskReplay } from "@/components/tasks/task-replay";
 import { TaskScreen } from "@/components/tasks/task-screen";
 import { TaskStatus } from "@/components/tasks/task-status";
 import { TaskSteps } from "@/components/tasks/task-steps";
@@ -108,6 +109,9 @@ export function TaskPage({ id }: { id: string }) {
       <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_28rem]">
         <div className="min-w-0 space-y-4">
           <Card title="Screen">{task.computer_id ? <TaskScreen task={task} /> : null}</Card>
+          <Card title="Replay">
+            <TaskReplay task={task} />
+          </Card>
           {live && (
             <Card title="Control">
               <TaskControls task={task} onQueued={(m) => setSent((all) => [...all, m])} />

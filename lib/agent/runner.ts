@@ -5,6 +5,7 @@
 // closed when the task made it). Shutdown interrupts every loop and waits for their ends to be
 // stored, so a stopped server leaves each task with a clear status.
 import { closeComputer, type ComputerRef } from "@/lib/agent/computer";
+import { keepLastStepScreenshot } from "@/lib/agent/keep-last-screenshot";
 import { stopTaskReplays } from "@/lib/computers/session-replays";
 import { TaskControl, type TaskEvent } from "@/lib/agent/control";
 import { runLoop, type TaskEnd } from "@/lib/agent/loop";
@@ -80,6 +81,7 @@ export class TaskRunner {
     const finished = (async () => {
       const end = await runLoop({ taskId, plan, computer, control });
       stopClock?.();
+      await keepLastStepScreenshot({ taskId, computerId: computer.computerId });
       if (input.ownsComputer && plan.terminateOnCompletion) {
         await closeComputer(computer).catch((err) =>
           getLogger().error({ err, taskId }, "agent task session not ended"),

@@ -77,7 +77,8 @@ export function sessionIdOfBody(method: string, pathname: string, body: unknown)
  */
 export function isSessionFilesPath(url: string): boolean {
   const parts = url.split("?", 1)[0]!.split("/");
-  const kept = (part: string | undefined) => part === "files" || part === "replays";
+  // final-screenshot: an ended session's last screen (the dashboard's), kept on the node that ran it.
+  const kept = (part: string | undefined) => part === "files" || part === "replays" || part === "final-screenshot";
   if (parts[1] === "computers") return kept(parts[3]);
   return parts[1] === "api" && parts[2] === "sessions" && kept(parts[4]);
 }

@@ -1,5 +1,5 @@
 // Stored screenshots (docs/contract.md "Screenshots"): a screenshot is named by its id (`ScreenshotRef`);
 // its capability URL is built from that id, never parsed back into one.
 export { getScreenshotFile, screenshotUrl } from "@/lib/computers/screenshots/screenshot-links";
-export { readScreenshot } from "@/lib/computers/screenshots/screenshots";
+export { keepScreenshot, readScreenshot } from "@/lib/computers/screenshots/screenshots";
 export { verifyScreenshotToken, type ScreenshotRef } from "@/lib/computers/screenshots/screenshot-token";

@@ -23,3 +23,12 @@ export {
   type SessionTab,
 } from "@/lib/computers/dashboard/dashboard-session";
 export { sessionListChangesAs } from "@/lib/computers/dashboard/session-list-changes";
+export { readFinalScreenshotAs, type FinalScreenshotRef } from "@/lib/computers/dashboard/session-review";
+export {
+  deleteSessionReplayAs,
+  listSessionReplaysAs,
+  readSessionReplayAs,
+  startSessionReplayAs,
+  stopSessionReplayAs,
+  type DashboardReplay,
+} from "@/lib/computers/dashboard/session-replays";

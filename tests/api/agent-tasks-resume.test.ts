@@ -6,6 +6,9 @@
 // resumed after Last-Event-ID or from ?from=<seq>, with a replay_gap event when
 // the events asked for are no longer kept (AGENT_TASK_EVENT_HISTORY is 4 here). A task whose session ends
 // under it ends with end_reason session_ended, naming the session and why it ended.
+// A finished task's last step screenshot is kept past the step screenshots' 15 minutes.
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   agentCall,
@@ -17,6 +20,7 @@ import {
   waitForTask,
   type AgentWorld,
 } from "./agent-fixtures";
+import { waitFor } from "./wait-for";
 
 let world: AgentWorld;
 
@@ -72,6 +76,12 @@ describe("a task start with Lightcone's newer fields", () => {
     const done = await waitForTask(world, world.key, started.body.task_id, ended);
     expect(done).toMatchObject({ status: "completed", end_reason: "done", metadata: { ticket: "T-9" } });
     expect(JSON.stringify(done)).not.toContain("some_future_field");
+    // Its last step's screenshot is kept past the 15 minutes of step screenshots, among the session's kept ones.
+    const lastShot = new URL(done.steps.findLast((s: any) => s.screenshot_url).screenshot_url).pathname
+      .split("/")
+      .at(-1)!;
+    const kept = path.join(world.server.dataDir, "kept-screenshots", done.computer_id, lastShot);
+    await waitFor(() => existsSync(kept), { message: `the kept copy ${kept}` });
   });
 
   it("ends a task that runs past max_duration_seconds, saying so", async () => {

@@ -184,7 +184,13 @@ for (const viewport of [
     expect((await page.request.delete(`/api/sessions/${sessionId}`)).status()).toBeLessThan(300);
     await page.reload();
     await expect(page.getByTestId("screen-ended")).toBeVisible();
-    await expect(page.getByTestId("last-screenshot").locator("img")).toHaveJSProperty("complete", true);
+    // The session's own last screen, taken as it ended (it arrives just after the end).
+    const last = page.getByTestId("last-screenshot").locator("img");
+    await expect(last).toHaveAttribute("src", new RegExp(`^/api/sessions/${sessionId}/final-screenshot`), {
+      timeout: 15_000,
+    });
+    await expect.poll(() => last.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    await saveScreenshot(page, testInfo, `task-ended-${viewport.width}`);
 
     // The list tells runs apart: start time, duration, starter, status.
     await page.goto("/tasks");

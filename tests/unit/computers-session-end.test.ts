@@ -23,8 +23,9 @@ describe("SessionEndBus", () => {
     bus.subscribe("live_view", () => void heard.push("live_view"));
     bus.subscribe("cdp", () => void heard.push("cdp-2"));
     bus.subscribe("usage", () => void heard.push("usage"));
+    bus.subscribe("final_screenshot", () => void heard.push("final_screenshot"));
     await bus.publish(ended, () => {});
-    expect(heard).toEqual(["events", "live_view", "cdp", "cdp-2", "usage", "tasks"]);
+    expect(heard).toEqual(["events", "final_screenshot", "live_view", "cdp", "cdp-2", "usage", "tasks"]);
   });
 
   it("tells every subscriber before waiting for any, and waits for the slow ones", async () => {

@@ -13,7 +13,9 @@ import {
 import { mergeDoorImports, rewriteText } from "@/scripts/house/front-door-imports";
 
 const FILES: Record<string, string> = {
-  "lib/computers/session-actions.ts": `export { actOn, type ActOutcome } from "@/lib/computers/actions/action-service";\nexport function local() {}\n`,
+  "lib/computers/session-actions.ts":
+    'export { actOn, type ActOutcome } from "@/lib/computers/actions/action-service";\n' +
+    "export function local() {}\n",
   "lib/computers/actions/action-service.ts": `export function actOn() {}\nexport function hidden() {}\n`,
   "lib/models/model-calls.ts": `export const respond = 1;\n`,
 };

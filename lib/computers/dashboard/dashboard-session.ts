@@ -18,6 +18,8 @@ import {
 import { DASHBOARD_SESSION_INCLUDE, withTasks, type DashboardSession } from "@/lib/computers/dashboard/dashboard";
 import { sessionEndpoints, type SessionEndpoints } from "@/lib/computers/endpoints";
 import { getSessionManager } from "@/lib/computers/registry";
+import { finalScreenshotRef, type FinalScreenshotRef } from "@/lib/computers/dashboard/session-review";
+import { AppError } from "@/lib/api/errors";
 
 /** One open tab of a live browser session. */
 export interface SessionTab {
@@ -44,6 +46,11 @@ export interface SessionDetail extends DashboardSession {
    * answer in time.
    */
   tabs: SessionTab[] | null;
+  /**
+   * An ended session's last screen (GET /api/sessions/{id}/final-screenshot); null while live, after a crash or once
+   * swept.
+   */
+  final_screenshot: FinalScreenshotRef | null;
 }
 
 // The page polls every 2 s; a tab list stuck behind a slow action (a navigation) must not hold the poll.
@@ -93,6 +100,7 @@ export async function readSessionDetail(member: Member, id: string, origin: stri
     max_lifetime_seconds: row.maxLifetimeSeconds,
     environment_id: row.environmentId,
     tabs,
+    final_screenshot: row.status === "terminated" ? await finalScreenshotRef(row.id) : null,
   };
 }
 
@@ -126,13 +134,28 @@ export function switchSessionTabAs(call: DashboardTabCall & { tabId: string }) {
   return switchTab({ ...actionCallOf(call), tabId: call.tabId });
 }
 
-/** Body `{url}`: go_to_url in tab `tabId` (the page's address field navigates the current tab, not a new one). */
+const HISTORY_DIRECTIONS = ["back", "forward"];
+
+/**
+ * Body `{url}`: go_to_url in tab `tabId` (the page's address field navigates the current tab, not a new one).
+ * Body `{history: "back"|"forward"}`: the tab's Back or Forward, as the mouse's history buttons do it (a click
+ * with `button: "back"|"forward"`, lib/computers/browser/history-buttons.ts).
+ */
 export function navigateSessionTabAs(call: DashboardTabCall & { tabId: string; body: unknown }) {
-  const url = (call.body as { url?: unknown } | null)?.url;
+  const body = (call.body ?? {}) as { url?: unknown; history?: unknown };
+  if (body.history !== undefined) {
+    if (body.url !== undefined) throw new AppError("invalid_request", "Send either url or history, not both");
+    if (typeof body.history !== "string" || !HISTORY_DIRECTIONS.includes(body.history))
+      throw new AppError("invalid_request", "history must be back or forward");
+    return executeAction({
+      ...actionCallOf(call),
+      body: { action: { type: "click", x: 0, y: 0, button: body.history, tab_id: call.tabId } },
+    });
+  }
   return executeAction({
     ...actionCallOf(call),
     // The action's own schema checks the URL (and names `url` when it is bad); tab_id picks the tab.
-    body: { action: { type: "go_to_url", url, tab_id: call.tabId } },
+    body: { action: { type: "go_to_url", url: body.url, tab_id: call.tabId } },
   });
 }
 

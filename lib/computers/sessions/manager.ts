@@ -26,6 +26,7 @@ import { QuotaGate } from "@/lib/computers/sessions/quotas";
 import { organizationQuotas } from "@/lib/computers/sessions/quotas-store";
 import { SharedQuotaTurns } from "@/lib/computers/sessions/quotas-shared";
 import { sweepScreenshots } from "@/lib/computers/screenshots/screenshots";
+import { keepFinalScreenshotOf } from "@/lib/computers/screenshots/final-screenshot";
 import { SessionEndBus } from "@/lib/computers/sessions/session-end";
 import { nodeStartAdmission } from "@/lib/computers/sessions/start-admission";
 import { SessionEvents } from "@/lib/computers/events/session-events";
@@ -59,6 +60,7 @@ export class SessionManager {
 
   constructor() {
     this.ends.subscribe("events", (ended) => this.events.end(ended.sessionId, ended.reason));
+    this.ends.subscribe("final_screenshot", keepFinalScreenshotOf(this.sessions));
     // Viewers learn the reason; their capture stops before the computer does.
     this.ends.subscribe("live_view", (ended) => this.sessions.get(ended.sessionId)?.liveView?.end(ended.reason));
     this.ends.subscribe("usage", (ended) => countSessionEnded(ended.kind, ended.reason));

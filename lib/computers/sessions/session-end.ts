@@ -3,11 +3,13 @@
 // torn down. Everything that outlives a request but not the session subscribes here instead
 // of keeping a hook of its own, and hears the end in one order (docs/computers.md "How a
 // session ends"):
-//   1. events     — GET /computers/{id}/events subscribers get `event: ended`
-//   2. live_view  — screencast and /ws viewers are told why; the capture stops
-//   3. cdp        — CDP clients are closed with the reason
-//   4. usage      — counters and accounting of ended sessions
-//   5. tasks      — agent tasks driving the session stop (TaskRunner)
+//   1. events           — GET /computers/{id}/events subscribers get `event: ended`
+//   2. final_screenshot — the last screen is taken and kept for review, while viewers
+//                         and CDP clients still see it (keepFinalScreenshot)
+//   3. live_view        — screencast and /ws viewers are told why; the capture stops
+//   4. cdp              — CDP clients are closed with the reason
+//   5. usage            — counters and accounting of ended sessions
+//   6. tasks            — agent tasks driving the session stop (TaskRunner)
 // Subscribers are called synchronously in that order (so the first thing each one
 // hears is the end itself); `publish` then waits for the asynchronous ones, and the
 // manager stops the computer only after that.
@@ -22,7 +24,7 @@ export interface SessionEnded {
   at: Date;
 }
 
-export const SESSION_END_STAGES = ["events", "live_view", "cdp", "usage", "tasks"] as const;
+export const SESSION_END_STAGES = ["events", "final_screenshot", "live_view", "cdp", "usage", "tasks"] as const;
 export type SessionEndStage = (typeof SESSION_END_STAGES)[number];
 
 export type SessionEndSubscriber = (ended: SessionEnded) => void | Promise<void>;
