@@ -104,7 +104,8 @@ function inUse(dir: string, holder: LockHolder | null): DataDirInUse {
     : "another Cabin server starting at the same moment";
   return new DataDirInUse(
     `DATA_DIR ${dir} is in use by ${who}: give every server its own DATA_DIR ` +
-      "(its Chromium and desktop processes and folders are found by it, so two servers on one folder would end each other's sessions).",
+      "(its Chromium and desktop processes and folders are found by it, so two servers on one folder would end " +
+      "each other's sessions).",
   );
 }
 

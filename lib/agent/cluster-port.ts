@@ -9,7 +9,9 @@ export function registerTasksWithCluster(): void {
     const failed = await failLeftoverTasks({
       hostId: id,
       endReason: "node_lost",
-      message: `The node '${id}' running this task stopped answering (last seen ${lastSeen.toISOString()}); its loop and its session ended with it`,
+      message:
+        `The node '${id}' running this task stopped answering (last seen ${lastSeen.toISOString()}); its loop and ` +
+        `its session ended with it`,
     });
     return failed.length;
   });

@@ -102,7 +102,8 @@ async function handoffOfToken(taskId: string, token: string | null) {
   if (!task || !open || !token || !verifyHandoffToken(task.id, open.id, token))
     throw new AppError(
       "unauthorized",
-      "This take-over link is not valid: it expired, its hand-off is over, or it was never issued. Read the task again for a fresh link.",
+      "This take-over link is not valid: it expired, its hand-off is over, or it was never issued. Read the " +
+        "task again for a fresh link.",
       { detail: "invalid_handoff_token" },
     );
   return { task, open };

@@ -97,7 +97,9 @@ async function steps(input: LoopInput): Promise<TaskEnd> {
     if (handBack) {
       // The person changed the screen: the model sees it now, with their note.
       shot = await takeScreenshot(computer);
-      const text = `A person (${handBack.by}) had control and gave it back.${handBack.note ? ` Their note: ${handBack.note}` : ""}`;
+      const text =
+        `A person (${handBack.by}) had control and gave it ` +
+        `back.${handBack.note ? ` Their note: ${handBack.note}` : ""}`;
       conversation.push({
         type: "message",
         role: "user",

@@ -23,7 +23,8 @@ export const DONE_TOOL = {
 } as const;
 
 const SYSTEM_PROMPT =
-  "You operate a computer to carry out the user's task. Each turn you see a screenshot; answer with one computer action " +
+  "You operate a computer to carry out the user's task. Each turn you see a screenshot; answer with one " +
+  "computer action " +
   "(coordinates in a 0-1000 space on both axes) or call done with the result once the task is finished.";
 /** A model with its own computer tool (Claude's) is told its screen in pixels by that tool: no 0-1000 rule. */
 const NATIVE_TOOL_PROMPT =

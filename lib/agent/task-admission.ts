@@ -10,7 +10,8 @@ import { withinCountedLimit } from "@/lib/limits/counted-admission";
 function tooManyTasks(limit: number): AppError {
   return new AppError(
     "rate_limited",
-    `Your organization already runs ${limit} agent tasks (AGENT_ORG_MAX_RUNNING_TASKS); stop one or wait for one to end`,
+    `Your organization already runs ${limit} agent tasks (AGENT_ORG_MAX_RUNNING_TASKS); stop one or wait for ` +
+      `one to end`,
     { detail: "too_many_tasks" },
   );
 }

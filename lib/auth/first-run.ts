@@ -9,7 +9,8 @@ export async function announceFirstRun() {
   const message = [
     "No accounts yet. Create the first one:",
     `  - in the browser: ${url}/sign-up`,
-    '  - or with the CLI: npm run cli -- org create "My team" && npm run cli -- user create you@example.com --org "My team" --role owner',
+    '  - or with the CLI: npm run cli -- org create "My team" && npm run cli -- user create you@example.com ' +
+      '--org "My team" --role owner',
   ].join("\n");
   getLogger().info(message);
   // Also plain, so it reads well in a terminal whatever the log format.

@@ -98,15 +98,18 @@ const fromRow = (row: BackoffRow): BackoffEntry => ({
 
 const LOCK_SQL = `SELECT "failures", "inFlight", "inFlightSinceMs", "nextAtMs", "lastFailureAtMs", ${DB_NOW} AS "now"
 FROM "login_backoffs" WHERE "key" = $1 FOR UPDATE`;
-const UPSERT_SQL = `INSERT INTO "login_backoffs" ("key", "failures", "inFlight", "inFlightSinceMs", "nextAtMs", "lastFailureAtMs")
+const UPSERT_SQL =
+  `INSERT INTO "login_backoffs" ("key", "failures", "inFlight", "inFlightSinceMs", "nextAtMs", "lastFailureAtMs")
 VALUES ($1, $2, $3, $4, $5, $6)
-ON CONFLICT ("key") DO UPDATE SET "failures" = $2, "inFlight" = $3, "inFlightSinceMs" = $4, "nextAtMs" = $5, "lastFailureAtMs" = $6`;
+ON CONFLICT ("key") DO UPDATE SET "failures" = $2, "inFlight" = $3, "inFlightSinceMs" = $4, "nextAtMs" = $5, ` +
+  `"lastFailureAtMs" = $6`;
 
 /** The backoff entries in login_backoffs: every node reads and writes the pair's row under its lock. */
 export function pgLoginBackoffStore(settings: () => BackoffSettings): LoginBackoffStore {
   const sweep = sweeper("login_backoffs", () =>
     getDb().$executeRawUnsafe(
-      `DELETE FROM "login_backoffs" WHERE "lastFailureAtMs" < ${DB_NOW} - $1 AND "nextAtMs" < ${DB_NOW} AND ("inFlight" = 0 OR "inFlightSinceMs" < ${DB_NOW} - 3600000)`,
+      `DELETE FROM "login_backoffs" WHERE "lastFailureAtMs" < ${DB_NOW} - $1 AND "nextAtMs" < ${DB_NOW} AND ` +
+        `("inFlight" = 0 OR "inFlightSinceMs" < ${DB_NOW} - 3600000)`,
       forgiveAfterMs(settings()),
     ),
   );

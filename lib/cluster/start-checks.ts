@@ -94,13 +94,18 @@ export async function refusalToJoin(input: {
   const live = input.others.filter((n) => n.id !== input.self.id && leaseState(n, now) === "live");
   if (live.length && !input.explicitSecret) {
     return (
-      `CABIN_SECRET is not set, but ${live.length} other node(s) (${live.map((n) => n.id).join(", ")}) use this database: ` +
-      "every node of a cluster needs the same explicit CABIN_SECRET (logins, live-view tokens, saved states and node-to-node signatures depend on it)."
+      `CABIN_SECRET is not set, but ${live.length} other node(s) (${live.map((n) => n.id).join(", ")}) use this ` +
+      `database: ` +
+      "every node of a cluster needs the same explicit CABIN_SECRET (logins, live-view tokens, saved states and " +
+      "node-to-node signatures depend on it)."
     );
   }
   const differing = live.find((n) => n.secretFingerprint !== input.self.secretFingerprint);
   if (differing) {
-    return `CABIN_SECRET differs from node '${differing.id}' (${differing.url}): every node of a cluster needs the same CABIN_SECRET.`;
+    return (
+      `CABIN_SECRET differs from node '${differing.id}' (${differing.url}): every node of a cluster needs the ` +
+      `same CABIN_SECRET.`
+    );
   }
   const holder = input.existing;
   if (holder && leaseState(holder, now) === "live") {
@@ -113,7 +118,8 @@ export async function refusalToJoin(input: {
         answer.startedAt === holder.startedAt.toISOString());
     if (same) {
       return (
-        `Another node with id '${holder.id}' (HOST_ID) is live at ${holder.url} (lease until ${holder.leaseUntil.toISOString()}): ` +
+        `Another node with id '${holder.id}' (HOST_ID) is live at ${holder.url} (lease ` +
+        `until ${holder.leaseUntil.toISOString()}): ` +
         "give every node its own HOST_ID and NODE_URL."
       );
     }

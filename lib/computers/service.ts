@@ -142,7 +142,8 @@ async function loadEnvironment(organizationId: string, environmentId: string, ki
   if (!state) {
     throw new AppError(
       "invalid_request",
-      `environment_id '${environmentId}' has no saved state yet: state is saved when the session ends and every ${getEnv().STATE_SAVE_INTERVAL_SECONDS} s while it runs`,
+      `environment_id '${environmentId}' has no saved state yet: state is saved when the session ends and ` +
+        `every ${getEnv().STATE_SAVE_INTERVAL_SECONDS} s while it runs`,
       { param, detail: "environment_has_no_state" },
     );
   }

@@ -10,7 +10,8 @@ export const computerSettings = {
     .enum(["auto", "on", "off"])
     .default("on")
     .describe(
-      "CDP endpoints (endpoints.cdp) for browser sessions, for Playwright's connectOverCDP and Puppeteer's connect: on (default) or off. " +
+      "CDP endpoints (endpoints.cdp) for browser sessions, for Playwright's connectOverCDP and Puppeteer's " +
+        "connect: on (default) or off. " +
         "auto is an older name for on, kept so existing configurations still start. See docs/cdp.md.",
     ),
   ACTION_TIMEOUT_SECONDS: z.coerce
@@ -24,7 +25,8 @@ export const computerSettings = {
     .enum(["default", "public-only"])
     .default("default")
     .describe(
-      "Where sessions may connect: default refuses the host's loopback and addresses, link-local and cloud metadata, and Cabin itself; public-only refuses private ranges too (for Cabin facing the internet).",
+      "Where sessions may connect: default refuses the host's loopback and addresses, link-local and cloud " +
+        "metadata, and Cabin itself; public-only refuses private ranges too (for Cabin facing the internet).",
     ),
   SESSION_EGRESS_ALLOW: z
     .string()
@@ -37,7 +39,8 @@ export const computerSettings = {
       }
     })
     .describe(
-      "Egress exceptions: hosts, host:port pairs and CIDRs, comma-separated. Cabin's own address stays refused unless an entry names that exact host:port.",
+      "Egress exceptions: hosts, host:port pairs and CIDRs, comma-separated. Cabin's own address stays refused " +
+        "unless an entry names that exact host:port.",
     ),
 
   // ---- agent tasks (docs/agent-tasks.md) ----
@@ -52,7 +55,8 @@ export const computerSettings = {
     .min(1)
     .optional()
     .describe(
-      "Model id an agent task uses when the start request names none. Unset: the configured <MODEL_PREFIX>.cua-fast model, else the first model.",
+      "Model id an agent task uses when the start request names none. Unset: the configured " +
+        "<MODEL_PREFIX>.cua-fast model, else the first model.",
     ),
   AGENT_MAX_STEPS_LIMIT: z.coerce
     .number()

@@ -10,7 +10,8 @@ export const fileSettings = {
     .min(1)
     .default(512 * 1024 * 1024)
     .describe(
-      "Largest file, in bytes, one upload (POST /computers/{id}/files) or one captured download may be; a bigger upload is answered 413 and nothing is kept.",
+      "Largest file, in bytes, one upload (POST /computers/{id}/files) or one captured download may be; a " +
+        "bigger upload is answered 413 and nothing is kept.",
     ),
   FILES_RETENTION_HOURS: z.coerce
     .number()
@@ -18,7 +19,8 @@ export const fileSettings = {
     .max(24 * 365)
     .default(24)
     .describe(
-      "Hours a session's files (uploads and downloads) are kept after the session ended; then the files reaper deletes them.",
+      "Hours a session's files (uploads and downloads) are kept after the session ended; then the files reaper " +
+        "deletes them.",
     ),
   REPLAY_RETENTION_DAYS: z.coerce
     .number()
@@ -26,7 +28,8 @@ export const fileSettings = {
     .max(3650)
     .default(7)
     .describe(
-      "Days a replay (a session's recorded video) is kept after its recording finished, whether or not its session still runs; then the replays reaper deletes it.",
+      "Days a replay (a session's recorded video) is kept after its recording finished, whether or not its " +
+        "session still runs; then the replays reaper deletes it.",
     ),
   ORG_STORAGE_MAX_BYTES: z.coerce
     .number()
@@ -34,6 +37,7 @@ export const fileSettings = {
     .min(0)
     .default(10 * 1024 * 1024 * 1024)
     .describe(
-      "Bytes of stored files one organization may hold at once (session files and replays). 0: no limit. Past it an upload is answered 413 (storage_quota_exceeded).",
+      "Bytes of stored files one organization may hold at once (session files and replays). 0: no limit. Past " +
+        "it an upload is answered 413 (storage_quota_exceeded).",
     ),
 };

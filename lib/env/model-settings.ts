@@ -14,7 +14,8 @@ export const modelSettings = {
     .string()
     .optional()
     .describe(
-      "JSON map of model id to backend settings (see docs/models.md). Unset: the two default ids run locally on a generated placeholder model.",
+      "JSON map of model id to backend settings (see docs/models.md). Unset: the two default ids run locally on " +
+        "a generated placeholder model.",
     ),
   MODEL_THREADS: z.coerce.number().int().min(1).max(256).default(1).describe("CPU threads per local model."),
   MODEL_CONTEXT_SIZE: z.coerce
@@ -23,13 +24,15 @@ export const modelSettings = {
     .min(128)
     .default(8192)
     .describe(
-      "Context size in tokens of local models unless MODELS sets one (capped at the model's own). Default 8192: the computer tool plus 20 steps of history fit.",
+      "Context size in tokens of local models unless MODELS sets one (capped at the model's own). Default 8192: " +
+        "the computer tool plus 20 steps of history fit.",
     ),
   MODEL_ALIASES: z
     .string()
     .optional()
     .describe(
-      'JSON map of extra model ids to configured ones, e.g. {"tzafon.northstar-cua-fast": "svc.cua-fast"}, so clients keep their model ids. ' +
+      'JSON map of extra model ids to configured ones, e.g. {"tzafon.northstar-cua-fast": "svc.cua-fast"}, so ' +
+        "clients keep their model ids. " +
         'Default: tzafon.northstar-cua-fast -> <MODEL_PREFIX>.cua-fast when that model exists. "{}" turns aliases off.',
     ),
   MODEL_PARALLEL: z.coerce

@@ -25,7 +25,8 @@ export const serverSettings = {
   PUBLIC_URL: z
     .preprocess((v) => (v === "" ? undefined : v), z.url().optional())
     .describe(
-      "Public address of the app (links, auth callbacks). Unset: the address each request came by (X-Forwarded-Proto/-Host or Host), localhost:PORT without one.",
+      "Public address of the app (links, auth callbacks). Unset: the address each request came by " +
+        "(X-Forwarded-Proto/-Host or Host), localhost:PORT without one.",
     ),
   MAX_REQUEST_BODY_BYTES: z.coerce
     .number()
@@ -51,7 +52,8 @@ export const serverSettings = {
     .min(1)
     .default(1024)
     .describe(
-      "Sockets one client address may hold open at once; past it a new connection gets 429 and is closed (trusted proxies are exempt).",
+      "Sockets one client address may hold open at once; past it a new connection gets 429 and is closed " +
+        "(trusted proxies are exempt).",
     ),
   WEBSOCKETS_MAX_PER_ADDRESS: z.coerce
     .number()
@@ -59,7 +61,8 @@ export const serverSettings = {
     .min(1)
     .default(256)
     .describe(
-      "Upgrade requests and WebSockets (CDP, live view, VNC) one client address may hold at once (the forwarded address behind a trusted proxy); past it 429.",
+      "Upgrade requests and WebSockets (CDP, live view, VNC) one client address may hold at once (the forwarded " +
+        "address behind a trusted proxy); past it 429.",
     ),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
@@ -69,7 +72,8 @@ export const serverSettings = {
     .string()
     .default("data")
     .describe(
-      "Directory of the SQLite file, generated secrets, saved states and model files (relative to the working directory).",
+      "Directory of the SQLite file, generated secrets, saved states and model files (relative to the working " +
+        "directory).",
     ),
   HOST_ID: z
     .string()
@@ -77,12 +81,14 @@ export const serverSettings = {
     .max(100)
     .default("local")
     .describe(
-      "This node's id: names the node in the nodes table and the sessions it runs. On PostgreSQL every node needs its own (a start with the id of a live node is refused; docs/cluster.md).",
+      "This node's id: names the node in the nodes table and the sessions it runs. On PostgreSQL every node " +
+        "needs its own (a start with the id of a live node is refused; docs/cluster.md).",
     ),
   NODE_URL: z
     .preprocess((v) => (v === "" ? undefined : v), z.url().optional())
     .describe(
-      "Address other nodes reach this one at, to forward requests for its sessions (docs/cluster.md). Unset: http://127.0.0.1:PORT (one machine).",
+      "Address other nodes reach this one at, to forward requests for its sessions (docs/cluster.md). Unset: " +
+        "http://127.0.0.1:PORT (one machine).",
     ),
   NODE_LEASE_SECONDS: z.coerce
     .number()
@@ -91,7 +97,8 @@ export const serverSettings = {
     .max(600)
     .default(15)
     .describe(
-      "Seconds a node's lease lasts; it is renewed every third of it. A node silent for longer is dead: a survivor ends its sessions as crashed.",
+      "Seconds a node's lease lasts; it is renewed every third of it. A node silent for longer is dead: a " +
+        "survivor ends its sessions as crashed.",
     ),
   NODE_BROWSER_SLOTS: z.coerce
     .number()
@@ -112,13 +119,16 @@ export const serverSettings = {
     .min(32)
     .optional()
     .describe(
-      "Secret (32+ characters) for login cookies and at-rest encryption. Unset: generated into DATA_DIR/secret on first start.",
+      "Secret (32+ characters) for login cookies and at-rest encryption. Unset: generated into DATA_DIR/secret " +
+        "on first start.",
     ),
   SIGNUP: z
     .enum(["open", "invite", "closed"])
     .default("invite")
     .describe(
-      "Who may create an account in the dashboard: open = anyone; invite = the first account (it owns the install), then only people with a pending invitation; closed = the first account only (then the operator's CLI).",
+      "Who may create an account in the dashboard: open = anyone; invite = the first account (it owns the " +
+        "install), then only people with a pending invitation; closed = the first account only (then the " +
+        "operator's CLI).",
     ),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce
     .number()
@@ -132,7 +142,8 @@ export const serverSettings = {
     .min(1)
     .default(5)
     .describe(
-      "Failed sign-ins per account and client address before the backoff starts (an attacker's failures never delay the owner elsewhere).",
+      "Failed sign-ins per account and client address before the backoff starts (an attacker's failures never " +
+        "delay the owner elsewhere).",
     ),
   LOGIN_BACKOFF_BASE_SECONDS: z.coerce
     .number()
@@ -152,7 +163,8 @@ export const serverSettings = {
       }
     })
     .describe(
-      "Proxies whose X-Forwarded-For is believed: addresses or CIDRs, comma-separated (e.g. 127.0.0.1,10.0.0.0/8). Empty: the socket's address is the client's.",
+      "Proxies whose X-Forwarded-For is believed: addresses or CIDRs, comma-separated (e.g. " +
+        "127.0.0.1,10.0.0.0/8). Empty: the socket's address is the client's.",
     ),
   METRICS_TOKEN: z
     .preprocess(

@@ -21,7 +21,8 @@ export function registerFileTools(server: McpServer, caller: McpCaller): void {
     "upload_file",
     {
       description:
-        "Give a session a file: a browser's next file chooser (an <input type=file> clicked) gets it; a desktop finds it in /workspace/uploads. Returns the file object (id, name, size, sha256).",
+        "Give a session a file: a browser's next file chooser (an <input type=file> clicked) gets it; a desktop " +
+        "finds it in /workspace/uploads. Returns the file object (id, name, size, sha256).",
       inputSchema: {
         session_id: sessionId,
         name: z.string().min(1).max(255).describe("The file's name, e.g. invoice.pdf (no folders)"),
@@ -61,7 +62,9 @@ export function registerFileTools(server: McpServer, caller: McpCaller): void {
   server.registerTool(
     "read_file",
     {
-      description: `Read a session's file back: its object and its bytes as base64 (files up to ${MCP_READ_MAX_BYTES / 1024 / 1024} MiB).`,
+      description:
+        `Read a session's file back: its object and its bytes as base64 (files up ` +
+        `to ${MCP_READ_MAX_BYTES / 1024 / 1024} MiB).`,
       inputSchema: { session_id: sessionId, file_id: z.string().min(1).describe("The file id (file_…)") },
     },
     (args) =>

@@ -46,7 +46,8 @@ export async function handleMcpRequest(incoming: Request, principal: ApiPrincipa
   const server = new McpServer(MCP_SERVER_INFO, {
     capabilities: { tools: {} },
     instructions:
-      "Cabin's remote computers (browser and desktop sessions) and its agent loop. Create a session, act on it, look at it with screenshot, end it; or run_agent_task.",
+      "Cabin's remote computers (browser and desktop sessions) and its agent loop. Create a session, act on it, " +
+      "look at it with screenshot, end it; or run_agent_task.",
   });
   registerTools(server, { principal, origin: publicOrigin(req.headers) });
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });

@@ -13,7 +13,9 @@ export function registerReplayTool(server: McpServer, caller: McpCaller): void {
     "get_replay",
     {
       description:
-        "The video recordings (MP4 replays) of a session or of an agent task: each replay's status (recording, processing, ready, failed), length and replay_view_url, the link that downloads it with your API key. Give session_id or task_id.",
+        "The video recordings (MP4 replays) of a session or of an agent task: each replay's status (recording, " +
+        "processing, ready, failed), length and replay_view_url, the link that downloads it with your API key. " +
+        "Give session_id or task_id.",
       inputSchema: {
         session_id: z.string().min(1).optional().describe("A session id (comp_…): all of its replays"),
         task_id: z.string().min(1).optional().describe("An agent task id (task_…): the replay of its session"),

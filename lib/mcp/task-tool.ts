@@ -16,7 +16,8 @@ export function registerTaskTool(server: McpServer, caller: McpCaller): void {
     "run_agent_task",
     {
       description:
-        "Run an agent task: Cabin's loop looks at the screen, asks the model for an action, acts, and repeats until the task is done. " +
+        "Run an agent task: Cabin's loop looks at the screen, asks the model for an action, acts, and repeats " +
+        "until the task is done. " +
         "Answers with the task's status, result and steps; reports each step as progress, and a hand-off to a person " +
         "(status awaiting_human) with the live_view_url where the person takes over.",
       inputSchema: {

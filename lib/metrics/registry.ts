@@ -16,7 +16,9 @@ function createMetrics() {
     registry,
     actionDuration: new Histogram({
       name: "cabin_action_duration_seconds",
-      help: "Time to run one computer action, by action type and outcome (success, error: status error, failed: an error answer)",
+      help:
+        "Time to run one computer action, by action type and outcome (success, error: status error, failed: an " +
+        "error answer)",
       labelNames: ["type", "status"] as const,
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers,

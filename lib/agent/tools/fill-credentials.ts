@@ -28,7 +28,8 @@ export async function fillCredentialsTool(organizationId: string, names: string[
     name: FILL_CREDENTIALS_TOOL,
     description:
       `Fills the login form on the current page with a stored login: user name, password and, when the form asks ` +
-      `for one, a one-time code. You never see the values. Only works on a page of the login's domain. Logins: ${listed}.`,
+      `for one, a one-time code. You never see the values. Only works on a page of the login's domain. ` +
+      `Logins: ${listed}.`,
     parameters: {
       type: "object",
       properties: { name: { type: "string", enum: credentials.map((c) => c.name), description: "The login to fill" } },

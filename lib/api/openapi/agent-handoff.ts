@@ -46,7 +46,9 @@ export function agentHandoffPaths(): Record<string, Record<string, unknown>> {
           tag: "Agent tasks",
           summary: "Hand a running or paused task to a person",
           description:
-            "The task becomes awaiting_human; its loop holds after the step in flight (no model calls, no steps) and its stream sends needs_human {reason, live_view_url}. 409 when the task has ended or already waits.",
+            "The task becomes awaiting_human; its loop holds after the step in flight (no model calls, no " +
+            "steps) and its stream sends needs_human {reason, live_view_url}. 409 when the task has ended or " +
+            "already waits.",
           parameters: [id],
           requestBody: requestBody(schemas.handoffBody, true),
           responses: { "200": ok("The task waits for a person", schemas.handedOff) },
@@ -62,7 +64,8 @@ export function agentHandoffPaths(): Record<string, Record<string, unknown>> {
           tag: "Agent tasks",
           summary: "Give control back to the agent (from a pause or a hand-off)",
           description:
-            "From a hand-off the note enters the conversation as a user message with a new screenshot; from a pause it joins the next model call. 409 when the task is neither paused nor waiting.",
+            "From a hand-off the note enters the conversation as a user message with a new screenshot; from a " +
+            "pause it joins the next model call. 409 when the task is neither paused nor waiting.",
           parameters: [id],
           requestBody: requestBody(schemas.resumeBody, false),
           responses: { "200": ok("The task runs again", schemas.resumed) },

@@ -46,7 +46,9 @@ export function computersFilesPaths(): Record<string, Record<string, unknown>> {
           tag: "Files",
           summary: "Upload a file to the session",
           description:
-            "Streamed to disk, up to FILES_MAX_BYTES (413 past it, nothing kept) and within the organization's ORG_STORAGE_MAX_BYTES (413). A browser's next file chooser gets the latest upload; a desktop finds it in /workspace/uploads.",
+            "Streamed to disk, up to FILES_MAX_BYTES (413 past it, nothing kept) and within the organization's " +
+            "ORG_STORAGE_MAX_BYTES (413). A browser's next file chooser gets the latest upload; a desktop finds " +
+            "it in /workspace/uploads.",
           parameters: [id],
           requestBody: { required: true, content: { "multipart/form-data": { schema: uploadForm } } },
           responses: { "201": ok("The stored file", ref("SessionFile")) },

@@ -43,7 +43,9 @@ export function computersReplaysPaths(): Record<string, Record<string, unknown>>
           tag: "Replays",
           summary: "Start recording the session's screen as an MP4",
           description:
-            "One replay records at a time per session (409 names the running one). Stops by POST …/stop, after max_duration_seconds, or when the session ends. 413 when the organization's storage (ORG_STORAGE_MAX_BYTES) is full.",
+            "One replay records at a time per session (409 names the running one). Stops by POST …/stop, after " +
+            "max_duration_seconds, or when the session ends. 413 when the organization's storage " +
+            "(ORG_STORAGE_MAX_BYTES) is full.",
           parameters: [id],
           // No example body: documented examples are checked to answer an ActionResult (200); this answers a 201
           // replay.

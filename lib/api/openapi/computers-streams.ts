@@ -73,7 +73,8 @@ export function computersTabAndStreamPaths(): Record<string, Record<string, unkn
           tag: "Exec",
           summary: "Run a shell command in a desktop, output streamed as NDJSON",
           description:
-            'Always 200 once authenticated: a bad body or setup failure is one `{type: "error"}` line. A client disconnect kills the command.',
+            'Always 200 once authenticated: a bad body or setup failure is one `{type: "error"}` line. A client ' +
+            "disconnect kills the command.",
           parameters: [id],
           requestBody: requestBody(jsonSchema(execBody), true, { command: "echo hello" }),
           responses: { "200": ok("NDJSON lines", ref("ExecLine"), "application/x-ndjson") },

@@ -78,7 +78,9 @@ function namedActionPaths() {
           post: operation("computers", `action_${path.replace(/-/g, "_")}`, {
             tag: "Actions",
             summary: `Run a ${type} action`,
-            description: `The same as POST /computers/{id}/execute with \`{action: {type: "${type}", …}}\`: the body is the action's fields.`,
+            description:
+              `The same as POST /computers/{id}/execute with \`{action: {type: "${type}", …}}\`: the body is the ` +
+              `action's fields.`,
             parameters: [id],
             requestBody: requestBody(body, !["screenshot", "get_html_content"].includes(type), example),
             responses: actionResultOk,
@@ -108,7 +110,9 @@ export function computersPaths(): Record<string, Record<string, unknown>> {
           tag: "Sessions",
           summary: "List the organization's sessions",
           description:
-            'Newest first. Without `limit` and `cursor` the answer holds every session; with either, one page, and the next one is named in `x-next-cursor` and a `Link: <...>; rel="next"` header (absent on the last page).',
+            "Newest first. Without `limit` and `cursor` the answer holds every session; with either, one page, " +
+            'and the next one is named in `x-next-cursor` and a `Link: <...>; rel="next"` header (absent on the ' +
+            "last page).",
           parameters: [
             {
               name: "type",
@@ -145,7 +149,8 @@ export function computersPaths(): Record<string, Record<string, unknown>> {
           tag: "Sessions",
           summary: "Create a browser or desktop session",
           description:
-            "Unknown fields are a 400 naming them. `max_lifetime_seconds`/`idle_timeout_enabled` are aliases of `timeout_seconds`/`auto_kill` (the new name wins).",
+            "Unknown fields are a 400 naming them. `max_lifetime_seconds`/`idle_timeout_enabled` are aliases of " +
+            "`timeout_seconds`/`auto_kill` (the new name wins).",
           requestBody: requestBody(ref("CreateComputer"), false, { kind: "browser", inactivity_timeout_seconds: 120 }),
           responses: { "200": ok("The new session (status ready)", ref("Session")) },
         },

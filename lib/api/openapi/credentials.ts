@@ -46,7 +46,8 @@ export function credentialsPaths(): Record<string, Record<string, unknown>> {
           tag,
           summary: "Store a login",
           description:
-            "Values are sealed (AES-256-GCM under CABIN_SECRET) and never shown again; `totp_secret` is the base32 secret a site gives authenticator apps. 409 when the name is taken.",
+            "Values are sealed (AES-256-GCM under CABIN_SECRET) and never shown again; `totp_secret` is the " +
+            "base32 secret a site gives authenticator apps. 409 when the name is taken.",
           requestBody: requestBody(jsonSchema(createCredentialBody), true, EXAMPLE),
           responses: { "201": ok("The stored credential, without its values", ref("Credential")) },
         },

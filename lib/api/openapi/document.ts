@@ -16,9 +16,11 @@ import { singleton, singletonKey } from "@/lib/singleton";
 const DESCRIPTION = [
   "Cabin: remote browser and desktop sessions (`/computers`) and an OpenAI-compatible model API (`/v1`).",
   "Every operation takes `Authorization: Bearer <API key>`; the same key serves both surfaces.",
-  "Errors of /computers are `{error: {code, message, param?}}`; errors of /v1 are OpenAI's `{error: {message, type, param, code}}`.",
+  "Errors of /computers are `{error: {code, message, param?}}`; errors of /v1 are OpenAI's `{error: {message, " +
+    "type, param, code}}`.",
   "Answers a retry cannot change carry `x-should-retry: false`; 429 and 503 carry `retry-after`.",
-  "Live view over WebSocket (`endpoints.ws`), CDP (`endpoints.cdp`) and VNC (`endpoints.vnc`) are upgrades, listed on the session object rather than here.",
+  "Live view over WebSocket (`endpoints.ws`), CDP (`endpoints.cdp`) and VNC (`endpoints.vnc`) are upgrades, " +
+    "listed on the session object rather than here.",
 ].join("\n\n");
 
 function responseComponents(): Record<string, JsonSchema> {

@@ -27,7 +27,8 @@ export const openaiErrorEnvelope = z
       type: z
         .string()
         .describe(
-          "invalid_request_error, authentication_error, rate_limit_error, not_found_error, insufficient_quota, server_error",
+          "invalid_request_error, authentication_error, rate_limit_error, not_found_error, insufficient_quota, " +
+            "server_error",
         ),
       param: z.string().nullable(),
       code: z.string().nullable(),

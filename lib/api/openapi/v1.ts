@@ -56,7 +56,8 @@ const PATHS: Record<string, Record<string, unknown>> = {
       tag: "Inference",
       summary: "Chat completion (optionally streamed as SSE)",
       description:
-        "Unknown parameters are a 400 naming them. With `stream: true` the answer is `text/event-stream`: `data: {chunk}` events, then `data: [DONE]`.",
+        "Unknown parameters are a 400 naming them. With `stream: true` the answer is `text/event-stream`: " +
+        "`data: {chunk}` events, then `data: [DONE]`.",
       requestBody: requestBody(ref("ChatCompletionRequest"), true, {
         model: "svc.sm-1",
         messages: [{ role: "user", content: "Say hello" }],

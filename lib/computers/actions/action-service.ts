@@ -47,7 +47,8 @@ function assertKindAllows(reached: Reached, action: Action) {
   if (action.type === "debug" && !reached.handle.exec) {
     throw new AppError(
       "invalid_request",
-      `debug runs a shell command, and '${reached.row.id}' is a ${reached.row.kind} session, which has no shell (a context in Cabin's shared Chromium); run commands in a desktop session`,
+      `debug runs a shell command, and '${reached.row.id}' is a ${reached.row.kind} session, which has no shell ` +
+        `(a context in Cabin's shared Chromium); run commands in a desktop session`,
       { param: "type", detail: "desktop_only" },
     );
   }
@@ -273,7 +274,8 @@ export async function routeUnknownPath(
     await findOwnedComputer(call.principal, call.id);
     throw new AppError(
       "upgrade_required",
-      `/computers/{id}/${call.path} is a WebSocket endpoint: send the request with 'Connection: Upgrade' and 'Upgrade: websocket'`,
+      `/computers/{id}/${call.path} is a WebSocket endpoint: send the request with 'Connection: Upgrade' and ` +
+        `'Upgrade: websocket'`,
       {
         detail: "websocket_required",
         headers: { upgrade: "websocket", connection: "Upgrade" },

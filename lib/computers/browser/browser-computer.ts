@@ -171,7 +171,8 @@ export class BrowserComputer implements ComputerHandle {
         if (this.tabs.size <= 1) {
           throw new ActionError(
             "last_tab",
-            `Tab '${action.tab_id}' is the last open tab of this session; open another tab before closing it, or end the session with DELETE /computers/${this.id}`,
+            `Tab '${action.tab_id}' is the last open tab of this session; open another tab before closing it, ` +
+              `or end the session with DELETE /computers/${this.id}`,
           );
         }
         await page.close();

@@ -11,5 +11,8 @@ export function cdpEnabled(): boolean {
 
 /** Why CDP is off, for the 501 a CDP request gets then. */
 export function cdpOffReason(): string {
-  return "CDP endpoints are turned off on this server (SESSION_CDP=off); the operator can turn them on with SESSION_CDP=on (the default)";
+  return (
+    "CDP endpoints are turned off on this server (SESSION_CDP=off); the operator can turn them on with " +
+    "SESSION_CDP=on (the default)"
+  );
 }

@@ -40,7 +40,8 @@ export type Decision =
 export type ResultFilter = "target_infos" | "attached_session" | "browser_session" | "window";
 
 const NOT_ALLOWED = (method: string) =>
-  `'${method}' is not available through a Cabin session's CDP endpoint (it would reach beyond this session's browser context)`;
+  `'${method}' is not available through a Cabin session's CDP endpoint (it would reach beyond this session's ` +
+  `browser context)`;
 
 /** Domains that describe or change the whole browser: refused even on the client's own page sessions. */
 const BROWSER_WIDE_DOMAINS = new Set(["SystemInfo", "Tethering", "Extensions", "PWA", "BluetoothEmulation", "Cast"]);

@@ -65,7 +65,8 @@ export function chromiumHelp(): string {
     return `CHROMIUM_PATH is set to '${configured}', which is not an executable file. Fix the path or unset it.`;
   return [
     "No Chromium found. Browser sessions need one. Either:",
-    "  - Debian/Ubuntu: apt-get install -y chromium-headless-shell   (as root; `npm start` does this itself when run as root on Debian)",
+    "  - Debian/Ubuntu: apt-get install -y chromium-headless-shell   (as root; `npm start` does this itself " +
+      "when run as root on Debian)",
     "  - any machine with internet: npx playwright install chromium",
     "  - or point CHROMIUM_PATH at a Chromium or Chrome binary.",
   ].join("\n");

@@ -93,12 +93,14 @@ function writeWrapper(chromiumPath: string, { uid, gid }: { uid: number; gid: nu
     file,
     [
       "#!/bin/sh",
-      "# Written by Cabin at start (lib/computers/browser/launch-user.ts): Chromium as an unprivileged user, sandbox on.",
+      "# Written by Cabin at start (lib/computers/browser/launch-user.ts): Chromium as an unprivileged user, " +
+        "sandbox on.",
       "set -e",
       'profile=""',
       'for arg in "$@"; do case "$arg" in --user-data-dir=*) profile="${arg#--user-data-dir=}";; esac; done',
       `if [ -n "$profile" ]; then chown -R ${uid}:${gid} "$profile"; export HOME="$profile"; fi`,
-      `exec ${SETPRIV} --reuid=${uid} --regid=${gid} --clear-groups --inh-caps=-all -- ${shellQuote(chromiumPath)} "$@"`,
+      `exec ${SETPRIV} --reuid=${uid} --regid=${gid} --clear-groups --inh-caps=-all ` +
+        `-- ${shellQuote(chromiumPath)} "$@"`,
       "",
     ].join("\n"),
     { mode: 0o700 },

@@ -76,7 +76,8 @@ export async function fillLoginForm(page: Page, login: FillLoginAction): Promise
   if (!hostMatches(host, login.domain)) {
     throw new ActionError(
       "conflict",
-      `Credential '${login.credential}' is for ${login.domain} (and its subdomains), but the page is on ${host || url}: nothing was filled`,
+      `Credential '${login.credential}' is for ${login.domain} (and its subdomains), but the page is ` +
+        `on ${host || url}: nothing was filled`,
       { param: "name" },
     );
   }
@@ -110,7 +111,8 @@ export async function fillLoginForm(page: Page, login: FillLoginAction): Promise
   if (!filled.length) {
     throw new ActionError(
       "failed",
-      `No visible login field on ${host} for credential '${login.credential}' (looked for a user name or e-mail, password, one-time code${extras.length ? `, ${extras.join(", ")}` : ""})`,
+      `No visible login field on ${host} for credential '${login.credential}' (looked for a user name or ` +
+        `e-mail, password, one-time code${extras.length ? `, ${extras.join(", ")}` : ""})`,
     );
   }
   return { credential: login.credential, filled };

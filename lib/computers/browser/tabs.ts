@@ -33,7 +33,8 @@ export class TabSet<P> {
     if (this.hasRoom()) return;
     throw new ActionError(
       "conflict",
-      `This session has ${this.byId.size} tabs open, its limit (BROWSER_MAX_TABS_PER_SESSION is ${this.limit}); close one (close_tab) before opening another`,
+      `This session has ${this.byId.size} tabs open, its limit (BROWSER_MAX_TABS_PER_SESSION is ${this.limit}); ` +
+        `close one (close_tab) before opening another`,
     );
   }
 

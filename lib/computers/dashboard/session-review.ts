@@ -27,7 +27,8 @@ export async function readFinalScreenshotAs(member: Member, id: string) {
   if (!shot)
     throw new AppError(
       "not_found",
-      `Session '${owned.id}' has no last screenshot: it is taken when a session ends (not after a crash) and kept 7 days`,
+      `Session '${owned.id}' has no last screenshot: it is taken when a session ends (not after a crash) and ` +
+        `kept 7 days`,
     );
   return shot;
 }

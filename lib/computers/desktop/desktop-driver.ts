@@ -71,7 +71,8 @@ function assertRestorable(spec: Pick<StartSpec, "restore">, version: string) {
   if (saved.kind !== "desktop" || saved.baseVersion !== version) {
     throw new ActionError(
       "conflict",
-      `environment_id: its snapshot was taken on desktop base image ${saved.baseVersion ?? "(unknown)"}, but this server runs ${version}; ` +
+      `environment_id: its snapshot was taken on desktop base image ${saved.baseVersion ?? "(unknown)"}, but ` +
+        `this server runs ${version}; ` +
         "a snapshot only restores onto the image it was taken on (rebuild that image version or start a fresh desktop)",
       { param: "environment_id" },
     );

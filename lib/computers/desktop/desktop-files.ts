@@ -134,7 +134,8 @@ export class DesktopFiles implements FilesCapability {
     const owner = await this.owner();
     if (!owner) return;
     const list = await this.inside(
-      "cd -- \"$1\" 2>/dev/null || exit 0; find . -maxdepth 1 -type f ! -name '*.crdownload' ! -name '.*' -printf '%s\\t%T@\\t%f\\0'",
+      "cd -- \"$1\" 2>/dev/null || exit 0; find . -maxdepth 1 -type f ! -name '*.crdownload' ! -name '.*' " +
+        "-printf '%s\\t%T@\\t%f\\0'",
       [DOWNLOADS_DIR],
       { stdout: (out) => readAll(out, 1024 * 1024) },
     );

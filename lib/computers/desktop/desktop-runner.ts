@@ -31,7 +31,8 @@ const XTERM = ["xterm", "-fa", "DejaVu Sans Mono", "-fs", "11", "-geometry", "11
 // never maps (measured here: most parallel starts stalled, 0 of 20 in sequence).
 const WM_PROBE = "until xprop -root _NET_SUPPORTING_WM_CHECK 2>/dev/null | grep -q 'window id'; do sleep 0.02; done";
 const XTERM_PROBE =
-  "until xdotool search --onlyvisible --class xterm >/dev/null 2>&1; do sleep 0.02; done; xdotool getmouselocation >/dev/null";
+  "until xdotool search --onlyvisible --class xterm >/dev/null 2>&1; do sleep 0.02; done; xdotool " +
+  "getmouselocation >/dev/null";
 
 export interface DesktopStart {
   id: string;

@@ -46,7 +46,9 @@ export function availability(): Availability {
   if (process.getuid?.() !== 0) {
     return {
       ok: false,
-      reason: `Desktop sessions need the server to run as root (it creates namespaces and overlay mounts); it runs as uid ${process.getuid?.()}`,
+      reason:
+        `Desktop sessions need the server to run as root (it creates namespaces and overlay mounts); it runs as ` +
+        `uid ${process.getuid?.()}`,
     };
   }
   if (!supportedArch())
@@ -55,7 +57,9 @@ export function availability(): Availability {
   if (missing.length)
     return {
       ok: false,
-      reason: `Desktop sessions need ${missing.join(", ")} on the host (apt-get install ${missing.map((tool) => (tool === "nft" ? "nftables" : tool)).join(" ")})`,
+      reason:
+        `Desktop sessions need ${missing.join(", ")} on the host (apt-get ` +
+        `install ${missing.map((tool) => (tool === "nft" ? "nftables" : tool)).join(" ")})`,
     };
   const image = findImage();
   if (!image) {
@@ -65,12 +69,16 @@ export function availability(): Availability {
       return {
         ok: false,
         retryAfterSeconds: 30,
-        reason: `The desktop base image ${building.version} is being built (${elapsed} s so far; now: ${building.step}); desktop sessions start when it is done, usually within a few minutes`,
+        reason:
+          `The desktop base image ${building.version} is being built (${elapsed} s so far; ` +
+          `now: ${building.step}); desktop sessions start when it is done, usually within a few minutes`,
       };
     }
     return {
       ok: false,
-      reason: `The desktop base image ${imageVersion()} is not built on this server; run \`npm run desktop:image\` (a few minutes, once)`,
+      reason:
+        `The desktop base image ${imageVersion()} is not built on this server; run \`npm run desktop:image\` (a ` +
+        `few minutes, once)`,
     };
   }
   return { ok: true, image };

@@ -23,7 +23,8 @@ import { RESOLV_CONF, startDesktopNetwork, type DesktopNetwork } from "@/lib/com
 // switch without executing anything from the new root: pivot_root, detach the host's
 // tree, create and map the user namespace, enter it as root-inside, and only then
 // exec tini from the image.
-const STAGE1 = `
+const STAGE1 =
+  `
 set -eu
 B=$1; S=$2; U=${SUBID_BASE}; R=$S/root
 mount -t overlay overlay -o "lowerdir=$B,upperdir=$S/upper,workdir=$S/work" "$R"
@@ -36,7 +37,8 @@ mount -t tmpfs -o "mode=1777,nosuid,nodev,size=2g,uid=$U,gid=$U" tmpfs tmp
 mkdir -m 1777 tmp/.X11-unix && chown $U:$U tmp/.X11-unix
 mount -t tmpfs -o "mode=755,nosuid,nodev,size=64m,uid=$U,gid=$U" tmpfs run
 mkdir -p -m 700 run/user/${DESKTOP_UID} && cp "$S/Xauthority" run/user/${DESKTOP_UID}/Xauthority
-chmod 600 run/user/${DESKTOP_UID}/Xauthority && chown -R $((U + ${DESKTOP_UID})):$((U + ${DESKTOP_UID})) run/user/${DESKTOP_UID}
+chmod 600 run/user/${DESKTOP_UID}/Xauthority && chown -R $((U + ${DESKTOP_UID})):$((U + ${DESKTOP_UID})) ` +
+  `run/user/${DESKTOP_UID}
 mount -t tmpfs -o "mode=755,nosuid,size=1m,uid=$U,gid=$U" tmpfs dev
 for d in null zero full random urandom tty; do touch dev/$d; mount --bind /dev/$d dev/$d; done
 mkdir dev/pts dev/shm

@@ -126,7 +126,8 @@ export async function readFileBytes(input: {
     stream.destroy();
     throw new AppError(
       "payload_too_large",
-      `File '${file.id}' is ${file.size} bytes, more than ${input.maxBytes} can be read here; GET /computers/${input.id}/files/${file.id} streams it`,
+      `File '${file.id}' is ${file.size} bytes, more than ${input.maxBytes} can be read here; GET ` +
+        `/computers/${input.id}/files/${file.id} streams it`,
       { param: "file_id", detail: "file_too_large" },
     );
   }

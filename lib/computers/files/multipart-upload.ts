@@ -27,7 +27,8 @@ function formError(message: string, param = "file"): AppError {
 export function tooLarge(limit: number): AppError {
   return new AppError(
     "payload_too_large",
-    `file: larger than FILES_MAX_BYTES (${limit} bytes, ${Math.round((limit / 1024 / 1024) * 10) / 10} MiB); nothing was kept`,
+    `file: larger than FILES_MAX_BYTES (${limit} bytes, ${Math.round((limit / 1024 / 1024) * 10) / 10} MiB); ` +
+      `nothing was kept`,
     { param: "file", detail: "file_too_large" },
   );
 }

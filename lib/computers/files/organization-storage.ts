@@ -25,7 +25,9 @@ export async function quotaProblem(organizationId: string, incoming: number): Pr
   if (used + incoming <= max) return null;
   return new AppError(
     "payload_too_large",
-    `Your organization's storage is full: ${mib(used)} stored of ORG_STORAGE_MAX_BYTES ${mib(max)} (${max} bytes); this file needs ${mib(incoming)}. Delete files (DELETE /computers/{id}/files/{file_id}) or wait for ended sessions' files to expire.`,
+    `Your organization's storage is full: ${mib(used)} stored of ORG_STORAGE_MAX_BYTES ${mib(max)} (${max} ` +
+      `bytes); this file needs ${mib(incoming)}. Delete files (DELETE /computers/{id}/files/{file_id}) or wait for ` +
+      `ended sessions' files to expire.`,
     { param: "file", detail: "storage_quota_exceeded" },
   );
 }

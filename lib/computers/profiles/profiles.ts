@@ -56,7 +56,8 @@ export function profileNotFound(name: string, param = "name"): AppError {
 export function profileInUse(name: string, writer: string, param?: string): AppError {
   return new AppError(
     "conflict",
-    `Profile '${name}' is in use by session ${writer}, which saves changes into it; only one session at a time may save a profile (start without save_changes to read it, or end ${writer} first)`,
+    `Profile '${name}' is in use by session ${writer}, which saves changes into it; only one session at a time ` +
+      `may save a profile (start without save_changes to read it, or end ${writer} first)`,
     { param, detail: "profile_in_use" },
   );
 }

@@ -62,7 +62,9 @@ export async function assertRoomForReplay(organizationId: string): Promise<void>
   if (used < max) return;
   throw new AppError(
     "payload_too_large",
-    `Your organization's storage is full: ${used} bytes stored of ORG_STORAGE_MAX_BYTES ${max}; a replay cannot start. Delete replays (DELETE /computers/{id}/replays/{replay_id}) or files, or wait for old ones to expire.`,
+    `Your organization's storage is full: ${used} bytes stored of ORG_STORAGE_MAX_BYTES ${max}; a replay cannot ` +
+      `start. Delete replays (DELETE /computers/{id}/replays/{replay_id}) or files, or wait for old ones to ` +
+      `expire.`,
     { detail: "storage_quota_exceeded" },
   );
 }
@@ -78,7 +80,8 @@ export async function recordSession(reached: Pick<Reached, "row" | "live" | "han
   if (running) {
     throw new AppError(
       "conflict",
-      `Session '${row.id}' is already recording replay '${running.row.id}'; stop it first (POST /computers/${row.id}/replays/${running.row.id}/stop)`,
+      `Session '${row.id}' is already recording replay '${running.row.id}'; stop it first (POST ` +
+        `/computers/${row.id}/replays/${running.row.id}/stop)`,
       { detail: "replay_already_recording" },
     );
   }

@@ -114,7 +114,9 @@ export class QuotaGate {
       const setting = kind === "browser" ? QUOTA_SETTING.browserSessions : QUOTA_SETTING.desktopSessions;
       throw new AppError(
         "rate_limited",
-        `Quota reached: your organization may run ${limit} ${kind} session${limit === 1 ? "" : "s"} at once on this server (quota ${setting}) and runs ${mine.length}; end one (DELETE /computers/{id}) or retry when one ends`,
+        `Quota reached: your organization may run ${limit} ${kind} session${limit === 1 ? "" : "s"} at once on ` +
+          `this server (quota ${setting}) and runs ${mine.length}; end one (DELETE /computers/{id}) or retry when ` +
+          `one ends`,
         { detail: "session_quota_exceeded", headers: { "retry-after": clampSeconds(soonest) } },
       );
     }
@@ -125,7 +127,8 @@ export class QuotaGate {
         this.recentCreates.set(organizationId, recent);
         throw new AppError(
           "rate_limited",
-          `Creation rate reached: your organization may create ${quotas.createsPerMinute} sessions per minute on this server (quota ${QUOTA_SETTING.createsPerMinute})`,
+          `Creation rate reached: your organization may create ${quotas.createsPerMinute} sessions per minute ` +
+            `on this server (quota ${QUOTA_SETTING.createsPerMinute})`,
           {
             detail: "session_create_rate_exceeded",
             headers: {

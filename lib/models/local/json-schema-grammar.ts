@@ -182,7 +182,8 @@ function checkNumericBound(key: string, value: unknown, where: string) {
   if (!loose)
     throw unsupported(
       where,
-      `the keyword '${key}' (only bounds at or beyond ${lower ? "-" : ""}10^15 hold for every number the grammar writes)`,
+      `the keyword '${key}' (only bounds at or beyond ${lower ? "-" : ""}10^15 hold for every number the ` +
+        `grammar writes)`,
     );
 }
 

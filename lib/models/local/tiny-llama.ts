@@ -69,7 +69,8 @@ function mulberry32(seed: number): () => number {
 }
 
 const CHATML =
-  "{% for message in messages %}{{'<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>' + '\\n'}}" +
+  "{% for message in messages %}{{'<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>' " +
+  "+ '\\n'}}" +
   "{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}";
 
 /** Builds the model file (≈0.8 MB) in memory. */

@@ -40,6 +40,7 @@ export function actionSpaceOf(spec: Pick<ComputerToolSpec, "type" | "display_wid
 export function describeActionSpace(space: ActionSpace, environment: string): string {
   const screen = `Act on a ${environment} screen of ${space.width}x${space.height} pixels.`;
   return space.normalized
-    ? `${screen} x and y are 0-${NORMALIZED_MAX} on both axes: 0,0 is the top left, ${NORMALIZED_MAX},${NORMALIZED_MAX} the bottom right.`
+    ? `${screen} x and y are 0-${NORMALIZED_MAX} on both axes: 0,0 is the top ` +
+        `left, ${NORMALIZED_MAX},${NORMALIZED_MAX} the bottom right.`
     : `${screen} x and y are pixels: x 0-${space.maxX}, y 0-${space.maxY}.`;
 }

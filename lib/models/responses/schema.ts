@@ -127,7 +127,8 @@ export const computerToolSpec = z.looseObject({
 
 const toolSpec = z.discriminatedUnion("type", [functionToolSpec, computerToolSpec], {
   error:
-    "tools are {type: 'function', name, parameters} or {type: 'computer_use' | 'computer_use_preview', display_width, display_height, environment}",
+    "tools are {type: 'function', name, parameters} or {type: 'computer_use' | 'computer_use_preview', " +
+    "display_width, display_height, environment}",
 });
 
 const toolChoice = z.union(
@@ -138,7 +139,8 @@ const toolChoice = z.union(
   ],
   {
     error:
-      "tool_choice must be none, auto, required, {type: 'function', name}, {type: 'computer_use'} or {type: 'computer_use_preview'}",
+      "tool_choice must be none, auto, required, {type: 'function', name}, {type: 'computer_use'} or {type: " +
+      "'computer_use_preview'}",
   },
 );
 

@@ -164,7 +164,8 @@ export class BatchWriter<Row> {
     if (!this.overflowing) {
       this.o.log.error(
         { maxHeld: this.o.maxHeld, requestIds: lost.map(this.o.requestIdOf) },
-        "usage rows dropped: too many held in memory while writes fail (further drops are counted, not logged, until it recovers)",
+        "usage rows dropped: too many held in memory while writes fail (further drops are counted, not logged, " +
+          "until it recovers)",
       );
     }
     this.overflowing = true;

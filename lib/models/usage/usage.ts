@@ -116,7 +116,8 @@ function monthTotals(rows: UsageRow[], month: number): TotalIncrement[] {
 
 const ADD_TO_MONTH_TOTAL_SQL =
   'INSERT INTO "usage_month_totals" ("scope", "subjectId", "month", "costUsd") VALUES (?, ?, ?, ?) ' +
-  'ON CONFLICT ("scope", "subjectId", "month") DO UPDATE SET "costUsd" = "usage_month_totals"."costUsd" + excluded."costUsd"';
+  'ON CONFLICT ("scope", "subjectId", "month") DO UPDATE SET "costUsd" = "usage_month_totals"."costUsd" + ' +
+  'excluded."costUsd"';
 
 /**
  * One transaction for the batch and its month totals, columns taken from the row
