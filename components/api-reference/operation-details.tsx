@@ -12,7 +12,10 @@ const METHOD_COLORS: Record<string, string> = {
 function MethodBadge({ method }: { method: string }) {
   return (
     <span
-      className={`inline-block w-16 shrink-0 rounded px-1.5 py-0.5 text-center font-mono text-xs font-semibold ${METHOD_COLORS[method] ?? "bg-slate-100 text-slate-800"}`}
+      className={
+        `inline-block w-16 shrink-0 rounded px-1.5 py-0.5 text-center font-mono text-xs ` +
+        `font-semibold ${METHOD_COLORS[method] ?? "bg-slate-100 text-slate-800"}`
+      }
     >
       {method}
     </span>
@@ -36,7 +39,12 @@ function WithCode({ text }: { text: string }) {
 export function OperationDetails({ operation }: { operation: ReferenceOperation }) {
   return (
     <details className="group border-b border-slate-200 last:border-b-0" data-testid={`operation-${operation.id}`}>
-      <summary className="flex cursor-pointer list-none flex-wrap items-center gap-x-3 gap-y-1 px-4 py-3 hover:bg-slate-50 focus-visible:bg-slate-50">
+      <summary
+        className={
+          "flex cursor-pointer list-none flex-wrap items-center gap-x-3 gap-y-1 px-4 py-3 hover:bg-slate-50 " +
+          "focus-visible:bg-slate-50"
+        }
+      >
         <MethodBadge method={operation.method} />
         <code className="min-w-0 break-all font-mono text-sm text-slate-900">{operation.path}</code>
         <span className="text-sm text-slate-600">{operation.summary}</span>
@@ -54,7 +62,10 @@ export function OperationDetails({ operation }: { operation: ReferenceOperation 
             {operation.responses.map((r) => (
               <li key={r.status} className="flex gap-2">
                 <code
-                  className={`w-10 shrink-0 font-mono ${r.status.startsWith("2") || r.status.startsWith("3") ? "text-emerald-700" : "text-red-700"}`}
+                  className={
+                    `w-10 shrink-0 ` +
+                    `font-mono ${r.status.startsWith("2") || r.status.startsWith("3") ? "text-emerald-700" : "text-red-700"}`
+                  }
                 >
                   {r.status}
                 </code>

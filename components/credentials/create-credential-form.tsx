@@ -13,7 +13,8 @@ interface Row {
 }
 
 const INPUT =
-  "block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm placeholder:text-slate-400 focus:border-brand-500";
+  "block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm " +
+  "placeholder:text-slate-400 focus:border-brand-500";
 const firstRows = (): Row[] => [
   { id: 1, field: "username", value: "" },
   { id: 2, field: "password", value: "" },

@@ -37,7 +37,10 @@ export function GiveBackForm({
         rows={2}
         maxLength={20_000}
         placeholder="Logged in and entered the code; the inbox is open."
-        className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm placeholder:text-slate-400 focus:border-brand-500"
+        className={
+          "block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm " +
+          "placeholder:text-slate-400 focus:border-brand-500"
+        }
       />
       <Button type="submit" disabled={pending} data-testid="give-back">
         {pending ? "Giving back…" : "Done: give back to the agent"}

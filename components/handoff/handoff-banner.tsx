@@ -51,7 +51,11 @@ export function HandoffBanner({ task }: { task: TaskObject }) {
           <a
             href={open.live_view_url}
             data-testid="take-control-link"
-            className="inline-flex rounded-md bg-amber-600 px-3 py-2 text-sm font-medium text-white shadow-sm hover:bg-amber-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-amber-600"
+            className={
+              "inline-flex rounded-md bg-amber-600 px-3 py-2 text-sm font-medium text-white shadow-sm " +
+              "hover:bg-amber-700 focus-visible:outline-2 focus-visible:outline-offset-2 " +
+              "focus-visible:outline-amber-600"
+            }
           >
             Open live view / Take control
           </a>

@@ -13,7 +13,10 @@ export function WaitingBadge() {
     <span
       data-testid="waiting-badge"
       title={plural(count)}
-      className="ml-2 inline-flex min-w-5 items-center justify-center rounded-full bg-amber-500 px-1.5 text-xs font-semibold text-white"
+      className={
+        "ml-2 inline-flex min-w-5 items-center justify-center rounded-full bg-amber-500 px-1.5 text-xs " +
+        "font-semibold text-white"
+      }
     >
       <span aria-hidden>{count}</span>
       <span className="sr-only"> ({plural(count)})</span>

@@ -55,7 +55,10 @@ export function EmptyChat({ onPick }: { onPick: (prompt: string) => void }) {
             <button
               type="button"
               onClick={() => onPick(prompt)}
-              className="w-full rounded-md border border-slate-200 px-3 py-2 text-left hover:border-brand-500 hover:bg-brand-50"
+              className={
+                "w-full rounded-md border border-slate-200 px-3 py-2 text-left hover:border-brand-500 " +
+                "hover:bg-brand-50"
+              }
             >
               {prompt}
             </button>
@@ -86,7 +89,10 @@ const ChatMessage = memo(function ChatMessage({
       data-testid={`playground-message-${m.role}`}
     >
       <div
-        className={`max-w-[85%] whitespace-pre-wrap break-words rounded-lg px-3 py-2 text-sm ${mine ? "bg-brand-600 text-white" : "bg-slate-100 text-slate-900"}`}
+        className={
+          `max-w-[85%] whitespace-pre-wrap break-words rounded-lg px-3 py-2 ` +
+          `text-sm ${mine ? "bg-brand-600 text-white" : "bg-slate-100 text-slate-900"}`
+        }
         data-testid={mine ? undefined : "playground-answer"}
       >
         {mine ? textOf(m) : <AnswerText text={textOf(m)} placeholder={streaming ? "…" : ""} />}
@@ -128,7 +134,10 @@ export function ChatFailed({ message, onRetry }: { message: string; onRetry: () 
   return (
     <div
       role="alert"
-      className="flex flex-wrap items-center gap-3 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800"
+      className={
+        "flex flex-wrap items-center gap-3 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm " +
+        "text-red-800"
+      }
     >
       <p className="min-w-0 flex-1 break-words">The model could not answer: {message}</p>
       <Button variant="secondary" onClick={onRetry}>

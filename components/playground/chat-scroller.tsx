@@ -25,7 +25,10 @@ export function ChatScroller({ children, follow }: { children: ReactNode; follow
         const element = e.currentTarget;
         atBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < 24;
       }}
-      className="h-[42dvh] min-h-48 lg:h-[min(55dvh,32rem)] overflow-y-auto overscroll-contain rounded-md focus-visible:outline-2 focus-visible:outline-brand-500"
+      className={
+        "h-[42dvh] min-h-48 lg:h-[min(55dvh,32rem)] overflow-y-auto overscroll-contain rounded-md " +
+        "focus-visible:outline-2 focus-visible:outline-brand-500"
+      }
     >
       {children}
     </div>

@@ -37,7 +37,10 @@ export function Composer(props: {
           onKeyDown={onKeyDown}
           placeholder="Message the model"
           aria-describedby={`${id}-keys`}
-          className="block min-w-0 flex-1 resize-y rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/40"
+          className={
+            "block min-w-0 flex-1 resize-y rounded-md border border-slate-300 bg-white px-3 py-2 text-sm " +
+            "shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/40"
+          }
         />
         {/* Keyed apart: a reused <button> would turn into Send (type submit) within Stop's own click and send the draft. */}
         {props.busy ? (

@@ -12,7 +12,8 @@ import {
 } from "@/components/playground/presets";
 
 const CONTROL =
-  "block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/40";
+  "block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 " +
+  "focus:outline-none focus:ring-2 focus:ring-brand-500/40";
 
 export interface PlaygroundSettings extends SamplingSettings {
   model: string;

@@ -54,7 +54,10 @@ export function ProfilePicker({
           value={value.name}
           onChange={(e) => onChange({ ...value, name: e.target.value })}
           aria-describedby={`${id}-hint`}
-          className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm placeholder:text-slate-400 focus:border-brand-500"
+          className={
+            "block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm " +
+            "placeholder:text-slate-400 focus:border-brand-500"
+          }
         />
         <datalist id={`${id}-names`}>
           {names.map((name) => (

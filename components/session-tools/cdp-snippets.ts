@@ -52,7 +52,9 @@ export function cdpSnippets(url: string): CdpSnippet[] {
     {
       id: "python",
       label: "Python",
-      code: `python3 -c "from playwright.sync_api import sync_playwright; b = sync_playwright().start().chromium.connect_over_cdp('${url}'); print(b.contexts[0].pages[0].title())"`,
+      code:
+        `python3 -c "from playwright.sync_api import sync_playwright; b = ` +
+        `sync_playwright().start().chromium.connect_over_cdp('${url}'); print(b.contexts[0].pages[0].title())"`,
     },
   ];
 }

@@ -68,7 +68,10 @@ export function ExecConsole(props: {
                   placeholder="ls -la ~"
                   autoComplete="off"
                   spellCheck={false}
-                  className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/40"
+                  className={
+                    "block w-full rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm " +
+                    "shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/40"
+                  }
                 />
               </div>
             </div>

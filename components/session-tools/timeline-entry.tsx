@@ -110,7 +110,12 @@ export function TimelineItem({ entry, now, command }: { entry: TimelineEntry; no
           {entry.output && (
             <details className="mt-1">
               <summary className="cursor-pointer text-xs text-brand-700">Show output</summary>
-              <pre className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap break-all rounded bg-slate-900 p-2 font-mono text-xs text-slate-100">
+              <pre
+                className={
+                  "mt-1 max-h-48 overflow-auto whitespace-pre-wrap break-all rounded bg-slate-900 p-2 font-mono " +
+                  "text-xs text-slate-100"
+                }
+              >
                 {entry.output}
               </pre>
             </details>

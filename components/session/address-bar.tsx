@@ -100,7 +100,10 @@ export function AddressBar(props: { sessionId: string; tab: SessionTab; onProble
           placeholder="Type a URL and press Enter"
           spellCheck={false}
           autoComplete="off"
-          className="min-w-0 flex-1 rounded-md border border-slate-300 px-3 py-1.5 font-mono text-xs focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/40"
+          className={
+            "min-w-0 flex-1 rounded-md border border-slate-300 px-3 py-1.5 font-mono text-xs " +
+            "focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/40"
+          }
         />
         <Button type="submit" variant="secondary" disabled={busy} className="shrink-0">
           {navigate.isPending ? "Loading…" : "Go"}

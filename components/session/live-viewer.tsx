@@ -26,7 +26,9 @@ function ConnectionBadge({ state }: { state: ConnectionState }) {
       role="status"
       data-testid="viewer-state"
       data-state={state}
-      className={`inline-flex items-center gap-1.5 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${tone}`}
+      className={
+        `inline-flex items-center gap-1.5 rounded-full px-2 py-0.5 ` + `text-xs font-medium ring-1 ring-inset ${tone}`
+      }
     >
       {state === "live" && <span aria-hidden className="size-1.5 rounded-full bg-current" />}
       {text}
@@ -204,7 +206,10 @@ export function LiveViewer({
           aria-label={control ? "Session screen (you are in control)" : "Session screen (read-only)"}
           data-testid="live-canvas"
           data-controlling={control ? "true" : "false"}
-          className={`block max-w-none rounded-md bg-slate-900 focus:outline-none ${control ? "cursor-crosshair ring-4 ring-amber-400" : "cursor-default ring-1 ring-slate-200"}`}
+          className={
+            `block max-w-none rounded-md bg-slate-900 ` +
+            `focus:outline-none ${control ? "cursor-crosshair ring-4 ring-amber-400" : "cursor-default ring-1 ring-slate-200"}`
+          }
           style={{
             width: drawn.width || "100%",
             height: drawn.height || "auto",

@@ -76,7 +76,10 @@ export function ReplayPlayer({ replay, markers }: { replay: DashboardReplay; mar
               <span
                 key={m.key}
                 title={`${clock(m.offset)} ${m.label}`}
-                className={`absolute top-0.5 h-3 w-1 -translate-x-1/2 rounded-sm ${m.tone === "error" ? "bg-red-500" : "bg-brand-600"}`}
+                className={
+                  `absolute top-0.5 h-3 w-1 -translate-x-1/2 ` +
+                  `rounded-sm ${m.tone === "error" ? "bg-red-500" : "bg-brand-600"}`
+                }
                 style={{ left: `${(m.offset / duration) * 100}%` }}
               />
             ))}
@@ -89,7 +92,10 @@ export function ReplayPlayer({ replay, markers }: { replay: DashboardReplay; mar
                   data-testid="replay-marker"
                   data-offset={m.offset.toFixed(3)}
                   onClick={() => seek(m.offset)}
-                  className="flex w-full min-w-0 items-baseline gap-2 rounded px-1.5 py-1 text-left hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand-500"
+                  className={
+                    "flex w-full min-w-0 items-baseline gap-2 rounded px-1.5 py-1 text-left hover:bg-slate-100 " +
+                    "focus-visible:outline-2 focus-visible:outline-brand-500"
+                  }
                 >
                   <span className="shrink-0 font-mono text-slate-500">{clock(m.offset)}</span>
                   <span className={`min-w-0 truncate ${m.tone === "error" ? "text-red-700" : "text-slate-800"}`}>
@@ -122,7 +128,8 @@ export function ReplayNotReady({ replay }: { replay: DashboardReplay }) {
     >
       <span className={`h-2 w-2 rounded-full ${recording ? "animate-pulse bg-red-600" : "bg-amber-500"}`} />
       {recording
-        ? `Recording since ${new Date(replay.started_at).toLocaleTimeString()}: the video plays here once the recording stops.`
+        ? `Recording since ${new Date(replay.started_at).toLocaleTimeString()}: the video plays here once the ` +
+          `recording stops.`
         : "Finishing the video…"}
     </p>
   );

@@ -36,7 +36,8 @@ function EmptyReplays({ live }: { live: boolean }) {
   return (
     <p className="text-sm text-slate-600" data-testid="replays-empty">
       {live
-        ? "Not recorded yet. Record films the screen from now on; stop it to watch the video here, with the session's events on its timeline."
+        ? "Not recorded yet. Record films the screen from now on; stop it to watch the video here, with the " +
+          "session's events on its timeline."
         : "This session was not recorded (record: true when creating a session records its whole life)."}
     </p>
   );

@@ -36,7 +36,10 @@ export function SessionFailed({ message, onRetry }: { message: string; onRetry: 
   return (
     <div
       role="alert"
-      className="flex flex-wrap items-center gap-3 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800"
+      className={
+        "flex flex-wrap items-center gap-3 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm " +
+        "text-red-800"
+      }
     >
       <p className="flex-1">The session could not be loaded: {message}</p>
       <Button variant="secondary" onClick={onRetry}>
@@ -83,7 +86,10 @@ export function SessionEnded(props: {
   return (
     <div
       role="status"
-      className="flex aspect-video w-full flex-col items-center justify-center gap-2 rounded-md bg-slate-100 p-6 text-center"
+      className={
+        "flex aspect-video w-full flex-col items-center justify-center gap-2 rounded-md bg-slate-100 p-6 " +
+        "text-center"
+      }
       data-testid="session-ended"
     >
       <p className="text-base font-semibold text-slate-900">This session has ended</p>

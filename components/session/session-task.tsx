@@ -12,7 +12,10 @@ export function SessionTask({ session }: { session: DashboardSession }) {
   if (task && LIVE_TASK.has(task.status))
     return (
       <p
-        className="flex flex-wrap items-center gap-2 rounded-md border border-emerald-200 bg-emerald-50 px-3 py-2 text-sm text-emerald-900"
+        className={
+          "flex flex-wrap items-center gap-2 rounded-md border border-emerald-200 bg-emerald-50 px-3 py-2 text-sm " +
+          "text-emerald-900"
+        }
         data-testid="session-task-banner"
       >
         <span className="size-2 rounded-full bg-emerald-500" aria-hidden />

@@ -8,7 +8,8 @@ import { AddressBar } from "@/components/session/address-bar";
 import { openTabUrlProblem } from "@/components/session/tab-url";
 
 const LAST_TAB_REASON =
-  "A browser session keeps at least one tab open, so its last tab cannot be closed. Open another tab first, or stop the session.";
+  "A browser session keeps at least one tab open, so its last tab cannot be closed. Open another tab first, or " +
+  "stop the session.";
 
 /** Chromium's own error page (a failed navigation) shows as what it is, not as its internal URL. */
 const failedLoad = (tab: SessionTab) => tab.url.startsWith("chrome-error:");
@@ -21,7 +22,10 @@ function tabLabel(tab: SessionTab): string {
 export { openTabUrlProblem };
 
 const EGRESS_NOTE =
-  "The server's egress policy decides what sessions may reach: the public internet, but never this server itself, the host's loopback and own addresses, link-local or cloud-metadata addresses (nor private ranges when the operator chose SESSION_EGRESS=public-only). The operator can allow exceptions with SESSION_EGRESS_ALLOW.";
+  "The server's egress policy decides what sessions may reach: the public internet, but never this server " +
+  "itself, the host's loopback and own addresses, link-local or cloud-metadata addresses (nor private ranges " +
+  "when the operator chose SESSION_EGRESS=public-only). The operator can allow exceptions with " +
+  "SESSION_EGRESS_ALLOW.";
 
 /**
  * A navigation that did not load, as the API answered it; a refusal by the egress policy also says what sessions may
@@ -94,7 +98,10 @@ function OpenTabForm({
           onChange={(e) => setUrl(e.target.value)}
           placeholder="https://example.com"
           autoFocus
-          className="min-w-0 flex-1 rounded-md border border-slate-300 px-3 py-2 text-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/40"
+          className={
+            "min-w-0 flex-1 rounded-md border border-slate-300 px-3 py-2 text-sm focus:border-brand-500 " +
+            "focus:outline-none focus:ring-2 focus:ring-brand-500/40"
+          }
         />
         <div className="flex gap-2">
           <Button type="submit" disabled={open.isPending}>
@@ -139,14 +146,20 @@ export function TabStrip({ sessionId, tabs }: { sessionId: string; tabs: Session
               data-tab-id={tab.id}
               data-active={tab.active ? "true" : "false"}
               data-failed={failedLoad(tab) ? "true" : undefined}
-              className={`flex shrink-0 items-center rounded-md border text-sm ${failedLoad(tab) ? "border-red-300 bg-red-50 text-red-800" : tab.active ? "border-brand-500 bg-brand-50 text-brand-700" : "border-slate-200 bg-white text-slate-700"}`}
+              className={
+                `flex shrink-0 items-center rounded-md border ` +
+                `text-sm ${failedLoad(tab) ? "border-red-300 bg-red-50 text-red-800" : tab.active ? "border-brand-500 bg-brand-50 text-brand-700" : "border-slate-200 bg-white text-slate-700"}`
+              }
             >
               <button
                 type="button"
                 onClick={() => !tab.active && switchTab.mutate(tab.id)}
                 aria-current={tab.active ? "page" : undefined}
                 title={tab.url}
-                className="max-w-48 truncate rounded-l-md px-2.5 py-1.5 text-left hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-brand-500"
+                className={
+                  "max-w-48 truncate rounded-l-md px-2.5 py-1.5 text-left hover:bg-slate-50 " +
+                  "focus-visible:outline-2 focus-visible:outline-brand-500"
+                }
               >
                 {tabLabel(tab)}
               </button>
@@ -156,7 +169,10 @@ export function TabStrip({ sessionId, tabs }: { sessionId: string; tabs: Session
                 disabled={onlyOne || closeTab.isPending}
                 aria-label={`Close tab ${tabLabel(tab)}`}
                 title={onlyOne ? LAST_TAB_REASON : `Close ${tabLabel(tab)}`}
-                className="rounded-r-md px-2 py-1.5 text-slate-500 hover:bg-slate-100 hover:text-slate-900 disabled:cursor-not-allowed disabled:text-slate-300 disabled:hover:bg-transparent"
+                className={
+                  "rounded-r-md px-2 py-1.5 text-slate-500 hover:bg-slate-100 hover:text-slate-900 " +
+                  "disabled:cursor-not-allowed disabled:text-slate-300 disabled:hover:bg-transparent"
+                }
               >
                 ×
               </button>

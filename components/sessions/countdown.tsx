@@ -46,7 +46,10 @@ export function Countdown({
     <span className="inline-flex items-baseline gap-1 whitespace-nowrap text-xs text-slate-500">
       {label}
       <span
-        className={`inline-block min-w-[7ch] rounded px-1 font-mono text-sm font-medium tabular-nums ${URGENCY_TONES[urgency]}`}
+        className={
+          `inline-block min-w-[7ch] rounded px-1 font-mono text-sm font-medium ` +
+          `tabular-nums ${URGENCY_TONES[urgency]}`
+        }
         data-testid={testId}
         data-seconds={seconds}
         data-urgency={urgency}

@@ -48,7 +48,9 @@ export function FilesPanel({ sessionId, kind, ended }: { sessionId: string; kind
       }}
       onDragLeave={() => setDragging(false)}
       onDrop={onDrop}
-      className={`rounded-lg border bg-white ${dragging ? "border-brand-500 ring-2 ring-brand-200" : "border-slate-200"}`}
+      className={
+        `rounded-lg border bg-white ` + `${dragging ? "border-brand-500 ring-2 ring-brand-200" : "border-slate-200"}`
+      }
     >
       <header className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-100 px-4 py-3">
         <h2 id="files-panel-title" className="text-sm font-semibold text-slate-900">
@@ -133,7 +135,10 @@ function FileRow(props: { file: FileObject; href: string; onDelete: () => void; 
         </p>
         <p className="text-xs text-slate-500">
           <span
-            className={`mr-1 rounded px-1 py-0.5 ${file.source === "download" ? "bg-emerald-50 text-emerald-800" : "bg-slate-100 text-slate-700"}`}
+            className={
+              `mr-1 rounded px-1 ` +
+              `py-0.5 ${file.source === "download" ? "bg-emerald-50 text-emerald-800" : "bg-slate-100 text-slate-700"}`
+            }
           >
             {file.source}
           </span>
@@ -143,7 +148,10 @@ function FileRow(props: { file: FileObject; href: string; onDelete: () => void; 
       <a
         href={props.href}
         download={file.name}
-        className="rounded-md px-2 py-1 text-xs font-medium text-brand-700 underline-offset-2 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-500"
+        className={
+          "rounded-md px-2 py-1 text-xs font-medium text-brand-700 underline-offset-2 hover:underline " +
+          "focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-500"
+        }
         aria-label={`Download ${file.name}`}
       >
         Download

@@ -99,7 +99,10 @@ export function NewSessionForm({ onCreated }: { onCreated?: (id: string) => void
           <select
             id="environment-picker"
             name="environment_id"
-            className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm focus:border-brand-500 focus:ring-2 focus:ring-brand-500/40 focus:outline-none"
+            className={
+              "block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm focus:border-brand-500 " +
+              "focus:ring-2 focus:ring-brand-500/40 focus:outline-none"
+            }
           >
             <option value="">A fresh {kind}</option>
             {environmentsOfKind.map((e) => (

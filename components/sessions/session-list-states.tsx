@@ -61,7 +61,10 @@ export function SessionsFailed({ message, onRetry }: { message: string; onRetry:
   return (
     <div
       role="alert"
-      className="flex flex-wrap items-center gap-3 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800"
+      className={
+        "flex flex-wrap items-center gap-3 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm " +
+        "text-red-800"
+      }
     >
       <p className="flex-1">The sessions could not be loaded: {message}</p>
       <Button variant="secondary" onClick={onRetry}>

@@ -58,7 +58,10 @@ export function SessionList({ origin }: { origin: string }) {
             setQ(e.target.value);
             setPage(1);
           }}
-          className="w-full rounded-md border border-slate-300 px-3 py-1.5 text-sm focus:border-brand-500 focus:ring-2 focus:ring-brand-500/40 focus:outline-none sm:w-64"
+          className={
+            "w-full rounded-md border border-slate-300 px-3 py-1.5 text-sm focus:border-brand-500 focus:ring-2 " +
+            "focus:ring-brand-500/40 focus:outline-none sm:w-64"
+          }
         />
       </div>
       {list.isPending ? (

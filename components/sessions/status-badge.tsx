@@ -10,7 +10,10 @@ const TONES: Record<string, string> = {
 export function StatusBadge({ status, reason }: { status: string; reason: string | null }) {
   return (
     <span
-      className={`inline-flex items-center gap-1.5 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${TONES[status] ?? TONES.terminated}`}
+      className={
+        `inline-flex items-center gap-1.5 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ` +
+        `ring-inset ${TONES[status] ?? TONES.terminated}`
+      }
       data-testid="session-status"
       data-reason={status === "terminated" ? (reason ?? "") : undefined}
     >

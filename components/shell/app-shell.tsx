@@ -34,11 +34,18 @@ export function AppShell({ children }: { children: ReactNode }) {
     <div className="min-h-full md:flex">
       <a
         href="#main"
-        className="sr-only z-50 rounded-md bg-white px-3 py-2 text-sm font-medium shadow focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+        className={
+          "sr-only z-50 rounded-md bg-white px-3 py-2 text-sm font-medium shadow focus:not-sr-only focus:fixed " +
+          "focus:top-2 focus:left-2"
+        }
       >
         Skip to content
       </a>
-      <header className="sticky top-0 z-30 flex items-center gap-3 border-b border-slate-200 bg-white px-4 py-2 md:hidden">
+      <header
+        className={
+          "sticky top-0 z-30 flex items-center gap-3 " + "border-b border-slate-200 bg-white px-4 py-2 md:hidden"
+        }
+      >
         <Logo />
         <span className="min-w-0 flex-1 truncate text-sm font-medium text-slate-600" data-testid="current-page">
           {currentNavItem(pathname)?.label}
@@ -49,7 +56,9 @@ export function AppShell({ children }: { children: ReactNode }) {
           aria-expanded={drawerOpen}
           aria-controls={NAV_ID}
           onClick={() => setDrawerOpen((open) => !open)}
-          className="rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-100"
+          className={
+            "rounded-md border border-slate-300 px-3 py-1.5 " + "text-sm font-medium text-slate-800 hover:bg-slate-100"
+          }
         >
           {drawerOpen ? "Close" : "Menu"}
         </button>
@@ -70,7 +79,11 @@ export function AppShell({ children }: { children: ReactNode }) {
         role={drawerOpen ? "dialog" : undefined}
         aria-modal={drawerOpen ? true : undefined}
         aria-label={drawerOpen ? "Menu" : undefined}
-        className={`${drawerOpen ? "fixed inset-y-0 left-0 z-40 flex w-72 max-w-[85vw] shadow-xl" : "hidden"} flex-col gap-4 overflow-y-auto border-r border-slate-200 bg-white px-3 py-4 md:sticky md:top-0 md:flex md:h-screen md:w-56 md:shrink-0 md:shadow-none`}
+        className={
+          `${drawerOpen ? "fixed inset-y-0 left-0 z-40 flex w-72 max-w-[85vw] shadow-xl" : "hidden"} flex-col ` +
+          `gap-4 overflow-y-auto border-r border-slate-200 bg-white px-3 py-4 md:sticky md:top-0 md:flex ` +
+          `md:h-screen md:w-56 md:shrink-0 md:shadow-none`
+        }
       >
         <div className="space-y-3 px-1">
           <Logo />

@@ -86,7 +86,10 @@ export function NewTaskForm({ options, session }: { options: TaskFormOptions; se
           value={instruction}
           onChange={(e) => setInstruction(e.target.value)}
           placeholder="Open the pricing page and tell me the price of the team plan"
-          className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm placeholder:text-slate-400 focus:border-brand-500"
+          className={
+            "block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm " +
+            "placeholder:text-slate-400 focus:border-brand-500"
+          }
         />
       </div>
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5">

@@ -49,7 +49,10 @@ export function TaskControls({ task, onQueued }: { task: TaskObject; onQueued: (
           value={message}
           onChange={(e) => setMessage(e.target.value)}
           placeholder="Tell the agent something…"
-          className="min-w-0 flex-1 basis-48 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm placeholder:text-slate-400 focus:border-brand-500"
+          className={
+            "min-w-0 flex-1 basis-48 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm " +
+            "placeholder:text-slate-400 focus:border-brand-500"
+          }
         />
         <Button type="submit" variant="secondary" disabled={control.isPending || !message.trim()}>
           Send

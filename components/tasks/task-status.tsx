@@ -15,7 +15,10 @@ export function TaskStatus({ status, reason }: { status: string; reason: string 
     <span
       data-testid="task-status"
       data-status={status}
-      className={`inline-flex items-center gap-1.5 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${TONES[status] ?? TONES.stopped}`}
+      className={
+        `inline-flex items-center gap-1.5 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ` +
+        `ring-inset ${TONES[status] ?? TONES.stopped}`
+      }
     >
       {live && <span aria-hidden className="size-1.5 rounded-full bg-current" />}
       {status === "awaiting_human" ? "waiting for a person" : status}

@@ -18,7 +18,10 @@ export function Button({
   return (
     <button
       type={type}
-      className={`inline-flex items-center justify-center gap-2 rounded-md px-3 py-2 text-sm font-medium transition-colors disabled:cursor-not-allowed ${VARIANTS[variant]} ${className}`}
+      className={
+        `inline-flex items-center justify-center gap-2 rounded-md px-3 py-2 text-sm font-medium transition-colors ` +
+        `disabled:cursor-not-allowed ${VARIANTS[variant]} ${className}`
+      }
       {...props}
     />
   );

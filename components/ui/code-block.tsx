@@ -19,7 +19,10 @@ export function CodeBlock(props: {
         <CopyButton value={props.code} label={props.copyLabel} />
       </div>
       <pre
-        className={`overflow-x-auto rounded-md bg-slate-900 p-3 font-mono text-xs leading-relaxed text-slate-100 ${props.wrap ? "whitespace-pre-wrap break-all" : ""}`}
+        className={
+          `overflow-x-auto rounded-md bg-slate-900 p-3 font-mono text-xs leading-relaxed ` +
+          `text-slate-100 ${props.wrap ? "whitespace-pre-wrap break-all" : ""}`
+        }
         data-testid={props.testId}
       >
         {props.code}

@@ -11,7 +11,10 @@ export function ErrorState({ what, detail, onRetry }: { what: string; detail?: s
   return (
     <div
       role="alert"
-      className="flex flex-wrap items-center gap-3 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800"
+      className={
+        "flex flex-wrap items-center gap-3 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm " +
+        "text-red-800"
+      }
       data-testid="error-state"
     >
       <div className="min-w-0 flex-1 space-y-0.5">

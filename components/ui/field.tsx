@@ -1,7 +1,8 @@
 import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from "react";
 
 const CONTROL =
-  "block w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm placeholder:text-slate-400 focus:border-brand-500";
+  "block w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm placeholder:text-slate-400 " +
+  "focus:border-brand-500";
 // A read-only input (e.g. an invitation's fixed email) looks settled, not editable.
 const EDITABLE = `${CONTROL} bg-white`;
 const READ_ONLY = `${CONTROL} bg-slate-50 text-slate-600`;

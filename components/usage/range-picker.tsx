@@ -16,7 +16,8 @@ const PRESETS: { value: Preset; label: string }[] = [
 ];
 
 const INPUT =
-  "rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/40";
+  "rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm shadow-sm focus:border-brand-500 " +
+  "focus:outline-none focus:ring-2 focus:ring-brand-500/40";
 
 /** The range query of the page's URL (what /api/usage and the CSV link take), defaulting to 30 days. */
 export function useRangeQuery(): { query: string; preset: Preset; from: string; to: string } {

@@ -96,7 +96,10 @@ export function UsageChart({ buckets, bucket }: { buckets: Bucket[]; bucket: "ho
         <div
           tabIndex={0}
           role="group"
-          aria-label={`${METRICS.find((m) => m.value === metric)!.label} per ${bucket}; arrow keys step through the ${bucket}s`}
+          aria-label={
+            `${METRICS.find((m) => m.value === metric)!.label} per ${bucket}; arrow keys step through ` +
+            `the ${bucket}s`
+          }
           onKeyDown={onKey}
           onFocus={() => setActive((a) => a ?? buckets.length - 1)}
           onBlur={() => setActive(null)}
@@ -165,7 +168,10 @@ export function UsageChart({ buckets, bucket }: { buckets: Bucket[]; bucket: "ho
           <div
             role="status"
             data-testid="usage-chart-tooltip"
-            className="pointer-events-none absolute top-0 z-10 w-max max-w-[220px] rounded-md border border-slate-200 bg-white px-3 py-2 text-xs shadow-lg"
+            className={
+              "pointer-events-none absolute top-0 z-10 w-max max-w-[220px] rounded-md border border-slate-200 " +
+              "bg-white px-3 py-2 text-xs shadow-lg"
+            }
             style={{
               left: Math.min(Math.max(0, PAD.left + shown * slot + slot / 2 - 90), width - 200),
             }}

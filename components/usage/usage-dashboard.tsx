@@ -92,7 +92,10 @@ export function UsageDashboard() {
         <a
           href={`/api/usage/csv?${query}`}
           download
-          className="inline-flex items-center rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium text-slate-800 hover:bg-slate-100"
+          className={
+            "inline-flex items-center rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium " +
+            "text-slate-800 hover:bg-slate-100"
+          }
         >
           Export CSV
         </a>
@@ -100,7 +103,10 @@ export function UsageDashboard() {
       {usage.error ? (
         <div
           role="alert"
-          className="flex flex-wrap items-center gap-3 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800"
+          className={
+            "flex flex-wrap items-center gap-3 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm " +
+            "text-red-800"
+          }
         >
           <p className="flex-1">The usage could not be loaded: {usage.error.message}</p>
           <Button variant="secondary" onClick={() => void usage.refetch()}>
@@ -120,7 +126,9 @@ function UsageReportView({ report }: { report: UsageReport }) {
   const placeholders = report.models.filter((m) => m.placeholder);
   const idle =
     report.totals.requests === 0 && report.sessions.browser.sessions === 0 && report.sessions.desktop.sessions === 0;
-  const range = `${new Date(report.from).toISOString().slice(0, 16).replace("T", " ")} – ${new Date(report.to).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+  const range =
+    `${new Date(report.from).toISOString().slice(0, 16).replace("T", " ")} ` +
+    `– ${new Date(report.to).toISOString().slice(0, 16).replace("T", " ")} UTC`;
   return (
     <>
       <p className="text-xs text-slate-500" data-testid="usage-range-label">

@@ -8,7 +8,8 @@ import { publicOrigin } from "@/lib/api/public-url";
 export const metadata = { title: "API reference" };
 
 const DESCRIPTION =
-  "Every operation of the sessions API (/computers) and the model API (/v1), from the same OpenAPI 3.1 document the server publishes at /openapi.json. Open one for its parameters, answers and a curl command.";
+  "Every operation of the sessions API (/computers) and the model API (/v1), from the same OpenAPI 3.1 document " +
+  "the server publishes at /openapi.json. Open one for its parameters, answers and a curl command.";
 
 export default async function ApiReferencePage() {
   const origin = publicOrigin(await headers());

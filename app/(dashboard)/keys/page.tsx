@@ -5,7 +5,8 @@ import { ManagePage } from "@/components/ui/card";
 export const metadata = { title: "API keys" };
 
 const DESCRIPTION =
-  "One key authenticates both the sessions API (/computers) and the model API (/v1). Send it as “Authorization: Bearer <key>”.";
+  "One key authenticates both the sessions API (/computers) and the model API (/v1). Send it as “Authorization: " +
+  "Bearer <key>”.";
 
 export default function KeysPage() {
   return (

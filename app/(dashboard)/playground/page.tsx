@@ -18,7 +18,10 @@ export default async function PlaygroundPage() {
     <div className="space-y-6">
       <PageHeader
         title="Playground"
-        description="Chat with this server's models. Requests go through the same model layer as /v1 and count toward your organization's usage and budget."
+        description={
+          "Chat with this server's models. Requests go through the same model layer as /v1 and count toward your " +
+          "organization's usage and budget."
+        }
       />
       <Playground models={playgroundModels(member?.organizationId)} origin={origin} />
     </div>

@@ -15,7 +15,9 @@ export default async function SessionsPage() {
       <div className="flex flex-wrap items-start justify-between gap-3">
         <PageHeader
           title="Sessions"
-          description="Browser and desktop sessions of this organization, live ones first. The list refreshes by itself."
+          description={
+            "Browser and desktop sessions of this organization, live ones first. " + "The list refreshes by itself."
+          }
         />
         <NewSessionButton />
       </div>

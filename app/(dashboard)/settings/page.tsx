@@ -9,7 +9,10 @@ export default function SettingsPage() {
     <div>
       <PageHeader
         title="Settings"
-        description="The organization's name and address, what this server offers its sessions and models, and leaving or deleting the organization."
+        description={
+          "The organization's name and address, what this server offers its sessions and models, and leaving or " +
+          "deleting the organization."
+        }
       />
       <SettingsTabs current="/settings" />
       <SettingsView />

@@ -20,11 +20,18 @@ export default async function TasksPage({ searchParams }: { searchParams: Promis
     <div className="space-y-6">
       <PageHeader
         title="Tasks"
-        description="Agent tasks: Cabin runs the loop (screenshot, model, action) on a new session or one of yours. Model calls count toward your organization's usage and budget."
+        description={
+          "Agent tasks: Cabin runs the loop (screenshot, model, action) on a new session or one of yours. Model " +
+          "calls count toward your organization's usage and budget."
+        }
       />
       <a
         href="#start-task"
-        className="inline-flex rounded-md bg-brand-600 px-3 py-2 text-sm font-medium text-white shadow-sm hover:bg-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500"
+        className={
+          "inline-flex rounded-md bg-brand-600 px-3 py-2 text-sm font-medium text-white shadow-sm " +
+          "hover:bg-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 " +
+          "focus-visible:outline-brand-500"
+        }
       >
         Start a task
       </a>

@@ -9,7 +9,10 @@ export default function UsagePage() {
     <div>
       <PageHeader
         title="Usage"
-        description="Model API requests (tokens and cost at each model's per-million prices) and browser and desktop session time of this organization. The range is part of the address, so a link shows the same view."
+        description={
+          "Model API requests (tokens and cost at each model's per-million prices) and browser and desktop " +
+          "session time of this organization. The range is part of the address, so a link shows the same view."
+        }
       />
       {/* The range lives in the query string (useSearchParams). */}
       <Suspense>

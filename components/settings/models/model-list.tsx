@@ -122,7 +122,10 @@ function ModelRow({ model, canEdit }: { model: StoredModelView; canEdit: boolean
       <ConfirmDialog
         open={confirming}
         title={`Delete ${model.model_id}?`}
-        message="Requests naming it (and its aliases) get model_not_found at once, on every node. Its saved key is deleted with it."
+        message={
+          "Requests naming it (and its aliases) get model_not_found at once, on every node. Its saved key is " +
+          "deleted with it."
+        }
         confirmLabel="Delete model"
         pending={remove.isPending}
         error={remove.error?.message ?? null}

@@ -9,7 +9,10 @@ export default function ModelSettingsPage() {
     <div>
       <PageHeader
         title="Settings"
-        description="Upstream models this organization's owners set up: served to its API keys, the Playground and tasks, on every node."
+        description={
+          "Upstream models this organization's owners set up: served to its API keys, the Playground and tasks, " +
+          "on every node."
+        }
       />
       <SettingsTabs current="/settings/models" />
       <ModelsView />
