@@ -49,7 +49,8 @@ export default defineConfig({
           name: "hardening",
           include: ["tests/hardening/**/*.test.ts"],
           environment: "node",
-          // The hardening suites (`npm run test:hardening`, docs/development.md "Hardening suites"): hostile input, isolation, crash,
+          // The hardening suites (`npm run test:hardening`, docs/development.md "Hardening suites"): hostile input,
+          // isolation, crash,
           // soak, load, slow clients. Same shared server as the API suite; files in sequence
           // because the soak and load suites measure the whole machine.
           globalSetup: ["tests/api/global-setup.ts"],

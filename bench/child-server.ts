@@ -25,7 +25,8 @@ export async function spawnHttpChild(
  * with no authentication, limits, metering or headers. Timed the way Cabin is,
  * its added latency is the floor any Node gateway pays on this machine.
  */
-export const REFERENCE_PROXY_SOURCE = `
+export const REFERENCE_PROXY_SOURCE =
+  `
 import http from "node:http";
 const upstream = new URL(process.env.UPSTREAM_CHAT_URL);
 const agent = new http.Agent({ keepAlive: true });
@@ -37,14 +38,16 @@ const server = http.createServer((req, res) => {
     const model = body.model;
     body.model = "up";
     const payload = Buffer.from(JSON.stringify(body));
-    const forwarded = http.request(upstream, { method: "POST", agent, headers: { "content-type": "application/json", "content-length": payload.length } }, (answer) => {
+    const forwarded = http.request(upstream, { method: "POST", agent, headers: { "content-type": ` +
+  `"application/json", "content-length": payload.length } }, (answer) => {
       const parts = [];
       answer.on("data", (d) => parts.push(d));
       answer.on("end", () => {
         const json = JSON.parse(Buffer.concat(parts).toString());
         json.model = model;
         const text = JSON.stringify(json);
-        res.writeHead(answer.statusCode, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+        res.writeHead(answer.statusCode, { "content-type": "application/json", "content-length": ` +
+  `Buffer.byteLength(text) });
         res.end(text);
       });
     });

@@ -13,12 +13,18 @@ function page(): Buffer {
   const lines = Array.from(
     { length: 24 },
     (_, i) =>
-      `<text x="40" y="${60 + i * 26}" font-size="18" fill="#${((i * 2654435761) >>> 8).toString(16).padStart(6, "0").slice(0, 6)}">Row ${i}: the quick brown fox jumps over the lazy dog 0123456789</text>`,
+      `<text x="40" y="${60 + i * 26}" font-size="18" ` +
+      `fill="#${((i * 2654435761) >>> 8).toString(16).padStart(6, "0").slice(0, 6)}">Row ${i}: the quick brown ` +
+      `fox jumps over the lazy dog 0123456789</text>`,
   ).join("");
-  return Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="1280" height="720">
-    <defs><linearGradient id="g" x1="0" x2="1"><stop offset="0" stop-color="#f4f6fb"/><stop offset="1" stop-color="#dde3f0"/></linearGradient></defs>
-    <rect width="1280" height="720" fill="url(#g)"/><rect x="900" y="40" width="320" height="640" rx="12" fill="#3b5bdb"/>
-    ${lines}</svg>`);
+  return Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="1280" height="720">
+    <defs><linearGradient id="g" x1="0" x2="1"><stop offset="0" stop-color="#f4f6fb"/><stop offset="1" ` +
+      `stop-color="#dde3f0"/></linearGradient></defs>
+    <rect width="1280" height="720" fill="url(#g)"/><rect x="900" y="40" width="320" height="640" rx="12" ` +
+      `fill="#3b5bdb"/>
+    ${lines}</svg>`,
+  );
 }
 
 async function timeIt(run: () => Promise<unknown>): Promise<number> {
@@ -44,6 +50,7 @@ for (const edge of [1024, 640]) {
   });
   console.log(
     `maxImageEdge ${edge}: ${fitted.width}x${fitted.height}, ${fitted.data.length} bytes ` +
-      `(${((fitted.data.length / png.length) * 100).toFixed(0)}% of the original), p50 ${ms.toFixed(2)} ms (${(ms / Math.max(floor, 0.01)).toFixed(1)}x the floor)`,
+      `(${((fitted.data.length / png.length) * 100).toFixed(0)}% of the original), p50 ${ms.toFixed(2)} ms ` +
+      `(${(ms / Math.max(floor, 0.01)).toFixed(1)}x the floor)`,
   );
 }

@@ -5,7 +5,8 @@ import { spawnHttpChild } from "./child-server";
 
 // It runs in a child process of its own, as a real upstream would: both paths
 // then cross a process boundary, and only Cabin's hop is the difference.
-const UPSTREAM_SOURCE = `
+const UPSTREAM_SOURCE =
+  `
 import { createServer } from "node:http";
 const completion = JSON.stringify({
   id: "chatcmpl-up", object: "chat.completion", created: 1, model: "up",
@@ -13,12 +14,15 @@ const completion = JSON.stringify({
   usage: { prompt_tokens: 12, completion_tokens: 4, total_tokens: 16 },
 });
 const chunk = (delta, finish = null) =>
-  "data: " + JSON.stringify({ id: "chatcmpl-up", object: "chat.completion.chunk", created: 1, model: "up", choices: [{ index: 0, delta, finish_reason: finish }] }) + "\\n\\n";
+  "data: " + JSON.stringify({ id: "chatcmpl-up", object: "chat.completion.chunk", created: 1, model: "up", ` +
+  `choices: [{ index: 0, delta, finish_reason: finish }] }) + "\\n\\n";
 const streamBody =
   chunk({ role: "assistant", content: "" }) +
-  ["hello", " from", " the", " upstream", " in", " eight", " small", " chunks"].map((t) => chunk({ content: t })).join("") +
+  ["hello", " from", " the", " upstream", " in", " eight", " small", " chunks"].map((t) => chunk({ content: t ` +
+  `})).join("") +
   chunk({}, "stop") +
-  "data: " + JSON.stringify({ id: "chatcmpl-up", object: "chat.completion.chunk", created: 1, model: "up", choices: [], usage: { prompt_tokens: 12, completion_tokens: 8, total_tokens: 20 } }) + "\\n\\n" +
+  "data: " + JSON.stringify({ id: "chatcmpl-up", object: "chat.completion.chunk", created: 1, model: "up", ` +
+  `choices: [], usage: { prompt_tokens: 12, completion_tokens: 8, total_tokens: 20 } }) + "\\n\\n" +
   "data: [DONE]\\n\\n";
 const server = createServer((req, res) => {
   let raw = "";

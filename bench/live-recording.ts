@@ -46,7 +46,10 @@ export async function recordingRows(build: Build, siteUrl: string, seconds: numb
     const ratio = total(recorded) / Math.max(total(watched), 1);
     rows.push([
       `${build.name}: recording vs live view, moving box, fps=${FPS}`,
-      `${ratio.toFixed(2)}× (recording: Chromium ${f0(recorded.chromium ?? 0)} % + server ${f0(recorded.server ?? 0)} % + ffmpeg ${f0(recorded.ffmpeg ?? 0)} %; live view: Chromium ${f0(watched.chromium ?? 0)} % + server ${f0(watched.server ?? 0)} %; ${Math.round((recorded.bytes ?? 0) / 1024 / seconds)} KiB/s of MP4)`,
+      `${ratio.toFixed(2)}× (recording: Chromium ${f0(recorded.chromium ?? 0)} % + ` +
+        `server ${f0(recorded.server ?? 0)} % + ffmpeg ${f0(recorded.ffmpeg ?? 0)} %; live view: ` +
+        `Chromium ${f0(watched.chromium ?? 0)} % + server ${f0(watched.server ?? 0)} ` +
+        `%; ${Math.round((recorded.bytes ?? 0) / 1024 / seconds)} KiB/s of MP4)`,
       "≤ 1.2×",
     ]);
     await req("POST", `/computers/${id}/navigate`, { url: `${siteUrl}/still` });
@@ -55,7 +58,9 @@ export async function recordingRows(build: Build, siteUrl: string, seconds: numb
     const still = await recording();
     rows.push([
       `${build.name}: recording a still page, fps=${FPS}`,
-      `${f0(total(still))} % of a core (Chromium ${f0(still.chromium ?? 0)} % + server ${f0(still.server ?? 0)} % + ffmpeg ${f0(still.ffmpeg ?? 0)} %) against ${f0(total(idle))} % not recording; ${Math.round((still.bytes ?? 0) / 1024 / seconds)} KiB/s of MP4`,
+      `${f0(total(still))} % of a core (Chromium ${f0(still.chromium ?? 0)} % + server ${f0(still.server ?? 0)} ` +
+        `% + ffmpeg ${f0(still.ffmpeg ?? 0)} %) against ${f0(total(idle))} % not ` +
+        `recording; ${Math.round((still.bytes ?? 0) / 1024 / seconds)} KiB/s of MP4`,
       "",
     ]);
   } finally {

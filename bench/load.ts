@@ -47,7 +47,8 @@ try {
   });
   const la = (l: number[]) => l.map((v) => v.toFixed(2)).join(" ");
   printSummary(
-    `bench:load: ${RATE} req/s on ${SESSIONS} sessions for ${STEADY} s, then ${BURST} creates at once, mix ${MIX.map(([c, w]) => `${c} ${w}`).join(", ")} ` +
+    `bench:load: ${RATE} req/s on ${SESSIONS} sessions for ${STEADY} s, then ${BURST} creates at once, ` +
+      `mix ${MIX.map(([c, w]) => `${c} ${w}`).join(", ")} ` +
       `(load average before ${la(before)}, after ${la(result.loadAverage)}; ${os.cpus().length} cores)`,
     SUMMARY_HEADER,
     summarize(result, MIX),

@@ -220,7 +220,9 @@ const LAYER_RULES: Array<{ from: RegExp; to: RegExp; unless?: RegExp; why: strin
   {
     from: /^lib\/cluster\//,
     to: /^lib\/(auth|computers|models|agent|mcp|settings)\//,
-    why: "lib/cluster sits below the logins and the products: it asks them through the ports they register (lib/cluster/ports.ts)",
+    why:
+      "lib/cluster sits below the logins and the products: it asks them through the ports they register " +
+      "(lib/cluster/ports.ts)",
   },
   { from: /^lib\//, to: /^(app|components)\//, why: "lib/ sits below the pages and components" },
 ];

@@ -2,7 +2,9 @@
 // quotas (QuotaGate). Only the operator sets them; owners see them read-only in Settings.
 import type { QuotaChange, QuotaView } from "../lib/computers/sessions/quotas-store";
 
-export const QUOTA_HELP = `  npm run cli -- org quota SLUG [--browser N|default] [--desktop N|default] [--creates-per-minute N|default] [--json]
+export const QUOTA_HELP =
+  `  npm run cli -- org quota SLUG [--browser N|default] [--desktop N|default] [--creates-per-minute N|default] ` +
+  `[--json]
       Concurrent browser and desktop sessions and creates per minute (0 = no limit) for one
       organization; "default" returns to the server's setting. Without options: shows them.
 `;

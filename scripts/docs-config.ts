@@ -100,6 +100,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const after = renderPage(before);
   if (after !== before) writeFileSync(CONFIG_PAGE, after);
   console.log(
-    `${path.relative(process.cwd(), CONFIG_PAGE)}: ${settings().length} settings${after === before ? " (already up to date)" : " (rewritten)"}`,
+    `${path.relative(process.cwd(), CONFIG_PAGE)}: ${settings().length} ` +
+      `settings${after === before ? " (already up to date)" : " (rewritten)"}`,
   );
 }

@@ -154,10 +154,12 @@ export function frontDoorFindings(records: ImportRecord[], roots: RootExports): 
     const missing = record.names.filter((n) => !rootFor(roots, product, n.name, record.target)).map((n) => n.name);
     const use =
       record.whole || missing.length
-        ? `export ${missing.length ? missing.join(", ") : "what it needs"} from a root file of lib/${product} and import that`
+        ? `export ${missing.length ? missing.join(", ") : "what it needs"} from a root file of lib/${product} and ` +
+          `import that`
         : `import it from ${doors.map((d) => `"${aliasOf(d!)}"`).join(" and ")}`;
     findings.push(
-      `front door: ${record.file} imports "${record.specifier}", past the root of lib/${product} (its front door is the files directly in lib/${product}/): ${use}`,
+      `front door: ${record.file} imports "${record.specifier}", past the root of lib/${product} (its front ` +
+        `door is the files directly in lib/${product}/): ${use}`,
     );
   }
   return findings;

@@ -42,7 +42,8 @@ function ensureInstalled() {
   }
   if (!bin)
     throw new Error(
-      "PostgreSQL server binaries not found: install the 'postgresql' package (Debian) to run the PostgreSQL test suite",
+      "PostgreSQL server binaries not found: install the 'postgresql' package (Debian) to run the PostgreSQL " +
+        "test suite",
     );
   return bin;
 }

@@ -24,7 +24,8 @@ export function run(command, args, options = {}) {
       else
         reject(
           new Error(
-            `${command} ${args.join(" ")} failed (${signal ?? `exit ${code}`})${output ? `\n${output.slice(-4000)}` : ""}`,
+            `${command} ${args.join(" ")} failed ` +
+              `(${signal ?? `exit ${code}`})${output ? `\n${output.slice(-4000)}` : ""}`,
           ),
         );
     });

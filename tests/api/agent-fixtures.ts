@@ -12,14 +12,17 @@ import { waitFor } from "./wait-for";
 export const SCRIPTED_MODEL = "agent.scripted";
 
 /** The button's centre is at (650, 325) px of a 1280×720 viewport: (508, 451) in the 0–1000 space. */
-const PAGE = `<!doctype html><html><head><title>Agent target</title><style>
+const PAGE =
+  `<!doctype html><html><head><title>Agent target</title><style>
 body{margin:0;font:16px sans-serif} #go{position:absolute;left:600px;top:300px;width:100px;height:50px}
 #field{position:absolute;left:100px;top:100px;width:300px}</style></head><body>
 <form id="form"><input id="field" autocomplete="off"></form><button id="go" type="button">Go</button>
 <script>
 const record = (body) => fetch('/record', {method: 'POST', body: JSON.stringify(body)});
-document.getElementById('go').addEventListener('click', (e) => { record({type: 'click', x: e.clientX, y: e.clientY}); document.getElementById('field').focus(); });
-document.getElementById('form').addEventListener('submit', (e) => { e.preventDefault(); record({type: 'submit', text: document.getElementById('field').value}); });
+document.getElementById('go').addEventListener('click', (e) => { record({type: 'click', x: e.clientX, y: ` +
+  `e.clientY}); document.getElementById('field').focus(); });
+document.getElementById('form').addEventListener('submit', (e) => { e.preventDefault(); record({type: 'submit', ` +
+  `text: document.getElementById('field').value}); });
 </script></body></html>`;
 
 export interface RecordingPage extends LoopbackServer {

@@ -173,7 +173,9 @@ describe.skipIf(!onPostgres)("limits shared by three nodes on one PostgreSQL", (
     );
     const overshoot = (spent._sum.costUsd ?? 0) - budget;
     console.log(
-      `budget $${budget.toExponential(3)} (14.5 requests): ${answered} answered over 3 nodes (${perNode.join("/")}), overshoot ${(overshoot / cost).toFixed(1)} requests (${((overshoot / budget) * 100).toFixed(1)} %)`,
+      `budget $${budget.toExponential(3)} (14.5 requests): ${answered} answered over 3 nodes ` +
+        `(${perNode.join("/")}), overshoot ${(overshoot / cost).toFixed(1)} requests ` +
+        `(${((overshoot / budget) * 100).toFixed(1)} %)`,
     );
     // 15 requests reach the budget; at most one more per node was in flight when it ran out.
     expect(answered).toBeGreaterThanOrEqual(15);

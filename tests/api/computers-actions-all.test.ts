@@ -10,7 +10,8 @@ import { api, execute, useSessionSuite, waitFor } from "./computers-fixtures";
 import { listenOnLoopback } from "./loopback";
 
 /** A page logging every input event into <pre id="log"> (read back through get_html_content). */
-const RECORDER = `<!doctype html><html><head><title>recorder</title></head><body style="margin:0">
+const RECORDER =
+  `<!doctype html><html><head><title>recorder</title></head><body style="margin:0">
 <input id="a" style="position:absolute;left:10px;top:10px;width:300px;height:40px">
 <input id="b" style="position:absolute;left:10px;top:80px;width:300px;height:40px">
 <pre id="log" style="position:absolute;left:400px;top:0"></pre>
@@ -20,7 +21,8 @@ const RECORDER = `<!doctype html><html><head><title>recorder</title></head><body
   const mods = (e) => (e.shiftKey ? " shift" : "") + (e.ctrlKey ? " ctrl" : "");
   const put = (line) => { log.push(line); document.getElementById("log").textContent = log.join("\\n"); };
   addEventListener("mousemove", (e) => put("mousemove " + e.clientX + "," + e.clientY + mods(e)));
-  for (const t of ["mousedown", "mouseup"]) addEventListener(t, (e) => put(t + " " + e.button + " " + e.clientX + "," + e.clientY + mods(e)));
+  for (const t of ["mousedown", "mouseup"]) addEventListener(t, (e) => put(t + " " + e.button + " " + ` +
+  `e.clientX + "," + e.clientY + mods(e)));
   addEventListener("click", (e) => put("click" + mods(e)));
   addEventListener("dblclick", () => put("dblclick"));
   addEventListener("contextmenu", (e) => { e.preventDefault(); put("contextmenu"); });

@@ -174,7 +174,8 @@ export async function startSite(): Promise<Site> {
           onclick="document.body.append('CLICKED:' + document.getElementById('q').value)">go</button>
         <button id="timer" style="position:fixed;left:500px;top:300px;width:200px;height:60px"
           onclick="setTimeout(() => document.body.append('TIMER' + '-FIRED'), 100)">timer</button>
-        <script>document.addEventListener('keydown', (e) => { if (e.key === 'Enter') document.body.append('ENTER'); });</script>
+        <script>document.addEventListener('keydown', (e) => { if (e.key === 'Enter') ` +
+          `document.body.append('ENTER'); });</script>
         <div style="height:5000px"></div>`,
       );
     } else {

@@ -27,7 +27,8 @@ export interface FormSite extends LoopbackServer {
  */
 export async function startFormSite(): Promise<FormSite> {
   const events: PageEvent[] = [];
-  const page = `<!doctype html><html><head><title>cua form</title><style>
+  const page =
+    `<!doctype html><html><head><title>cua form</title><style>
     html, body { margin: 0; height: 100%; }
     #go { position: absolute; left: 0; top: 0; width: 100vw; height: 60vh; font-size: 48px; }
     #field { position: absolute; left: 20vw; top: 75vh; width: 60vw; height: 10vh; font-size: 32px; }
@@ -36,7 +37,8 @@ export async function startFormSite(): Promise<FormSite> {
     <script>
       const send = (event) => fetch("/event", { method: "POST", body: JSON.stringify(event) });
       go.addEventListener("click", (e) => { send({ kind: "click", x: e.clientX, y: e.clientY }); field.focus(); });
-      field.addEventListener("keydown", (e) => { if (e.key === "Enter") send({ kind: "submit", value: field.value }); });
+      field.addEventListener("keydown", (e) => { if (e.key === "Enter") send({ kind: "submit", value: ` +
+    `field.value }); });
     </script></body></html>`;
   const server = createServer((req, res) => {
     if (req.method === "POST" && req.url === "/event") {

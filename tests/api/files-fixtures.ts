@@ -77,8 +77,10 @@ document.getElementById("f").addEventListener("change", async (e) => {
 });
 </script></body></html>`;
 
-const DOWNLOAD_PAGE = `<!doctype html><html><head><title>download</title></head><body style="margin:0">
-<a id="d" href="/report.csv" style="position:absolute;left:0;top:0;width:400px;height:200px;display:block;background:#ddd">get the report</a>
+const DOWNLOAD_PAGE =
+  `<!doctype html><html><head><title>download</title></head><body style="margin:0">
+<a id="d" href="/report.csv" ` +
+  `style="position:absolute;left:0;top:0;width:400px;height:200px;display:block;background:#ddd">get the report</a>
 </body></html>`;
 
 export async function startFilesSite(): Promise<FilesSite> {

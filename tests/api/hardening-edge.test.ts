@@ -205,7 +205,8 @@ describe("live-view sockets", () => {
       socket.on("error", () => undefined);
       socket.write(
         `GET /computers/${id}/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nUpgrade: ` +
-          `websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+          `websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ` +
+          `dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`,
       );
       await waitFor(() => text, { until: (t) => t.includes("\r\n\r\n"), message: "the handshake" });
       expect(text.split("\r\n", 1)[0]).toContain("101");

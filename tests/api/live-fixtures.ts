@@ -12,7 +12,8 @@ export interface LiveSite {
 }
 
 const page = (title: string, body: string) =>
-  `<!doctype html><html><head><title>${title}</title><style>html,body{margin:0}</style></head><body>${body}</body></html>`;
+  `<!doctype ` +
+  `html><html><head><title>${title}</title><style>html,body{margin:0}</style></head><body>${body}</body></html>`;
 
 const PAGES: Record<string, string> = {
   // Repaints every animation frame: a moving block and a counter.
@@ -35,7 +36,8 @@ const PAGES: Record<string, string> = {
     "fullscreen",
     `<canvas id="c" width="1280" height="720" style="position:fixed;inset:0"></canvas>
     <script>const g = document.getElementById("c").getContext("2d"); let t = 0; (function tick() { t++;
-      for (let i = 0; i < 8; i++) { g.fillStyle = "hsl(" + ((t * 5 + i * 40) % 360) + ",70%,50%)"; g.fillRect(0, i * 90, 1280, 90); }
+      for (let i = 0; i < 8; i++) { g.fillStyle = "hsl(" + ((t * 5 + i * 40) % 360) + ",70%,50%)"; ` +
+      `g.fillRect(0, i * 90, 1280, 90); }
       g.fillStyle = "#fff"; g.fillRect((t * 9) % 1280, 0, 40, 720); requestAnimationFrame(tick); })();</script>`,
   ),
   // Animates a small box for 600 ms, then shows full-screen noise and stops: the last repaint
@@ -70,8 +72,10 @@ const PAGES: Record<string, string> = {
   "/flip": page(
     "flip",
     `<canvas id="c" width="1280" height="720" style="position:fixed;inset:0;display:none"></canvas>
-    <script>const c = document.getElementById("c"); const g = c.getContext("2d"); const img = g.createImageData(1280, 720);
-      for (let i = 0; i < img.data.length; i += 4) { img.data[i] = Math.random() * 256; img.data[i + 1] = Math.random() * 256;
+    <script>const c = document.getElementById("c"); const g = c.getContext("2d"); const img = ` +
+      `g.createImageData(1280, 720);
+      for (let i = 0; i < img.data.length; i += 4) { img.data[i] = Math.random() * 256; img.data[i + 1] = ` +
+      `Math.random() * 256;
         img.data[i + 2] = Math.random() * 256; img.data[i + 3] = 255; }
       g.putImageData(img, 0, 0); document.body.style.background = "#fff"; let on = false;
       let presses = 0; document.title = "flip 0 white";

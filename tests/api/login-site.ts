@@ -5,18 +5,21 @@ import { createServer } from "node:http";
 import { listenOnLoopback, type LoopbackServer } from "./loopback";
 
 /** A login form like a framework's: it counts input events per field and posts what was submitted to /submitted. */
-const LOGIN_PAGE = `<!doctype html><html><head><title>Sign in</title></head><body>
+const LOGIN_PAGE =
+  `<!doctype html><html><head><title>Sign in</title></head><body>
 <form id="login"><label>E-mail <input name="email" type="email" autocomplete="username"></label>
 <label>Password <input name="pass" type="password" autocomplete="current-password"></label>
 <label>Code <input name="code" autocomplete="one-time-code" inputmode="numeric" maxlength="6"></label>
 <input type="hidden" name="csrf" value="t0k3n"><button type="submit">Sign in</button></form>
 <script>
 const events = {};
-for (const el of document.querySelectorAll('input')) el.addEventListener('input', () => (events[el.name] = (events[el.name] || 0) + 1));
+for (const el of document.querySelectorAll('input')) el.addEventListener('input', () => (events[el.name] = ` +
+  `(events[el.name] || 0) + 1));
 document.getElementById('login').addEventListener('submit', (e) => {
   e.preventDefault();
   const f = new FormData(e.target);
-  fetch('/submitted', {method: 'POST', body: JSON.stringify({user: f.get('email'), password: f.get('pass'), code: f.get('code'), events})})
+  fetch('/submitted', {method: 'POST', body: JSON.stringify({user: f.get('email'), password: f.get('pass'), ` +
+  `code: f.get('code'), events})})
     .then(() => (document.title = 'Submitted'));
 });
 </script></body></html>`;

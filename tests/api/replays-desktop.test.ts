@@ -18,7 +18,8 @@ describe.skipIf(!canRunDesktops)("desktop replays", () => {
     await exec(
       s.a,
       d.id,
-      "setsid xterm -geometry 30x8-0-0 -e bash -c 'exec 3<> <(:); while :; do echo $EPOCHREALTIME; read -t 0.05 -u 3; done' >/dev/null 2>&1 &",
+      "setsid xterm -geometry 30x8-0-0 -e bash -c 'exec 3<> <(:); while :; do echo $EPOCHREALTIME; read -t 0.05 " +
+        "-u 3; done' >/dev/null 2>&1 &",
     );
     const started = await api("POST", `/computers/${d.id}/replays`, { framerate: 5 }, s.a);
     expect(started.status).toBe(201);

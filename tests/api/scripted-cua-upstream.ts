@@ -32,7 +32,9 @@ export interface ScriptedStep {
   action?: Record<string, unknown>;
   done?: { result: string };
   text?: string;
-  /** A call of another function tool the request offers (request_human, fill_credentials), by name with its arguments. */
+  /**
+   * A call of another function tool the request offers (request_human, fill_credentials), by name with its arguments.
+   */
   call?: { name: string; arguments: Record<string, unknown> };
 }
 

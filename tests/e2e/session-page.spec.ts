@@ -10,9 +10,11 @@ import { listenOnLoopback, type LoopbackServer } from "../api/loopback";
 import { horizontalOverflow, saveScreenshot, signUpNewTeam } from "./dashboard-helpers";
 
 // A big button in the top-left corner that counts clicks into the title, and a spinning square (so frames keep coming).
-const CLICK_PAGE = `<!doctype html><title>clicks: 0</title>
+const CLICK_PAGE =
+  `<!doctype html><title>clicks: 0</title>
 <style>body{margin:0;font-family:sans-serif}#go{position:absolute;left:0;top:0;width:400px;height:300px;font-size:40px}
-#spin{position:absolute;left:600px;top:150px;width:160px;height:160px;background:#2563eb;animation:spin 1s linear infinite}
+#spin{position:absolute;left:600px;top:150px;width:160px;height:160px;background:#2563eb;animation:spin 1s ` +
+  `linear infinite}
 @keyframes spin{to{transform:rotate(360deg)}}</style>
 <button id="go" onclick="document.title='clicks: '+(++window.clicks)">Click me</button><div id="spin"></div>
 <script>window.clicks=0</script>`;

@@ -16,7 +16,8 @@ test.beforeAll(async () => {
       res
         .writeHead(200, { "content-type": "text/html" })
         .end(
-          `<!doctype html><title>page ${req.url?.slice(1)}</title><body style="font:64px sans-serif;background:#fef3c7"><h1>Page ${req.url}</h1>`,
+          `<!doctype html><title>page ${req.url?.slice(1)}</title><body style="font:64px ` +
+            `sans-serif;background:#fef3c7"><h1>Page ${req.url}</h1>`,
         ),
     ),
   );

@@ -118,7 +118,9 @@ describe("another organization's key", () => {
       if (!notFound(answer)) leaks.push(`${t.method} ${t.path}: ${answer.status} ${answer.text.slice(0, 120)}`);
     }
     console.log(
-      `isolation suite: ${targets.length} calls with another organization's key (${new Set(targets.map((t) => `${t.method} ${t.template}`)).size} operations), ${leaks.length} not answered 404`,
+      `isolation suite: ${targets.length} calls with another organization's key ` +
+        `(${new Set(targets.map((t) => `${t.method} ${t.template}`)).size} operations), ${leaks.length} not ` +
+        `answered 404`,
     );
     expect(leaks).toEqual([]);
 
