@@ -26,9 +26,10 @@ function ConnectionBadge({ state }: { state: ConnectionState }) {
       role="status"
       data-testid="viewer-state"
       data-state={state}
-      className={
-        `inline-flex items-center gap-1.5 rounded-full px-2 py-0.5 ` + `text-xs font-medium ring-1 ring-inset ${tone}`
-      }
+      className={[
+        "inline-flex items-center gap-1.5 rounded-full px-2 py-0.5",
+        `text-xs font-medium ring-1 ring-inset ${tone}`,
+      ].join(" ")}
     >
       {state === "live" && <span aria-hidden className="size-1.5 rounded-full bg-current" />}
       {text}

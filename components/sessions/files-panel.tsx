@@ -48,9 +48,10 @@ export function FilesPanel({ sessionId, kind, ended }: { sessionId: string; kind
       }}
       onDragLeave={() => setDragging(false)}
       onDrop={onDrop}
-      className={
-        `rounded-lg border bg-white ` + `${dragging ? "border-brand-500 ring-2 ring-brand-200" : "border-slate-200"}`
-      }
+      className={[
+        "rounded-lg border bg-white",
+        dragging ? "border-brand-500 ring-2 ring-brand-200" : "border-slate-200",
+      ].join(" ")}
     >
       <header className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-100 px-4 py-3">
         <h2 id="files-panel-title" className="text-sm font-semibold text-slate-900">

@@ -12,8 +12,8 @@ export interface LiveSite {
 }
 
 const page = (title: string, body: string) =>
-  `<!doctype ` +
-  `html><html><head><title>${title}</title><style>html,body{margin:0}</style></head><body>${body}</body></html>`;
+  `<!doctype html><html><head><title>${title}</title><style>html,body{margin:0}</style></head>` +
+  `<body>${body}</body></html>`;
 
 const PAGES: Record<string, string> = {
   // Repaints every animation frame: a moving block and a counter.

@@ -16,10 +16,9 @@ test.beforeAll(async () => {
       res
         .writeHead(200, { "content-type": "text/html" })
         .end(
-          `<!doctype ` +
-            `html><title>page ${req.url?.slice(1)}</title><style>#s{width:160px;height:160px;margin:40px;background:#2563eb;animation:r ` +
-            `1s linear infinite}@keyframes r{to{transform:rotate(360deg)}}</style><h1>Page ${req.url}</h1><div ` +
-            `id=s></div>`,
+          `<!doctype html><title>page ${req.url?.slice(1)}</title>` +
+            `<style>#s{width:160px;height:160px;margin:40px;background:#2563eb;animation:r 1s linear infinite}` +
+            `@keyframes r{to{transform:rotate(360deg)}}</style><h1>Page ${req.url}</h1><div id=s></div>`,
         ),
     ),
   );
