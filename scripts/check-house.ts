@@ -279,9 +279,8 @@ export function checkHouse(): string[] {
   findings.push(...layerFindings(graph));
   findings.push(...productFindings(files, options));
   for (const component of cycles(graph)) {
-    findings.push(
-      `cycle: ${exampleLoop(component, graph).join(" → ")}${component.length > 2 ? ` (${component.length} modules in the loop)` : ""}`,
-    );
+    const size = component.length > 2 ? ` (${component.length} modules in the loop)` : "";
+    findings.push(`cycle: ${exampleLoop(component, graph).join(" → ")}${size}`);
   }
   return findings;
 }

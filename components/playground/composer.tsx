@@ -42,7 +42,8 @@ export function Composer(props: {
             "shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/40"
           }
         />
-        {/* Keyed apart: a reused <button> would turn into Send (type submit) within Stop's own click and send the draft. */}
+        {/* Keyed apart: a reused <button> would turn into Send (type submit) within Stop's own click
+            and send the draft. */}
         {props.busy ? (
           <Button key="stop" variant="danger" onClick={props.onStop}>
             Stop

@@ -24,7 +24,10 @@ export function ToggleGroup<T extends string>(props: {
           type="button"
           aria-pressed={props.value === o.value}
           onClick={() => props.onChange(o.value)}
-          className={`${segmented ? "rounded px-3 py-1 text-xs font-medium" : "rounded-md px-3 py-1.5 text-sm"} ${props.value === o.value ? on : off}`}
+          className={[
+            segmented ? "rounded px-3 py-1 text-xs font-medium" : "rounded-md px-3 py-1.5 text-sm",
+            props.value === o.value ? on : off,
+          ].join(" ")}
         >
           {o.label}
         </button>

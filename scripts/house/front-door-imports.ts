@@ -72,9 +72,10 @@ export function rewriteText(
     const replacement = rewrite(record, text.slice(record.start, record.end), product, roots);
     if (replacement === null) {
       const missing = record.names.filter((n) => !rootFor(roots, product, n.name, record.target)).map((n) => n.name);
-      left.unshift(
-        `"${record.specifier}": ${record.whole ? "a whole-module import" : `no root file of lib/${product} exports ${missing.join(", ")}`}`,
-      );
+      const why = record.whole
+        ? "a whole-module import"
+        : `no root file of lib/${product} exports ${missing.join(", ")}`;
+      left.unshift(`"${record.specifier}": ${why}`);
       continue;
     }
     out = out.slice(0, record.start) + replacement + out.slice(record.end);

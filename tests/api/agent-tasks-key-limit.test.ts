@@ -34,7 +34,8 @@ const runTask = async (instruction: string) => {
 };
 
 describe("an agent task's model calls and its key's rate limit", () => {
-  it("counts the task's model call against the key, and a task over the key's limit fails with its refusal", async () => {
+  it("counts the task's model call against the key, " +
+    "and a task over the key's limit fails with its refusal", async () => {
     world.upstream.setScript([{ done: { result: "looked" } }]);
     const task = await runTask("look at the page");
     expect(task.status, JSON.stringify(task.error)).toBe("completed");
