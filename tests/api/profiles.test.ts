@@ -17,10 +17,14 @@ const IDB = `function idb(mode, value) {
     open.onupgradeneeded = () => open.result.createObjectStore("kv");
     open.onerror = () => reject(open.error);
     open.onsuccess = () => {
-      const tx = open.result.transaction("kv", mode === "write" ? "readwrite" : "readonly");
-      const req = mode === "write" ? tx.objectStore("kv").put(value, "k") : tx.objectStore("kv").get("k");
-      tx.oncomplete = () => resolve(req.result);
-      tx.onerror = () => reject(tx.error);
+      try {
+        const tx = open.result.transaction("kv", mode === "write" ? "readwrite" : "readonly");
+        const req = mode === "write" ? tx.objectStore("kv").put(value, "k") : tx.objectStore("kv").get("k");
+        tx.oncomplete = () => resolve(req.result);
+        tx.onerror = () => reject(tx.error);
+      } catch (err) {
+        reject(err); // a store that is not there shows as "error", not as a page that never answers
+      }
     };
   });
 }`;
@@ -251,7 +255,9 @@ describe("a task with a profile", () => {
     await setState(seeded.id, "seed", target);
     await endSession(seeded.id, target);
 
-    world.upstream.setScript([{ done: { result: "looked" } }]);
+    // The model looks once before it is done, as models do: the start page's IndexedDB write (async) lands
+    // before the session ends and saves.
+    world.upstream.setScript([{ action: { type: "wait" } }, { done: { result: "looked" } }]);
     const started = await agentCall(world, world.key, "POST", "/agent/tasks", {
       instruction: "Look at the page",
       model: SCRIPTED_MODEL,

@@ -11,6 +11,9 @@ import { saveProfileState, swapWriter } from "@/lib/computers/profiles/profile-s
 import { saveState } from "@/lib/computers/state/state-store";
 import { getLogger } from "@/lib/logger";
 
+/** How long the end waits for its subscribers before it tears the computer down regardless. */
+const SUBSCRIBERS_LIMIT_MS = 10_000;
+
 /**
  * The end of a session, once `live.rowEnded` (the write of its terminated row) has begun: 1. the row is
  * terminated, 2. `SessionEnded` reaches the bus's subscribers in stage order, so each of them finds the session
@@ -25,10 +28,19 @@ export async function endInOrder(
 ): Promise<void> {
   const log = getLogger();
   await live.rowEnded?.catch((err) => log.error({ err, id: live.id }, "could not mark a session terminated"));
-  await ends.publish(
+  const published = ends.publish(
     { sessionId: live.id, organizationId: live.organizationId, kind: live.kind, reason, at: new Date() },
     (err, stage) => log.warn({ err, id: live.id, stage }, "a session-end subscriber failed"),
   );
+  // A subscriber that never settles (a capture whose stop hangs in Chromium) must not hold the computer,
+  // its saved state and its profile forever: past the limit the tear-down goes ahead.
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), SUBSCRIBERS_LIMIT_MS);
+  });
+  if ((await Promise.race([published, late])) === "late")
+    log.warn({ id: live.id, ms: SUBSCRIBERS_LIMIT_MS }, "session-end subscribers still running; tearing down anyway");
+  clearTimeout(timer);
   const handle = await started;
   if (handle) await tearDown(live, reason, handle);
 }
