@@ -22,9 +22,7 @@ const IDB = `function idb(mode, value) {
         const req = mode === "write" ? tx.objectStore("kv").put(value, "k") : tx.objectStore("kv").get("k");
         tx.oncomplete = () => resolve(req.result);
         tx.onerror = () => reject(tx.error);
-      } catch (err) {
-        reject(err); // a store that is not there shows as "error", not as a page that never answers
-      }
+      } catch (err) { reject(err); } // a missing store shows as "error", not as a page that never answers
     };
   });
 }`;
@@ -50,7 +48,6 @@ async function startProfileSite(): Promise<LoopbackServer> {
   });
   return listenOnLoopback(server);
 }
-
 let site: LoopbackServer;
 const created: Array<{ id: string; target: Target }> = [];
 const session = async (body: Record<string, unknown>, target: Target = {}) => {
@@ -255,8 +252,7 @@ describe("a task with a profile", () => {
     await setState(seeded.id, "seed", target);
     await endSession(seeded.id, target);
 
-    // The model looks once before it is done, as models do: the start page's IndexedDB write (async) lands
-    // before the session ends and saves.
+    // The model looks once before it is done: the start page's IndexedDB write lands before the end's save.
     world.upstream.setScript([{ action: { type: "wait" } }, { done: { result: "looked" } }]);
     const started = await agentCall(world, world.key, "POST", "/agent/tasks", {
       instruction: "Look at the page",
