@@ -111,8 +111,9 @@ class PageCapture {
       everyNthFrame: 1,
     });
     // Chromium sends screencast frames only when something repaints: a still page would show a new viewer
-    // nothing, and a change between the clock's last shot and this start would be lost, so one screenshot.
-    await this.screenshot(cdp, size);
+    // nothing, and a change between the clock's last shot and this start would be lost, so one screenshot. A
+    // renderer busy with a navigation may not answer it: the capture starts all the same.
+    await within(this.screenshot(cdp, size), RENDERER_ANSWER_MS);
   }
 
   /** Busy page: screencast → screenshot clock; still again: clock → screencast. Serialized with `follow`. */
@@ -197,7 +198,8 @@ class PageCapture {
     this.clock?.stop();
     this.clock = null;
     if (!cdp) return;
-    await cdp.send("Page.stopScreencast").catch(() => {});
+    // The renderer answers stopScreencast; one that is stuck must not hold the detach (the browser answers that).
+    await within(cdp.send("Page.stopScreencast"), RENDERER_ANSWER_MS);
     await cdp.detach().catch(() => {});
   }
 
@@ -206,8 +208,11 @@ class PageCapture {
     this.stopped = true;
     clearInterval(this.timer);
     if (this.holdTimer) clearTimeout(this.holdTimer);
-    await this.switching.catch(() => {});
+    // Detach first: a capture call stuck in the renderer (a screenshot during a navigation) then rejects, and
+    // the switching chain settles instead of holding the session's end (docs/computers.md "How a session ends").
     await this.detach();
+    await this.switching.catch(() => {});
+    await this.detach(); // what an attach in flight set up meanwhile
   }
 }
 
@@ -218,4 +223,22 @@ export function browserScreencast(mainPage: () => Page | undefined): CaptureSet 
     await capture.follow();
     return capture;
   });
+}
+
+/** How long a call the renderer answers may take before a stop goes on without it. */
+const RENDERER_ANSWER_MS = 1_000;
+
+/** Waits for `promise` at most `ms`; its failure or lateness is ignored. */
+function within(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  return Promise.race([
+    promise.then(
+      () => {},
+      () => {},
+    ),
+    late,
+  ]).finally(() => clearTimeout(timer));
 }
