@@ -17,6 +17,7 @@ import { CaptureSet } from "@/lib/computers/live/captures";
 import { liveViewStats } from "@/lib/computers/live/hub";
 import { ScreencastPacer } from "@/lib/computers/browser/screencast-pacing";
 import { BusyMeter, ScreenshotClock } from "@/lib/computers/browser/screenshot-clock";
+import { settlesWithin } from "@/lib/settles-within";
 
 const FOLLOW_MAIN_EVERY_MS = 200;
 const THIN_SLACK = 0.75;
@@ -113,7 +114,7 @@ class PageCapture {
     // Chromium sends screencast frames only when something repaints: a still page would show a new viewer
     // nothing, and a change between the clock's last shot and this start would be lost, so one screenshot. A
     // renderer busy with a navigation may not answer it: the capture starts all the same.
-    await within(this.screenshot(cdp, size), RENDERER_ANSWER_MS);
+    await settlesWithin(this.screenshot(cdp, size), RENDERER_ANSWER_MS);
   }
 
   /** Busy page: screencast → screenshot clock; still again: clock → screencast. Serialized with `follow`. */
@@ -199,7 +200,7 @@ class PageCapture {
     this.clock = null;
     if (!cdp) return;
     // The renderer answers stopScreencast; one that is stuck must not hold the detach (the browser answers that).
-    await within(cdp.send("Page.stopScreencast"), RENDERER_ANSWER_MS);
+    await settlesWithin(cdp.send("Page.stopScreencast"), RENDERER_ANSWER_MS);
     await cdp.detach().catch(() => {});
   }
 
@@ -227,18 +228,3 @@ export function browserScreencast(mainPage: () => Page | undefined): CaptureSet 
 
 /** How long a call the renderer answers may take before a stop goes on without it. */
 const RENDERER_ANSWER_MS = 1_000;
-
-/** Waits for `promise` at most `ms`; its failure or lateness is ignored. */
-function within(promise: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-  });
-  return Promise.race([
-    promise.then(
-      () => {},
-      () => {},
-    ),
-    late,
-  ]).finally(() => clearTimeout(timer));
-}

@@ -10,6 +10,7 @@ import type { SessionEndBus } from "@/lib/computers/sessions/session-end";
 import { saveProfileState, swapWriter } from "@/lib/computers/profiles/profile-store";
 import { saveState } from "@/lib/computers/state/state-store";
 import { getLogger } from "@/lib/logger";
+import { settlesWithin } from "@/lib/settles-within";
 
 /** How long the end waits for its subscribers before it tears the computer down regardless. */
 const SUBSCRIBERS_LIMIT_MS = 10_000;
@@ -34,13 +35,8 @@ export async function endInOrder(
   );
   // A subscriber that never settles (a capture whose stop hangs in Chromium) must not hold the computer,
   // its saved state and its profile forever: past the limit the tear-down goes ahead.
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<"late">((resolve) => {
-    timer = setTimeout(() => resolve("late"), SUBSCRIBERS_LIMIT_MS);
-  });
-  if ((await Promise.race([published, late])) === "late")
+  if (!(await settlesWithin(published, SUBSCRIBERS_LIMIT_MS)))
     log.warn({ id: live.id, ms: SUBSCRIBERS_LIMIT_MS }, "session-end subscribers still running; tearing down anyway");
-  clearTimeout(timer);
   const handle = await started;
   if (handle) await tearDown(live, reason, handle);
 }
