@@ -92,7 +92,7 @@ export function forwardHttp(req: IncomingMessage, res: ServerResponse, here: Ser
   }
   const byBody = bodyRouteOf(req.method, req.url ?? "/");
   if (byBody) {
-    forwardByBody(node, req, res, byBody, here);
+    void forwardBodyAddressed(node, req, res, byBody, here).catch((err) => routingFailed(req, res, err));
     return true;
   }
   const creating = createSurface(req);
@@ -110,7 +110,7 @@ function routingFailed(req: IncomingMessage, res: ServerResponse, err: unknown) 
 }
 
 /** A body-addressed route: its body is read first, and the bytes go on to the session's node or to Next here. */
-async function forwardByBody(
+async function forwardBodyAddressed(
   node: ClusterNode,
   req: IncomingMessage,
   res: ServerResponse,
