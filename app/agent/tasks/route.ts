@@ -3,14 +3,11 @@ import { methodNotAllowed, withApiKey } from "@/lib/routes/handlers";
 import { publicOrigin } from "@/lib/api/public-url";
 import { readJson } from "@/lib/api/request";
 import { listTasks, startTask } from "@/lib/agent/service";
-import { forwardByBody } from "@/lib/cluster/forward-by-body";
 
 export const dynamic = "force-dynamic";
 
 export const POST = withApiKey("api", async ({ req, principal }) => {
   const body = await readJson(req);
-  const elsewhere = await forwardByBody({ req, body, caller: { ...principal, member: null } });
-  if (elsewhere) return elsewhere;
   return Response.json(await startTask({ caller: principal, body, origin: publicOrigin(req.headers) }), {
     status: 201,
   });

@@ -3,7 +3,6 @@ import { publicOrigin } from "@/lib/api/public-url";
 import { readJson } from "@/lib/api/request";
 import { withMember } from "@/lib/routes/with-member";
 import { listTasks, startTask } from "@/lib/agent/service";
-import { forwardByBody } from "@/lib/cluster/forward-by-body";
 
 export const dynamic = "force-dynamic";
 
@@ -15,11 +14,8 @@ export const GET = withMember(async ({ member }) =>
 
 export const POST = withMember(async ({ req, member }) => {
   const body = await readJson(req);
-  const { organizationId, ...who } = member;
-  const elsewhere = await forwardByBody({ req, body, caller: { organizationId, apiKeyId: null, member: who } });
-  if (elsewhere) return elsewhere;
   return Response.json(
-    await startTask({ caller: teamCaller(organizationId), body, origin: publicOrigin(req.headers) }),
+    await startTask({ caller: teamCaller(member.organizationId), body, origin: publicOrigin(req.headers) }),
     { status: 201 },
   );
 });
