@@ -21,8 +21,12 @@ export async function signUpNewTeam(page: Page, name: string): Promise<string> {
 
 const SCREENSHOTS = path.resolve(import.meta.dirname, "../../docs/screenshots");
 
-/** A full-page screenshot kept in docs/screenshots (for the README) and attached to the test's report. */
+/**
+ * A full-page screenshot kept in docs/screenshots (for the README) and attached to the test's report.
+ * Taken from the top: scrolled, the shell's fixed header and sticky navigation would be drawn mid-page.
+ */
 export async function saveScreenshot(page: Page, testInfo: TestInfo, name: string) {
+  await page.evaluate(() => window.scrollTo(0, 0));
   const body = await page.screenshot({
     path: path.join(SCREENSHOTS, `${name}.png`),
     fullPage: true,

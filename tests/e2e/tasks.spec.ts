@@ -1,36 +1,11 @@
 // @needs browser-ui
-// The Tasks pages in a real browser, at 1280 and 390 px, against a server of
-// this spec's own whose model `agent.scripted` is the scripted computer-use
+// The Tasks pages in a real browser, at 1280 and 390 px, against the server
+// shared with the other task specs (scripted-world.ts), whose model `agent.scripted` is the scripted computer-use
 // upstream (a steady step a second): start a task from the form, watch steps
 // appear with their thumbnails, pause it (by keyboard), resume, stop it, and
 // find it in the list with its status; the empty and not-found states too.
-import { expect, test } from "@playwright/test";
-import { startServer, type TestServer } from "../api/harness";
-import { startRecordingPage, SCRIPTED_MODEL, type RecordingPage } from "../api/agent-fixtures";
-import { startScriptedUpstream, type ScriptedUpstream } from "../api/scripted-cua-upstream";
+import { expect, SCRIPTED_MODEL, test } from "./scripted-world";
 import { horizontalOverflow, saveScreenshot, signUpNewTeam } from "./dashboard-helpers";
-
-let server: TestServer;
-let upstream: ScriptedUpstream;
-let site: RecordingPage;
-
-test.beforeAll(async () => {
-  upstream = await startScriptedUpstream();
-  site = await startRecordingPage();
-  server = await startServer({
-    env: {
-      MODELS: JSON.stringify({
-        [SCRIPTED_MODEL]: { backend: "openai-compatible", url: upstream.url, responses: "native" },
-      }),
-    },
-  });
-});
-
-test.afterAll(async () => {
-  await server?.destroy();
-  await upstream?.close();
-  await site?.close();
-});
 
 for (const viewport of [
   { width: 1280, height: 900 },
@@ -38,7 +13,9 @@ for (const viewport of [
 ]) {
   test(`start a task, watch its steps, pause, resume and stop it at ${viewport.width} px`, async ({
     browser,
+    world,
   }, testInfo) => {
+    const { server, upstream, site } = world;
     test.setTimeout(120_000);
     const context = await browser.newContext({ baseURL: server.url, viewport });
     const page = await context.newPage();
@@ -105,7 +82,9 @@ for (const viewport of [
 ]) {
   test(`a task on an existing session, followed step by step at ${viewport.width} px`, async ({
     browser,
+    world,
   }, testInfo) => {
+    const { server, upstream } = world;
     test.setTimeout(120_000);
     const context = await browser.newContext({ baseURL: server.url, viewport });
     const page = await context.newPage();
@@ -204,7 +183,8 @@ for (const viewport of [
   });
 }
 
-test("a finished task shows its answer on the last step", async ({ browser }) => {
+test("a finished task shows its answer on the last step", async ({ browser, world }) => {
+  const { server, upstream } = world;
   const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   await signUpNewTeam(page, "Answerer");
