@@ -1,5 +1,5 @@
 // Shared steps of the dashboard's e2e specs.
-import { expect, type Page, type TestInfo } from "@playwright/test";
+import { expect, type Locator, type Page, type TestInfo } from "@playwright/test";
 import path from "node:path";
 
 export const base = () => process.env.CABIN_E2E_URL!;
@@ -33,6 +33,11 @@ export async function saveScreenshot(page: Page, testInfo: TestInfo, name: strin
     animations: "disabled",
   });
   await testInfo.attach(name, { body, contentType: "image/png" });
+}
+
+/** Whether an element cuts its own text (an ellipsis, or content past its box). */
+export function isClipped(locator: Locator): Promise<boolean> {
+  return locator.evaluate((el) => el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight);
 }
 
 /** How far the page is wider than the viewport (0 when nothing overflows sideways). */

@@ -7,7 +7,7 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { createServer } from "node:http";
 import { listenOnLoopback, type LoopbackServer } from "../api/loopback";
-import { horizontalOverflow, saveScreenshot, signUpNewTeam } from "./dashboard-helpers";
+import { horizontalOverflow, isClipped, saveScreenshot, signUpNewTeam } from "./dashboard-helpers";
 
 // A big button in the top-left corner that counts clicks into the title, and a spinning square (so frames keep coming).
 const CLICK_PAGE =
@@ -103,6 +103,8 @@ test("browser session: live frames, takeover click, tabs, last tab refused, stop
     .poll(() => horizontalOverflow(page), { message: "horizontal overflow on the session page at 390 px" })
     .toBeLessThanOrEqual(0);
   expect((await canvas.boundingBox())!.width).toBeLessThanOrEqual(390);
+  // The banner says the whole sentence on a phone (it was cut to "You a…").
+  await expect.poll(() => isClipped(page.getByTestId("control-banner"))).toBe(false);
   await saveScreenshot(page, testInfo, "session-390");
   await page.setViewportSize({ width: 1280, height: 900 });
 

@@ -78,8 +78,15 @@ for (const viewport of [
         .first(),
     ).toBeVisible();
 
+    // Its timeline's stream is over by design: "ended", not "not connected"; no files will come.
+    await expect(page.getByTestId("timeline-state")).toHaveText("ended");
+    await expect(page.getByTestId("files-empty")).toHaveText(
+      "No files: nothing was uploaded or downloaded in this session.",
+    );
+
     // A fresh visit of the ended session shows the same.
     await page.reload();
+    await expect(page.getByTestId("timeline-state")).toHaveText("ended");
     await expect(page.getByTestId("final-screenshot").locator("img")).toBeVisible();
     await expect(page.getByTestId("event-timeline").getByTestId("timeline-action").first()).toBeVisible();
     await expect.poll(() => horizontalOverflow(page)).toBe(0);

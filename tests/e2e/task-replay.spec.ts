@@ -33,6 +33,7 @@ for (const viewport of [
     await page.getByRole("button", { name: "Start task" }).click();
     await expect(page).toHaveURL(/\/tasks\/task_[0-9a-f]{24}$/);
     await expect(page.getByTestId("task-status")).toHaveAttribute("data-status", "completed", { timeout: 60_000 });
+    await expect(page.getByTestId("task-status")).toHaveText("completed");
     const taskId = page.url().split("/").at(-1)!;
     const task = (await (await page.request.get(`/api/tasks/${taskId}`)).json()) as { replay_id: string | null };
     expect(task.replay_id).toBeTruthy();

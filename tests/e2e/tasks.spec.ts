@@ -5,7 +5,7 @@
 // appear with their thumbnails, pause it (by keyboard), resume, stop it, and
 // find it in the list with its status; the empty and not-found states too.
 import { expect, SCRIPTED_MODEL, test } from "./scripted-world";
-import { horizontalOverflow, saveScreenshot, signUpNewTeam } from "./dashboard-helpers";
+import { horizontalOverflow, isClipped, saveScreenshot, signUpNewTeam } from "./dashboard-helpers";
 
 for (const viewport of [
   { width: 1280, height: 900 },
@@ -43,6 +43,10 @@ for (const viewport of [
     await expect(page.getByTestId("task-step").first()).toContainText("Waiting, turn 1");
     await expect(page.getByTestId("task-step").first().locator("img")).toHaveJSProperty("complete", true);
     await expect(page.getByTestId("viewer-state")).toBeVisible();
+    // The screen's status line is whole (it read "Watching (read-…" in this column), the recording's dot round.
+    await expect.poll(() => isClipped(page.getByTestId("viewer-note"))).toBe(false);
+    const dot = (await page.getByTestId("replay-state-dot").boundingBox())!;
+    expect(dot.width).toBeCloseTo(dot.height, 0);
     expect(await horizontalOverflow(page)).toBe(0);
     await saveScreenshot(page, testInfo, `task-page-${viewport.width}`);
 
@@ -110,6 +114,11 @@ for (const viewport of [
     await page.getByRole("button", { name: "Start task" }).click();
     await expect(page).toHaveURL(/\/tasks\/task_[0-9a-f]{24}$/);
     const taskId = page.url().split("/").at(-1)!;
+    // The session page's list of replays, read before the task began, is not taken for the task's:
+    // its replay is not called "no longer kept" (checked as the task first shows, not polled).
+    await expect(page.getByTestId("task-status")).toBeVisible();
+    expect(await page.getByText("is no longer kept").count()).toBe(0);
+    await expect(page.getByTestId("replay-recording")).toBeVisible();
 
     // The right kind, and the session's live state with its screen (not "ended").
     await expect(page.getByTestId("task-kind")).toContainText("browser");
@@ -195,5 +204,17 @@ test("a finished task shows its answer on the last step", async ({ browser, worl
   await page.getByRole("button", { name: "Start task" }).click();
   await expect(page.getByTestId("task-status")).toHaveAttribute("data-status", "completed", { timeout: 30_000 });
   await expect(page.getByTestId("task-step").last().getByTestId("step-answer")).toHaveText("The price is $5");
+  // Finished as asked: "completed", not "completed: done".
+  await expect(page.getByTestId("task-status")).toHaveText("completed");
+
+  // A task whose steps ran out is completed too, but says so.
+  upstream.setScript([{ text: "Looking", action: { type: "wait" } }]);
+  await page.goto("/tasks");
+  await page.getByLabel("Instruction").fill("Look once");
+  await page.getByLabel("Model").selectOption(SCRIPTED_MODEL);
+  await page.getByLabel("Max steps").fill("1");
+  await page.getByRole("button", { name: "Start task" }).click();
+  await expect(page).toHaveURL(/\/tasks\/task_[0-9a-f]{24}$/);
+  await expect(page.getByTestId("task-status")).toHaveText("completed: steps ran out", { timeout: 30_000 });
   await context.close();
 });
