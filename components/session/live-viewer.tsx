@@ -171,7 +171,7 @@ export function LiveViewer({
               data-testid="control-banner"
               className={`${NOTE} rounded bg-amber-100 font-medium text-amber-900`}
             >
-              You are in control: clicks, scrolling and typing go to the session. Esc or Release stops.
+              You are in control: your input goes to the session. Esc releases it.
             </p>
           ) : (
             <p data-testid="viewer-note" className={`${NOTE} ${fullscreen ? "text-slate-300" : "text-slate-500"}`}>

@@ -106,6 +106,14 @@ test("browser session: live frames, takeover click, tabs, last tab refused, stop
   // The banner says the whole sentence on a phone (it was cut to "You a…").
   await expect.poll(() => isClipped(page.getByTestId("control-banner"))).toBe(false);
   await saveScreenshot(page, testInfo, "session-390");
+  // Release and take control again: the two status lines have one height, so the screen stays put.
+  const canvasTop = () => canvas.evaluate((c) => c.getBoundingClientRect().top + window.scrollY);
+  const inControl = await canvasTop();
+  await page.getByRole("button", { name: "Release" }).click();
+  await expect(page.getByTestId("viewer-note")).toBeVisible();
+  expect(await canvasTop()).toBeCloseTo(inControl, 0);
+  await page.getByRole("button", { name: "Take control" }).click();
+  await expect(page.getByTestId("control-banner")).toBeVisible();
   await page.setViewportSize({ width: 1280, height: 900 });
 
   // Esc releases control.

@@ -47,6 +47,9 @@ for (const viewport of [
     await expect.poll(() => isClipped(page.getByTestId("viewer-note"))).toBe(false);
     const dot = (await page.getByTestId("replay-state-dot").boundingBox())!;
     expect(dot.width).toBeCloseTo(dot.height, 0);
+    // Pause and Stop come right under the screen, before the replay that only says it records.
+    const stopTop = (await page.getByRole("button", { name: "Stop" }).boundingBox())!.y;
+    expect(stopTop).toBeLessThan(dot.y);
     expect(await horizontalOverflow(page)).toBe(0);
     await saveScreenshot(page, testInfo, `task-page-${viewport.width}`);
 
