@@ -40,6 +40,38 @@ export function isClipped(locator: Locator): Promise<boolean> {
   return locator.evaluate((el) => el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight);
 }
 
+/**
+ * The contrast ratio (WCAG 2) of an element's text against the first opaque background behind it.
+ * Colours go through a canvas, which reads any CSS colour syntax (Tailwind's are oklch).
+ */
+export function textContrast(locator: Locator): Promise<number> {
+  return locator.evaluate((element) => {
+    const context = document.createElement("canvas").getContext("2d", { willReadFrequently: true })!;
+    const rgba = (css: string) => {
+      context.clearRect(0, 0, 1, 1);
+      context.fillStyle = css;
+      context.fillRect(0, 0, 1, 1);
+      return Array.from(context.getImageData(0, 0, 1, 1).data);
+    };
+    const luminance = ([r, g, b]: number[]) => {
+      const f = (v: number) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4);
+      return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+    };
+    let background = [255, 255, 255, 255];
+    for (let node: Element | null = element; node; node = node.parentElement) {
+      const colour = rgba(getComputedStyle(node).backgroundColor);
+      if (colour[3] === 255) {
+        background = colour;
+        break;
+      }
+    }
+    const [light, dark] = [luminance(rgba(getComputedStyle(element).color)), luminance(background)].sort(
+      (a, b) => b - a,
+    );
+    return (light + 0.05) / (dark + 0.05);
+  });
+}
+
 /** How far the page is wider than the viewport (0 when nothing overflows sideways). */
 export function horizontalOverflow(page: Page): Promise<number> {
   return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -5,7 +5,7 @@
 // appear with their thumbnails, pause it (by keyboard), resume, stop it, and
 // find it in the list with its status; the empty and not-found states too.
 import { expect, SCRIPTED_MODEL, test } from "./scripted-world";
-import { horizontalOverflow, isClipped, saveScreenshot, signUpNewTeam } from "./dashboard-helpers";
+import { horizontalOverflow, isClipped, saveScreenshot, signUpNewTeam, textContrast } from "./dashboard-helpers";
 
 for (const viewport of [
   { width: 1280, height: 900 },
@@ -207,6 +207,9 @@ test("a finished task shows its answer on the last step", async ({ browser, worl
   await page.getByRole("button", { name: "Start task" }).click();
   await expect(page.getByTestId("task-status")).toHaveAttribute("data-status", "completed", { timeout: 30_000 });
   await expect(page.getByTestId("task-step").last().getByTestId("step-answer")).toHaveText("The price is $5");
+  // The answer step has no screenshot, and says so legibly (AA: 4.5:1; it was 2.6:1).
+  const noShot = page.getByTestId("task-step").last().getByTestId("no-screenshot");
+  expect(await textContrast(noShot)).toBeGreaterThanOrEqual(4.5);
   // Finished as asked: "completed", not "completed: done".
   await expect(page.getByTestId("task-status")).toHaveText("completed");
 
