@@ -85,6 +85,7 @@ export function CreateCredentialForm() {
           <div key={row.id} className="flex flex-col gap-2 sm:flex-row sm:items-center" data-testid="value-row">
             <input
               aria-label={`Name of value ${index + 1}`}
+              placeholder="name, e.g. username"
               className={`${INPUT} sm:w-48`}
               required
               maxLength={32}
@@ -95,6 +96,7 @@ export function CreateCredentialForm() {
             />
             <input
               aria-label={`Value of ${row.field || `value ${index + 1}`}`}
+              placeholder={`value of ${row.field || "this name"}`}
               className={`${INPUT} flex-1`}
               required
               maxLength={4096}

@@ -4,10 +4,10 @@ import { useState } from "react";
 import { BudgetField } from "@/components/keys/budget-field";
 import { useApiKeys, useRevokeKey, type ApiKeyRow } from "@/components/keys/use-keys";
 import { Button } from "@/components/ui/button";
-import { Alert } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/dialog";
 import { formatTime } from "@/components/ui/format";
 import { useMe, type Me } from "@/components/shell/use-me";
+import { ErrorState } from "@/components/ui/error-state";
 
 /** The server's rule (revokeKeyAs): owners and admins revoke any key, a member only the keys they created. */
 export function canRevoke(me: Pick<Me, "role" | "user"> | undefined, key: Pick<ApiKeyRow, "created_by">): boolean {
@@ -22,7 +22,14 @@ export function KeyTable() {
   const [asking, setAsking] = useState<ApiKeyRow | null>(null);
 
   if (keys.isPending) return <p className="text-sm text-slate-500">Loading keys…</p>;
-  if (keys.error) return <Alert>{keys.error.message}</Alert>;
+  if (keys.error && !keys.data)
+    return (
+      <ErrorState
+        what="The keys could not be loaded."
+        detail={keys.error.message}
+        onRetry={() => void keys.refetch()}
+      />
+    );
   if (keys.data.length === 0) return <p className="text-sm text-slate-600">No API keys yet. Create one above.</p>;
 
   return (

@@ -5,6 +5,7 @@ import { cdpSnippets, cdpTokenExpiry, type CdpSnippet } from "@/components/sessi
 import { CodeBlock } from "@/components/ui/code-block";
 import { Card } from "@/components/ui/card";
 import { ToggleGroup } from "@/components/ui/toggle-group";
+import { formatTime } from "@/components/ui/format";
 
 /** Why there is no CDP URL, in plain words. */
 function NoCdp({ ended }: { ended: boolean }) {
@@ -52,8 +53,8 @@ export function CdpPanel({ cdpUrl, ended }: { cdpUrl?: string; ended: boolean })
             {expiry ? (
               <>
                 {" "}
-                until <time dateTime={expiry.toISOString()}>{expiry.toLocaleString()}</time>, when the session reaches
-                its lifetime
+                until <time dateTime={expiry.toISOString()}>{formatTime(expiry.toISOString())}</time>, when the session
+                reaches its lifetime
               </>
             ) : null}
             . Treat it like a password.

@@ -9,7 +9,8 @@ import { useTick } from "@/components/sessions/use-sessions";
 
 const STATE_LABEL: Record<StreamState, string> = { connecting: "connecting…", open: "live", closed: "not connected" };
 
-function StreamBadge({ state }: { state: StreamState }) {
+/** The stream's state; once the session has ended its stream is over by design, so it says "ended". */
+function StreamBadge({ state, ended }: { state: StreamState; ended: boolean }) {
   const tone =
     state === "open" ? "bg-emerald-50 text-emerald-800 ring-emerald-200" : "bg-slate-100 text-slate-600 ring-slate-200";
   return (
@@ -18,7 +19,7 @@ function StreamBadge({ state }: { state: StreamState }) {
       data-testid="timeline-state"
       data-state={state}
     >
-      {STATE_LABEL[state]}
+      {ended && state === "closed" ? "ended" : STATE_LABEL[state]}
     </span>
   );
 }
@@ -41,7 +42,7 @@ export function EventTimeline(props: {
   useEffect(() => onEntries?.(entries), [entries, onEntries]);
   const now = useTick();
   return (
-    <Card title="Event timeline" actions={<StreamBadge state={state} />}>
+    <Card title="Event timeline" actions={<StreamBadge state={state} ended={ended} />}>
       <div data-testid="event-timeline">
         {entries.length === 0 ? (
           <div className="py-2 text-sm text-slate-600" data-testid="timeline-empty">

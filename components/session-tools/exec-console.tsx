@@ -118,7 +118,8 @@ export function ExecConsole(props: {
         )}
         {runs.length === 0 ? (
           <p className="text-sm text-slate-500" data-testid="exec-empty">
-            No commands yet. Output appears here line by line while the command runs; stderr is shown in red.
+            No commands run from this page yet. Output appears here line by line while a command runs; stderr is shown
+            in red. Commands sent through the API are in the event timeline.
           </p>
         ) : (
           <ol className="space-y-3 rounded-md bg-slate-900 p-3" aria-label="Runs, newest first" aria-live="polite">

@@ -7,6 +7,9 @@ import { canvasSize, useElementSize, useFullscreen, type ScreenMode } from "@/co
 import { Button } from "@/components/ui/button";
 import { ToggleGroup } from "@/components/ui/toggle-group";
 
+/** The status line beside the badge: two lines high whatever it says (watching, or in control). */
+const NOTE = "flex min-h-9 min-w-0 flex-1 items-center px-2 py-0.5 text-xs leading-4";
+
 const MODES: { value: ScreenMode; label: string }[] = [
   { value: "fit", label: "Fit" },
   { value: "actual", label: "1:1" },
@@ -158,22 +161,24 @@ export function LiveViewer({
       className={fullscreen ? "flex h-full w-full flex-col gap-2 bg-slate-950 p-2" : "space-y-2"}
     >
       <div className="flex flex-wrap items-center gap-2">
-        <ConnectionBadge state={state} />
-        {/* One line either way, so taking control never pushes the screen down. */}
-        {control ? (
-          <p
-            role="status"
-            data-testid="control-banner"
-            className="min-w-0 flex-1 truncate rounded bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900"
-            title="Clicks, scrolling and typing on the screen go to the session; press Esc or Release to stop."
-          >
-            You are in control: clicks, scrolling and typing go to the session. Esc or Release stops.
-          </p>
-        ) : (
-          <p className={`min-w-0 flex-1 truncate text-xs ${fullscreen ? "text-slate-300" : "text-slate-500"}`}>
-            Watching (read-only). Take control to click, scroll and type.
-          </p>
-        )}
+        <div className="flex min-w-0 flex-[1_1_18rem] items-center gap-2">
+          <ConnectionBadge state={state} />
+          {/* The whole sentence, wrapped rather than cut (a phone showed "You a…"), in a box of two
+              lines either way, so taking control never pushes the screen down. */}
+          {control ? (
+            <p
+              role="status"
+              data-testid="control-banner"
+              className={`${NOTE} rounded bg-amber-100 font-medium text-amber-900`}
+            >
+              You are in control: your input goes to the session. Esc releases it.
+            </p>
+          ) : (
+            <p data-testid="viewer-note" className={`${NOTE} ${fullscreen ? "text-slate-300" : "text-slate-500"}`}>
+              Watching (read-only). Take control to click, scroll and type.
+            </p>
+          )}
+        </div>
         <ToggleGroup label="Screen size" options={MODES} value={mode} onChange={setMode} />
         <Button variant="secondary" onClick={() => void toggleFullscreen()} aria-pressed={fullscreen}>
           {fullscreen ? "Exit fullscreen" : "Fullscreen"}

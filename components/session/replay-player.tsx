@@ -126,7 +126,11 @@ export function ReplayNotReady({ replay }: { replay: DashboardReplay }) {
       className="flex items-center gap-2 rounded-md bg-slate-100 px-3 py-2 text-sm text-slate-700"
       data-testid={recording ? "replay-recording" : "replay-processing"}
     >
-      <span className={`h-2 w-2 rounded-full ${recording ? "animate-pulse bg-red-600" : "bg-amber-500"}`} />
+      <span
+        aria-hidden
+        data-testid="replay-state-dot"
+        className={`size-2 shrink-0 rounded-full ${recording ? "animate-pulse bg-red-600" : "bg-amber-500"}`}
+      />
       {recording
         ? `Recording since ${new Date(replay.started_at).toLocaleTimeString()}: the video plays here once the ` +
           `recording stops.`

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { endSentence } from "@/components/sessions/end-reason";
 import { Button } from "@/components/ui/button";
+import { formatTime } from "@/components/ui/format";
 
 const backLink = "font-medium text-brand-700 underline underline-offset-2";
 
@@ -78,7 +79,7 @@ export function SessionEnded(props: {
             className="block h-auto w-full rounded-md border border-slate-200 bg-slate-100"
           />
           <figcaption className="text-xs text-slate-600">
-            Its last screen, taken as it ended ({new Date(screenshot.taken_at).toLocaleString()}).
+            Its last screen, taken as it ended ({formatTime(screenshot.taken_at)}).
           </figcaption>
         </figure>
       </div>

@@ -91,6 +91,7 @@ export function FilesPanel({ sessionId, kind, ended }: { sessionId: string; kind
         )}
         <FileList
           sessionId={sessionId}
+          ended={ended}
           query={files}
           onDelete={(id) => remove.mutate(id)}
           deleting={remove.isPending ? remove.variables : undefined}
@@ -102,6 +103,7 @@ export function FilesPanel({ sessionId, kind, ended }: { sessionId: string; kind
 
 function FileList(props: {
   sessionId: string;
+  ended: boolean;
   query: ReturnType<typeof useSessionFiles>;
   onDelete: (id: string) => void;
   deleting?: string;
@@ -110,7 +112,12 @@ function FileList(props: {
   if (query.isPending) return <p className="text-xs text-slate-500">Loading files…</p>;
   if (query.isError && !query.data)
     return <ErrorState what="the files" detail={query.error.message} onRetry={() => void query.refetch()} />;
-  if (!query.data.length) return <p className="text-xs text-slate-500">No files yet.</p>;
+  if (!query.data.length)
+    return (
+      <p className="text-xs text-slate-500" data-testid="files-empty">
+        {props.ended ? "No files: nothing was uploaded or downloaded in this session." : "No files yet."}
+      </p>
+    );
   return (
     <ul className="divide-y divide-slate-100" aria-label="Session files">
       {query.data.map((file) => (

@@ -21,7 +21,7 @@ function Creator({ session }: { session: DashboardSession }) {
   }
   return (
     <span data-testid="session-creator">
-      {session.created_by_key.name} <span className="font-mono text-slate-400">{session.created_by_key.prefix}…</span>
+      {session.created_by_key.name} <span className="font-mono text-slate-500">{session.created_by_key.prefix}…</span>
     </span>
   );
 }

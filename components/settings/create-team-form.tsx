@@ -1,7 +1,7 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
-import { Alert, Card } from "@/components/ui/card";
+import { Alert } from "@/components/ui/card";
 import { SubmitButton } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 import { authClient } from "@/lib/auth/client";
@@ -38,8 +38,10 @@ export function CreateTeamForm({ member = false }: { member?: boolean }) {
     window.location.assign("/sessions");
   }
 
+  // The page's heading is an h1, as on Log in and Sign up (a Card title is an h2, and the page had none).
   return (
-    <Card title="Create a team">
+    <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+      <h1 className="mb-4 text-lg font-semibold">Create a team</h1>
       <form onSubmit={submit} className="space-y-4" data-testid="create-team">
         {member ? (
           <p className="text-sm text-slate-600" data-testid="create-team-member">
@@ -66,6 +68,6 @@ export function CreateTeamForm({ member = false }: { member?: boolean }) {
           .
         </p>
       </form>
-    </Card>
+    </div>
   );
 }

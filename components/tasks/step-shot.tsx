@@ -40,9 +40,10 @@ export function StepShot(props: {
     return (
       <div
         aria-hidden
+        data-testid="no-screenshot"
         className={
           "flex aspect-video w-full items-center justify-center rounded border border-dashed border-slate-200 " +
-          "text-xs text-slate-400 sm:w-60"
+          "text-xs text-slate-500 sm:w-60"
         }
       >
         no screenshot

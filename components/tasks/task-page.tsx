@@ -109,14 +109,15 @@ export function TaskPage({ id }: { id: string }) {
       <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_28rem]">
         <div className="min-w-0 space-y-4">
           <Card title="Screen">{task.computer_id ? <TaskScreen task={task} /> : null}</Card>
-          <Card title="Replay">
-            <TaskReplay task={task} />
-          </Card>
+          {/* The controls right under the screen: while the task runs the replay only says it records. */}
           {live && (
             <Card title="Control">
               <TaskControls task={task} onQueued={(m) => setSent((all) => [...all, m])} />
             </Card>
           )}
+          <Card title="Replay">
+            <TaskReplay task={task} />
+          </Card>
         </div>
         <Card title={`Steps (${task.step_count})`}>
           <TaskSteps

@@ -1,5 +1,6 @@
 "use client";
 
+import { useEffect, useState } from "react";
 import { ReplayNotReady, ReplayPlayer, type ReplayMarker } from "@/components/session/replay-player";
 import { useSessionReplays } from "@/components/session/use-replays";
 import { describeAction } from "@/components/tasks/task-steps";
@@ -19,13 +20,22 @@ export function stepMarkers(task: TaskObject): ReplayMarker[] {
 /** The task's recording (tasks record by default) with its steps as markers that seek the video. */
 export function TaskReplay({ task }: { task: TaskObject & { replay_id?: string | null } }) {
   const replays = useSessionReplays(task.computer_id ?? "", isLive(task.status), Boolean(task.replay_id));
+  // A cached list may have been read before the task began (the session's page shares it, and it
+  // stays fresh for a few seconds), so a replay missing from it is looked up once more before the
+  // card says it is gone.
+  const missing = Boolean(replays.data && !replays.data.some((r) => r.replay_id === task.replay_id));
+  const [lookedAgain, setLookedAgain] = useState(false);
+  const { refetch } = replays;
+  useEffect(() => {
+    if (missing && !lookedAgain) void refetch().finally(() => setLookedAgain(true));
+  }, [missing, lookedAgain, refetch]);
   if (!task.replay_id || !task.computer_id)
     return (
       <p className="text-sm text-slate-600" data-testid="replays-empty">
         This task was not recorded (it was started with record: false).
       </p>
     );
-  if (replays.isPending)
+  if (replays.isPending || (missing && !lookedAgain))
     return (
       <p role="status" className="text-sm text-slate-500" data-testid="replays-loading">
         Loading the replay…

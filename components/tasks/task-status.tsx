@@ -8,9 +8,20 @@ const TONES: Record<string, string> = {
   stopped: "bg-slate-100 text-slate-600 ring-slate-200",
 };
 
-/** A task's status; an ended one also says why (end_reason), unless the reason only repeats it ("stopped"). */
+/**
+ * Why an ended task ended, in words (end_reason, docs/agent-tasks.md), or null when the status says it all:
+ * "completed" needs no "done", "stopped" no "stopped"; running out of steps is not the same as finishing.
+ */
+export function endReasonLabel(status: string, reason: string | null): string | null {
+  if (!reason || reason === status || (status === "completed" && reason === "done")) return null;
+  if (reason === "max_steps") return "steps ran out";
+  return reason.replaceAll("_", " ");
+}
+
+/** A task's status; an ended one also says why (end_reason), unless the reason only repeats it. */
 export function TaskStatus({ status, reason }: { status: string; reason: string | null }) {
   const live = status === "running" || status === "queued";
+  const why = live || status === "paused" || status === "awaiting_human" ? null : endReasonLabel(status, reason);
   return (
     <span
       data-testid="task-status"
@@ -22,7 +33,7 @@ export function TaskStatus({ status, reason }: { status: string; reason: string 
     >
       {live && <span aria-hidden className="size-1.5 rounded-full bg-current" />}
       {status === "awaiting_human" ? "waiting for a person" : status}
-      {reason && reason !== status && !live && status !== "paused" && status !== "awaiting_human" ? `: ${reason}` : ""}
+      {why ? `: ${why}` : ""}
     </span>
   );
 }

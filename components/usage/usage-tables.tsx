@@ -6,7 +6,10 @@ import type { UsageReport } from "@/components/usage/use-usage";
 
 type Row = UsageReport["totals"] & { key: string; label: string; sub?: string; minutes?: number };
 
-/** Wide on a desktop; on a phone it scrolls inside its card, never the page. */
+/**
+ * Wide on a desktop; on a phone it scrolls inside its card, never the page, and says so (Cost and
+ * the later columns start off-screen there).
+ */
 function Table({
   rows,
   first,
@@ -21,34 +24,39 @@ function Table({
   const th = "py-2 pr-3 text-right font-medium";
   const td = "py-2 pr-3 text-right tabular-nums";
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full min-w-[560px] text-left text-sm" data-testid={testId}>
-        <thead className="text-xs uppercase tracking-wide text-slate-500">
-          <tr>
-            <th className="py-2 pr-3 font-medium">{first}</th>
-            <th className={th}>Requests</th>
-            <th className={th}>Input tokens</th>
-            <th className={th}>Output tokens</th>
-            <th className={th}>Cost</th>
-            {withMinutes && <th className={th}>Session time</th>}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {rows.map((r) => (
-            <tr key={r.key}>
-              <td className="py-2 pr-3">
-                <span className="font-medium text-slate-900">{r.label}</span>
-                {r.sub && <span className="ml-2 font-mono text-xs text-slate-500">{r.sub}</span>}
-              </td>
-              <td className={td}>{formatTokens(r.requests)}</td>
-              <td className={td}>{formatTokens(r.input_tokens)}</td>
-              <td className={td}>{formatTokens(r.output_tokens)}</td>
-              <td className={td}>{formatUsd(r.cost_usd)}</td>
-              {withMinutes && <td className={td}>{formatMinutes(r.minutes ?? 0)}</td>}
+    <div>
+      <p className="mb-2 text-xs text-slate-500 md:hidden" data-testid="usage-scroll-hint">
+        The table scrolls sideways for more columns.
+      </p>
+      <div className="overflow-x-auto">
+        <table className="w-full min-w-[560px] text-left text-sm" data-testid={testId}>
+          <thead className="text-xs uppercase tracking-wide text-slate-500">
+            <tr>
+              <th className="py-2 pr-3 font-medium">{first}</th>
+              <th className={th}>Requests</th>
+              <th className={th}>Input tokens</th>
+              <th className={th}>Output tokens</th>
+              <th className={th}>Cost</th>
+              {withMinutes && <th className={th}>Session time</th>}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {rows.map((r) => (
+              <tr key={r.key}>
+                <td className="py-2 pr-3">
+                  <span className="font-medium text-slate-900">{r.label}</span>
+                  {r.sub && <span className="ml-2 font-mono text-xs text-slate-500">{r.sub}</span>}
+                </td>
+                <td className={td}>{formatTokens(r.requests)}</td>
+                <td className={td}>{formatTokens(r.input_tokens)}</td>
+                <td className={td}>{formatTokens(r.output_tokens)}</td>
+                <td className={td}>{formatUsd(r.cost_usd)}</td>
+                {withMinutes && <td className={td}>{formatMinutes(r.minutes ?? 0)}</td>}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </div>
   );
 }

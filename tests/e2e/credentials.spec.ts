@@ -3,9 +3,10 @@
 // stores a login from the keyboard (a bad domain first: the server's message names
 // the field), sees its name, domain, value names and TOTP yes/no but never a value,
 // picks it in the task form, and deletes it after a confirmation; the empty, loading
-// and error states; the page at 390 px.
+// and error states; the page at 390 px; and a member, who sees the names only and
+// cannot store or delete.
 import { expect, test } from "@playwright/test";
-import { base, horizontalOverflow, saveScreenshot, signUpNewTeam } from "./dashboard-helpers";
+import { base, E2E_PASSWORD, horizontalOverflow, saveScreenshot, signUpNewTeam, unique } from "./dashboard-helpers";
 
 const PASSWORD = "e2e-Vault-pass-8c41d2";
 const TOTP = "JBSWY3DPEHPK3PXPJBSWY3DP";
@@ -21,6 +22,8 @@ test("store a login, see it without its values, pick it for a task, delete it", 
   const form = page.getByRole("form", { name: "Store a credential" });
   await form.getByLabel("Name", { exact: true }).fill("acme");
   await form.getByLabel("Domain").fill("acme.example/login");
+  // Each value box says what it holds (it was a blank box beside the name).
+  await expect(form.getByLabel("Value of username")).toHaveAttribute("placeholder", "value of username");
   await form.getByLabel("Value of username").fill("ada@acme.example");
   await form.getByLabel("Value of password").fill(PASSWORD);
   await form.getByLabel("TOTP secret (optional)").fill(TOTP);
@@ -116,4 +119,64 @@ test("loading and error states, and the page at 390 px", async ({ browser }, tes
   expect(await horizontalOverflow(page)).toBe(0);
   await saveScreenshot(page, testInfo, "credentials-390");
   await context.close();
+});
+
+test("a member sees the credentials' names only, can pick them for a task, and cannot store or delete", async ({
+  browser,
+}, testInfo) => {
+  const owner = await browser.newContext({ baseURL: base(), viewport: { width: 1280, height: 900 } });
+  const page = await owner.newPage();
+  await signUpNewTeam(page, "VaultOwner");
+  const stored = await page.request.post("/api/credentials", {
+    data: { name: "shop", domain: "shop.example", values: { username: "ada", password: PASSWORD } },
+  });
+  expect(stored.status()).toBe(201);
+  const memberEmail = `vaultmate${unique()}@example.test`;
+  await page.goto("/members");
+  await page.getByLabel("Email").fill(memberEmail);
+  await page.getByRole("button", { name: "Invite" }).click();
+  const link = (await page
+    .getByTestId("invitation-row")
+    .filter({ hasText: memberEmail })
+    .getByTestId("invitation-link")
+    .textContent())!.trim();
+
+  // The member joins from the link, on a phone.
+  const memberContext = await browser.newContext({ baseURL: base(), viewport: { width: 390, height: 844 } });
+  const mate = await memberContext.newPage();
+  await mate.goto(link);
+  await mate.getByRole("link", { name: "Sign up" }).click();
+  await mate.getByLabel("Name").fill("Vault mate");
+  await mate.getByLabel("Password").fill(E2E_PASSWORD);
+  await mate.getByRole("button", { name: "Sign up" }).click();
+  await expect(mate).toHaveURL(/\/sessions$/);
+
+  await mate.goto("/vault");
+  const row = mate.getByTestId("credential-row");
+  await expect(row).toHaveText("shop");
+  await expect(mate.getByText("Owners manage credentials; members see their names")).toBeVisible();
+  await expect(mate.getByRole("form", { name: "Store a credential" })).toHaveCount(0);
+  await expect(mate.getByRole("button", { name: /Delete/ })).toHaveCount(0);
+  for (const secret of ["shop.example", "username", "password", PASSWORD])
+    await expect(mate.locator("#main")).not.toContainText(secret);
+  // What the page was sent holds the name only; the server refuses a member's store and delete.
+  const listed = (await (await mate.request.get("/api/credentials")).json()) as {
+    data: Record<string, unknown>[];
+    can_manage: boolean;
+  };
+  expect(listed).toEqual({ data: [{ name: "shop" }], can_manage: false });
+  const store = await mate.request.post("/api/credentials", {
+    data: { name: "mine", domain: "mine.example", values: { username: "x" } },
+  });
+  expect(store.status()).toBe(403);
+  expect(((await store.json()) as { error: { code: string } }).error.code).toBeTruthy();
+  expect((await mate.request.delete("/api/credentials/shop")).status()).toBe(403);
+  expect(await horizontalOverflow(mate)).toBe(0);
+  await saveScreenshot(mate, testInfo, "credentials-member-390");
+
+  // The task form offers it by name.
+  await mate.goto("/tasks");
+  await expect(mate.getByRole("group", { name: /Credentials the task may fill/ }).getByLabel("shop")).toBeVisible();
+  await owner.close();
+  await memberContext.close();
 });

@@ -2,7 +2,8 @@
 // Fixes on the existing pages, in a real browser: Members shows each role only
 // its own controls, an invitee who signs up from the link lands in the inviting
 // team (and no other), reopening the link leads into the app, unknown pages get
-// a branded 404, and login returns to the page asked for, never off-site.
+// a branded 404, and login returns to the page asked for, never off-site; the
+// keys list, when it cannot load, says so with a Retry that recovers.
 import { expect, test, type Page } from "@playwright/test";
 import { base, E2E_PASSWORD, saveScreenshot, signUpNewTeam, unique } from "./dashboard-helpers";
 
@@ -110,5 +111,26 @@ test("login returns to the page asked for, never to another site; focus is visib
   await page.goto("/login?next=//evil.example");
   await logIn(page, email);
   await expect(page).toHaveURL(`${base()}/sessions`);
+  await context.close();
+});
+
+test("the keys list that cannot load says so and recovers with Retry", async ({ browser }) => {
+  const context = await browser.newContext({ baseURL: base(), viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  await signUpNewTeam(page, "KeyRetry");
+  await page.route("**/api/keys", (route) =>
+    route.request().method() === "GET"
+      ? route.fulfill({
+          status: 500,
+          contentType: "application/json",
+          body: '{"error":{"code":"internal","message":"Internal server error (request req_x)"}}',
+        })
+      : route.continue(),
+  );
+  await page.goto("/keys");
+  await expect(page.getByTestId("error-state")).toContainText("The keys could not be loaded.");
+  await page.unroute("**/api/keys");
+  await page.getByRole("button", { name: "Retry" }).click();
+  await expect(page.getByText("No API keys yet. Create one above.")).toBeVisible();
   await context.close();
 });

@@ -1,37 +1,12 @@
 // @needs browser-ui
 // A task handed to a person, in a real browser at 1280 and 390 px, against a
-// server of this spec's own whose model `agent.scripted` asks for a person
+// server shared with the other task specs (scripted-world.ts) whose model `agent.scripted` asks for a person
 // (request_human) and then finishes: the navigation's badge counts 1 waiting
 // task, the list says "waiting for a person", the task page's banner gives the
 // reason and the take-over link, that link opens in a browser with no login,
 // and "Give back to agent" (by keyboard, with a note) lets the task finish.
-import { expect, test } from "@playwright/test";
-import { startServer, type TestServer } from "../api/harness";
-import { startRecordingPage, SCRIPTED_MODEL, type RecordingPage } from "../api/agent-fixtures";
-import { startScriptedUpstream, type ScriptedUpstream } from "../api/scripted-cua-upstream";
+import { expect, SCRIPTED_MODEL, test } from "./scripted-world";
 import { horizontalOverflow, saveScreenshot, signUpNewTeam } from "./dashboard-helpers";
-
-let server: TestServer;
-let upstream: ScriptedUpstream;
-let site: RecordingPage;
-
-test.beforeAll(async () => {
-  upstream = await startScriptedUpstream();
-  site = await startRecordingPage();
-  server = await startServer({
-    env: {
-      MODELS: JSON.stringify({
-        [SCRIPTED_MODEL]: { backend: "openai-compatible", url: upstream.url, responses: "native" },
-      }),
-    },
-  });
-});
-
-test.afterAll(async () => {
-  await server?.destroy();
-  await upstream?.close();
-  await site?.close();
-});
 
 for (const viewport of [
   { width: 1280, height: 900 },
@@ -39,7 +14,9 @@ for (const viewport of [
 ]) {
   test(`a waiting task: badge, banner, take-over link, give back at ${viewport.width} px`, async ({
     browser,
+    world,
   }, testInfo) => {
+    const { server, upstream, site } = world;
     test.setTimeout(120_000);
     const phone = viewport.width < 768;
     const context = await browser.newContext({ baseURL: server.url, viewport });

@@ -17,6 +17,9 @@ const SESSION_PAGE = path.resolve(import.meta.dirname, "../../app/(dashboard)/se
 function pagesToShoot(sessionId: string | null): [string, string][] {
   const pages: [string, string][] = [
     ["sessions", "/sessions"],
+    ["tasks-empty", "/tasks"],
+    ["browser-profiles", "/browser-profiles"],
+    ["vault", "/vault"],
     ["keys", "/keys"],
     ["members", "/members"],
     ["usage", "/usage"],
@@ -41,7 +44,28 @@ test("screenshots of every dashboard page at 1280 and 390 px", async ({ browser 
   test.setTimeout(180_000);
   const context = await browser.newContext({ baseURL: base(), viewport: { width: WIDTHS[0], height: 900 } });
   const page = await context.newPage();
+  // What a visitor sees first: Log in and Sign up.
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    for (const name of ["login", "sign-up"]) {
+      await page.goto(`/${name}`);
+      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+      await expect.poll(() => horizontalOverflow(page)).toBeLessThanOrEqual(0);
+      await saveScreenshot(page, testInfo, `${name}-${width}`);
+    }
+  }
+  await page.setViewportSize({ width: WIDTHS[0], height: 900 });
   await signUpNewTeam(page, "Shots");
+  // Starting another team: a page of the sign-in layout, with its own heading.
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    await page.goto("/create-team");
+    await expect(page.getByRole("heading", { level: 1, name: "Create a team" })).toBeVisible();
+    await expect(page.getByTestId("create-team-member")).toBeVisible();
+    await expect.poll(() => horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    await saveScreenshot(page, testInfo, `create-team-${width}`);
+  }
+  await page.setViewportSize({ width: WIDTHS[0], height: 900 });
   // Some content, so the pages show what they look like in use.
   expect(
     (await page.request.post("/api/keys", { data: { name: "ci pipeline key with a fairly long name" } })).status(),

@@ -7,7 +7,7 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { createServer } from "node:http";
 import { listenOnLoopback, type LoopbackServer } from "../api/loopback";
-import { horizontalOverflow, saveScreenshot, signUpNewTeam } from "./dashboard-helpers";
+import { horizontalOverflow, isClipped, saveScreenshot, signUpNewTeam } from "./dashboard-helpers";
 
 // A big button in the top-left corner that counts clicks into the title, and a spinning square (so frames keep coming).
 const CLICK_PAGE =
@@ -103,7 +103,17 @@ test("browser session: live frames, takeover click, tabs, last tab refused, stop
     .poll(() => horizontalOverflow(page), { message: "horizontal overflow on the session page at 390 px" })
     .toBeLessThanOrEqual(0);
   expect((await canvas.boundingBox())!.width).toBeLessThanOrEqual(390);
+  // The banner says the whole sentence on a phone (it was cut to "You a…").
+  await expect.poll(() => isClipped(page.getByTestId("control-banner"))).toBe(false);
   await saveScreenshot(page, testInfo, "session-390");
+  // Release and take control again: the two status lines have one height, so the screen stays put.
+  const canvasTop = () => canvas.evaluate((c) => c.getBoundingClientRect().top + window.scrollY);
+  const inControl = await canvasTop();
+  await page.getByRole("button", { name: "Release" }).click();
+  await expect(page.getByTestId("viewer-note")).toBeVisible();
+  expect(await canvasTop()).toBeCloseTo(inControl, 0);
+  await page.getByRole("button", { name: "Take control" }).click();
+  await expect(page.getByTestId("control-banner")).toBeVisible();
   await page.setViewportSize({ width: 1280, height: 900 });
 
   // Esc releases control.

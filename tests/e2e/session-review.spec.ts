@@ -78,8 +78,17 @@ for (const viewport of [
         .first(),
     ).toBeVisible();
 
+    // Its time reads as the page's other times do ("Dec 2, 2026, 5:19 AM"), not "12/2/2026, 5:19:30 AM".
+    await expect(page.getByTestId("final-screenshot")).not.toContainText(/\d+\/\d+\/\d{4}/);
+    // Its timeline's stream is over by design: "ended", not "not connected"; no files will come.
+    await expect(page.getByTestId("timeline-state")).toHaveText("ended");
+    await expect(page.getByTestId("files-empty")).toHaveText(
+      "No files: nothing was uploaded or downloaded in this session.",
+    );
+
     // A fresh visit of the ended session shows the same.
     await page.reload();
+    await expect(page.getByTestId("timeline-state")).toHaveText("ended");
     await expect(page.getByTestId("final-screenshot").locator("img")).toBeVisible();
     await expect(page.getByTestId("event-timeline").getByTestId("timeline-action").first()).toBeVisible();
     await expect.poll(() => horizontalOverflow(page)).toBe(0);

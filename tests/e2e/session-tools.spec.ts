@@ -55,6 +55,8 @@ test("desktop: the exec console streams output and the timeline shows an API act
     "No actions yet — they appear here as your agent drives the session",
   );
   await expect(page.getByTestId("timeline-state")).toHaveAttribute("data-state", "open");
+  // The console lists what this page ran; what the API runs is in the timeline, and it says so.
+  await expect(consolePanel.getByTestId("exec-empty")).toContainText("No commands run from this page yet");
 
   // stdout and stderr, told apart, and the exit code.
   const input = consolePanel.getByLabel("Command");

@@ -4,7 +4,7 @@
 // on both deadlines and names its member, keep-alive, stop, a key's session named by its key, and
 // the list's filters, search and pagination.
 import { expect, test, type Locator } from "@playwright/test";
-import { base, horizontalOverflow, saveScreenshot, signUpNewTeam } from "./dashboard-helpers";
+import { base, horizontalOverflow, saveScreenshot, signUpNewTeam, textContrast } from "./dashboard-helpers";
 
 const secondsLeft = async (row: Locator, testId: string) =>
   Number(await row.getByTestId(testId).getAttribute("data-seconds"));
@@ -62,6 +62,8 @@ test("create from the form, countdowns, keep-alive, stop; a key's session shows 
   const apiSession = (await viaApi.json()) as { id: string };
   const apiRow = page.getByTestId("session-row").filter({ hasText: "e2e-api" });
   await expect(apiRow.getByTestId("session-creator")).toHaveText(`e2e agent key ${prefix}…`);
+  // The key's prefix tells keys apart, so it is legible (AA: 4.5:1; it was 2.6:1).
+  expect(await textContrast(apiRow.getByTestId("session-creator").getByText(`${prefix}…`))).toBeGreaterThanOrEqual(4.5);
 
   await saveScreenshot(page, testInfo, "sessions-1280");
   await page.setViewportSize({ width: 390, height: 844 });

@@ -1,36 +1,11 @@
 // @needs browser-ui
-// The Tasks pages in a real browser, at 1280 and 390 px, against a server of
-// this spec's own whose model `agent.scripted` is the scripted computer-use
+// The Tasks pages in a real browser, at 1280 and 390 px, against the server
+// shared with the other task specs (scripted-world.ts), whose model `agent.scripted` is the scripted computer-use
 // upstream (a steady step a second): start a task from the form, watch steps
 // appear with their thumbnails, pause it (by keyboard), resume, stop it, and
 // find it in the list with its status; the empty and not-found states too.
-import { expect, test } from "@playwright/test";
-import { startServer, type TestServer } from "../api/harness";
-import { startRecordingPage, SCRIPTED_MODEL, type RecordingPage } from "../api/agent-fixtures";
-import { startScriptedUpstream, type ScriptedUpstream } from "../api/scripted-cua-upstream";
-import { horizontalOverflow, saveScreenshot, signUpNewTeam } from "./dashboard-helpers";
-
-let server: TestServer;
-let upstream: ScriptedUpstream;
-let site: RecordingPage;
-
-test.beforeAll(async () => {
-  upstream = await startScriptedUpstream();
-  site = await startRecordingPage();
-  server = await startServer({
-    env: {
-      MODELS: JSON.stringify({
-        [SCRIPTED_MODEL]: { backend: "openai-compatible", url: upstream.url, responses: "native" },
-      }),
-    },
-  });
-});
-
-test.afterAll(async () => {
-  await server?.destroy();
-  await upstream?.close();
-  await site?.close();
-});
+import { expect, SCRIPTED_MODEL, test } from "./scripted-world";
+import { horizontalOverflow, isClipped, saveScreenshot, signUpNewTeam, textContrast } from "./dashboard-helpers";
 
 for (const viewport of [
   { width: 1280, height: 900 },
@@ -38,7 +13,9 @@ for (const viewport of [
 ]) {
   test(`start a task, watch its steps, pause, resume and stop it at ${viewport.width} px`, async ({
     browser,
+    world,
   }, testInfo) => {
+    const { server, upstream, site } = world;
     test.setTimeout(120_000);
     const context = await browser.newContext({ baseURL: server.url, viewport });
     const page = await context.newPage();
@@ -66,6 +43,13 @@ for (const viewport of [
     await expect(page.getByTestId("task-step").first()).toContainText("Waiting, turn 1");
     await expect(page.getByTestId("task-step").first().locator("img")).toHaveJSProperty("complete", true);
     await expect(page.getByTestId("viewer-state")).toBeVisible();
+    // The screen's status line is whole (it read "Watching (read-…" in this column), the recording's dot round.
+    await expect.poll(() => isClipped(page.getByTestId("viewer-note"))).toBe(false);
+    const dot = (await page.getByTestId("replay-state-dot").boundingBox())!;
+    expect(dot.width).toBeCloseTo(dot.height, 0);
+    // Pause and Stop come right under the screen, before the replay that only says it records.
+    const stopTop = (await page.getByRole("button", { name: "Stop" }).boundingBox())!.y;
+    expect(stopTop).toBeLessThan(dot.y);
     expect(await horizontalOverflow(page)).toBe(0);
     await saveScreenshot(page, testInfo, `task-page-${viewport.width}`);
 
@@ -105,7 +89,9 @@ for (const viewport of [
 ]) {
   test(`a task on an existing session, followed step by step at ${viewport.width} px`, async ({
     browser,
+    world,
   }, testInfo) => {
+    const { server, upstream } = world;
     test.setTimeout(120_000);
     const context = await browser.newContext({ baseURL: server.url, viewport });
     const page = await context.newPage();
@@ -131,6 +117,11 @@ for (const viewport of [
     await page.getByRole("button", { name: "Start task" }).click();
     await expect(page).toHaveURL(/\/tasks\/task_[0-9a-f]{24}$/);
     const taskId = page.url().split("/").at(-1)!;
+    // The session page's list of replays, read before the task began, is not taken for the task's:
+    // its replay is not called "no longer kept" (checked as the task first shows, not polled).
+    await expect(page.getByTestId("task-status")).toBeVisible();
+    expect(await page.getByText("is no longer kept").count()).toBe(0);
+    await expect(page.getByTestId("replay-recording")).toBeVisible();
 
     // The right kind, and the session's live state with its screen (not "ended").
     await expect(page.getByTestId("task-kind")).toContainText("browser");
@@ -204,7 +195,8 @@ for (const viewport of [
   });
 }
 
-test("a finished task shows its answer on the last step", async ({ browser }) => {
+test("a finished task shows its answer on the last step", async ({ browser, world }) => {
+  const { server, upstream } = world;
   const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   await signUpNewTeam(page, "Answerer");
@@ -215,5 +207,20 @@ test("a finished task shows its answer on the last step", async ({ browser }) =>
   await page.getByRole("button", { name: "Start task" }).click();
   await expect(page.getByTestId("task-status")).toHaveAttribute("data-status", "completed", { timeout: 30_000 });
   await expect(page.getByTestId("task-step").last().getByTestId("step-answer")).toHaveText("The price is $5");
+  // The answer step has no screenshot, and says so legibly (AA: 4.5:1; it was 2.6:1).
+  const noShot = page.getByTestId("task-step").last().getByTestId("no-screenshot");
+  expect(await textContrast(noShot)).toBeGreaterThanOrEqual(4.5);
+  // Finished as asked: "completed", not "completed: done".
+  await expect(page.getByTestId("task-status")).toHaveText("completed");
+
+  // A task whose steps ran out is completed too, but says so.
+  upstream.setScript([{ text: "Looking", action: { type: "wait" } }]);
+  await page.goto("/tasks");
+  await page.getByLabel("Instruction").fill("Look once");
+  await page.getByLabel("Model").selectOption(SCRIPTED_MODEL);
+  await page.getByLabel("Max steps").fill("1");
+  await page.getByRole("button", { name: "Start task" }).click();
+  await expect(page).toHaveURL(/\/tasks\/task_[0-9a-f]{24}$/);
+  await expect(page.getByTestId("task-status")).toHaveText("completed: steps ran out", { timeout: 30_000 });
   await context.close();
 });

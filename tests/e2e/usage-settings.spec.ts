@@ -82,7 +82,12 @@ test("usage shows session time, a chart with hover values and a CSV; settings re
   await page.goto("/usage?range=30d");
   await expect(page.getByTestId("usage-chart")).toBeVisible();
   await saveScreenshot(page, testInfo, "usage-1280");
-  await atPhoneWidth(page, () => saveScreenshot(page, testInfo, "usage-390"));
+  await atPhoneWidth(page, async () => {
+    // The tables are wider than a phone: each says it scrolls sideways (Cost started off-screen unannounced).
+    await expect(page.getByTestId("usage-scroll-hint").first()).toBeVisible();
+    await saveScreenshot(page, testInfo, "usage-390");
+  });
+  await expect(page.getByTestId("usage-scroll-hint").first()).toBeHidden();
 
   // Settings: the rename persists.
   await page.goto("/settings");
