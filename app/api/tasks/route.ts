@@ -2,6 +2,7 @@
 import { publicOrigin } from "@/lib/api/public-url";
 import { readJson } from "@/lib/api/request";
 import { withMember } from "@/lib/api/with-member";
+import { parseTaskStart } from "@/lib/agent/schema";
 import { listTasks, startTask } from "@/lib/agent/service";
 import { forwardByBody } from "@/lib/cluster/forward-by-body";
 
@@ -19,7 +20,11 @@ export const POST = withMember(async ({ req, member }) => {
   const elsewhere = await forwardByBody({ req, body, caller: { organizationId, apiKeyId: null, member: who } });
   if (elsewhere) return elsewhere;
   return Response.json(
-    await startTask({ caller: teamCaller(organizationId), body, origin: publicOrigin(req.headers) }),
+    await startTask({
+      caller: teamCaller(organizationId),
+      start: parseTaskStart(body),
+      origin: publicOrigin(req.headers),
+    }),
     { status: 201 },
   );
 });

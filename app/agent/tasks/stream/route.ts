@@ -3,6 +3,7 @@ import { methodNotAllowed, withApiKey } from "@/lib/api/handlers";
 import { publicOrigin } from "@/lib/api/public-url";
 import { readJson } from "@/lib/api/request";
 import { forwardByBody } from "@/lib/cluster/forward-by-body";
+import { parseTaskStart } from "@/lib/agent/schema";
 import { streamTask } from "@/lib/agent/stream";
 
 export const dynamic = "force-dynamic";
@@ -11,7 +12,15 @@ export const POST = withApiKey("api", async ({ req, principal }) => {
   const body = await readJson(req);
   // The SSE stream comes from the session's node when another node runs it (forwardByBody).
   const elsewhere = await forwardByBody({ req, body, caller: { ...principal, member: null } });
-  return elsewhere ?? streamTask({ caller: principal, body, origin: publicOrigin(req.headers), signal: req.signal });
+  return (
+    elsewhere ??
+    streamTask({
+      caller: principal,
+      start: parseTaskStart(body),
+      origin: publicOrigin(req.headers),
+      signal: req.signal,
+    })
+  );
 });
 
 const wrongMethod = methodNotAllowed(["POST"]);
