@@ -35,8 +35,8 @@ export async function respond(ctx: ModelRequest, body: unknown): Promise<Respond
   if (request.stream)
     throw new AppError("invalid_request", "stream: respond answers whole responses", { param: "stream" });
   const reply = await createResponse(ctx, request);
-  if (reply.status !== 200 || typeof reply.body !== "string") {
+  if (reply.status !== 200 || reply.json === undefined) {
     throw new AppError("upstream_error", `The model call ended with status ${reply.status}`);
   }
-  return { response: JSON.parse(reply.body) as ModelResponse, costUsd: reply.costUsd ?? 0 };
+  return { response: reply.json as ModelResponse, costUsd: reply.costUsd ?? 0 };
 }
