@@ -12,8 +12,7 @@ import { findTaskForLink, listWaitingTasks, openHandoffOf } from "@/lib/agent/ha
 import { getTaskRunner } from "@/lib/agent/runner";
 import type { TaskCaller } from "@/lib/agent/service";
 import * as store from "@/lib/agent/store";
-import { webSocketOrigin } from "@/lib/computers/endpoints";
-import { liveViewToken } from "@/lib/computers/session-streams";
+import { liveViewSocketUrl } from "@/lib/computers/endpoints";
 import { findComputerById } from "@/lib/computers/session-rows";
 
 /** Who acts, in words, for the hand-off history: a member's name, else the API key. */
@@ -102,7 +101,6 @@ export async function openTakeover(input: { taskId: string; token: string | null
   if (!session || session.status === "terminated")
     throw new AppError("conflict", `The task's session has ended`, { detail: "session_ended" });
   const linkEnds = tokenExpiry(input.token!)!;
-  const viewToken = liveViewToken(session.id, Math.min(linkEnds.getTime(), session.expiresAt.getTime()));
   return {
     taskId: task.id,
     instruction: task.instruction,
@@ -110,7 +108,7 @@ export async function openTakeover(input: { taskId: string; token: string | null
     requestedBy: open.requested_by,
     kind: session.kind,
     viewport: { width: session.displayWidth, height: session.displayHeight },
-    wsUrl: `${webSocketOrigin(input.origin)}/computers/${encodeURIComponent(session.id)}/ws?token=${viewToken}`,
+    wsUrl: liveViewSocketUrl(session.id, input.origin, Math.min(linkEnds.getTime(), session.expiresAt.getTime())),
     expiresAt: linkEnds.toISOString(),
   };
 }
