@@ -64,6 +64,16 @@ const starters: Starter[] = [
         return null;
       }),
   ],
+  // Before the model service serves: it reads the sessions' screenshot links through this port
+  // (lib/models/ports.ts), so neither product imports the other.
+  [
+    "own images",
+    () =>
+      Promise.all([import("@/lib/computers/screenshots"), import("@/lib/models/ports")]).then(([shots, models]) => {
+        models.registerOwnImages(shots.ownScreenshotImages);
+        return null;
+      }),
+  ],
   // First: a node that must not run (its id is live elsewhere) stops before its session recovery would end that node's
   // sessions.
   ["cluster node", () => import("@/lib/cluster/start").then((m) => m.startCluster())],

@@ -20,7 +20,9 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { longLineFindings, testNeedsFindings } from "./check-house-tests";
-import { frontDoorFindings, importsOf, resolverFor, rootExportsOf } from "./house/front-doors";
+import { folderCycleFindings } from "./house/folder-cycles";
+import { frontDoorFindings, importsOf, resolverFor, rootExportsOf, type ImportRecord } from "./house/front-doors";
+import { cycles, exampleLoop } from "./house/graph";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const MAX_LINES = 300;
@@ -133,71 +135,13 @@ function scan(file: string, text: string): Scan {
   return result;
 }
 
-/** Strongly connected components with more than one module, or a module importing itself (Tarjan). */
-function cycles(graph: Map<string, Set<string>>): string[][] {
-  let index = 0;
-  const indices = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const found: string[][] = [];
-  const connect = (v: string) => {
-    indices.set(v, index);
-    low.set(v, index++);
-    stack.push(v);
-    onStack.add(v);
-    for (const w of graph.get(v) ?? []) {
-      if (!indices.has(w)) {
-        connect(w);
-        low.set(v, Math.min(low.get(v)!, low.get(w)!));
-      } else if (onStack.has(w)) {
-        low.set(v, Math.min(low.get(v)!, indices.get(w)!));
-      }
-    }
-    if (low.get(v) !== indices.get(v)) return;
-    const component: string[] = [];
-    let w: string;
-    do {
-      w = stack.pop()!;
-      onStack.delete(w);
-      component.push(w);
-    } while (w !== v);
-    if (component.length > 1 || graph.get(v)?.has(v)) found.push(component.sort());
-  };
-  for (const v of [...graph.keys()].sort()) if (!indices.has(v)) connect(v);
-  return found;
-}
-
-/** One concrete loop through a component, for the message: a → b → … → a. */
-function exampleLoop(component: string[], graph: Map<string, Set<string>>): string[] {
-  const members = new Set(component);
-  const start = component[0]!;
-  const previous = new Map<string, string>();
-  const queue = [start];
-  while (queue.length) {
-    const v = queue.shift()!;
-    for (const w of graph.get(v) ?? []) {
-      if (!members.has(w)) continue;
-      if (w === start) {
-        const loop = [start];
-        for (let at = v; at !== start; at = previous.get(at)!) loop.splice(1, 0, at);
-        return [...loop, start];
-      }
-      if (!previous.has(w)) {
-        previous.set(w, v);
-        queue.push(w);
-      }
-    }
-  }
-  return component;
-}
-
 /**
  * The layer order (docs/development.md "Contributing"), as the runtime imports it forbids:
- * lib/env.ts (with lib/env/) is the bottom and imports only the base parsers; lib/auth knows nothing of the
- * session and model domains (organization deletion asks them through OrganizationResources);
- * the domains know nothing of what is built on them (agent tasks, MCP, the settings page's
- * composition); lib/ never imports app/ or components/.
+ * lib/env.ts (with lib/env/) is the bottom and imports only the base parsers; lib/api (the HTTP base) knows no
+ * product; lib/auth knows nothing of the session and model domains (organization deletion asks them through
+ * OrganizationResources); the two domains are peers that never import each other; they know nothing of what is
+ * built on them (agent tasks, MCP, the settings and usage compositions); lib/routes sits right below app/; lib/
+ * never imports app/ or components/.
  */
 const LAYER_RULES: Array<{ from: RegExp; to: RegExp; unless?: RegExp; why: string }> = [
   {
@@ -212,9 +156,29 @@ const LAYER_RULES: Array<{ from: RegExp; to: RegExp; unless?: RegExp; why: strin
     why: "lib/auth sits below the session and model domains",
   },
   {
+    from: /^lib\/api\//,
+    to: /^lib\/(auth|computers|models|agent|mcp|settings|credentials|cluster|usage|routes)\//,
+    why: "lib/api is the HTTP base every surface answers through (errors, requests, rendering): it knows no product",
+  },
+  {
     from: /^lib\/(computers|models)\//,
-    to: /^lib\/(agent|mcp|settings)\//,
-    why: "the domains sit below agent tasks, MCP and the settings composition",
+    to: /^lib\/(agent|mcp|settings|usage)\//,
+    why: "the domains sit below agent tasks, MCP and the compositions (settings, the usage report)",
+  },
+  {
+    from: /^lib\/computers\//,
+    to: /^lib\/models\//,
+    why: "the session and model domains are peers: what one needs of the other is registered at start-up (lib/boot.ts)",
+  },
+  {
+    from: /^lib\/models\//,
+    to: /^lib\/computers\//,
+    why: "the session and model domains are peers: what one needs of the other is registered at start-up (lib/boot.ts)",
+  },
+  {
+    from: /^lib\/(?!routes\/)/,
+    to: /^lib\/routes\//,
+    why: "lib/routes (the route wrappers, the OpenAPI document, the metrics endpoint) sits right below app/",
   },
   { from: /^lib\/agent\//, to: /^lib\/mcp\//, why: "agent tasks sit below the MCP server" },
   {
@@ -238,13 +202,15 @@ function layerFindings(graph: Map<string, Set<string>>): string[] {
   return findings;
 }
 
-/** (f) Imports past a product's root from outside it (scripts/house/front-doors.ts), type-only ones included. */
-function productFindings(files: string[], options: ts.CompilerOptions): string[] {
+/** Every import and re-export statement of the application, type-only ones included (scripts/house/front-doors.ts). */
+function importRecords(files: string[], options: ts.CompilerOptions) {
   const resolve = resolverFor(ROOT, options);
   const scoped = files.filter((f) => matches(f, APP_SCOPE));
   const roots = rootExportsOf(ROOT, scoped, resolve);
-  const records = scoped.flatMap((f) => importsOf(f, readFileSync(path.join(ROOT, f), "utf8"), resolve(f)));
-  return frontDoorFindings(records, roots);
+  const records: ImportRecord[] = scoped.flatMap((f) =>
+    importsOf(f, readFileSync(path.join(ROOT, f), "utf8"), resolve(f)),
+  );
+  return { roots, records };
 }
 
 export function checkHouse(): string[] {
@@ -277,7 +243,10 @@ export function checkHouse(): string[] {
     graph.set(rel, edges);
   }
   findings.push(...layerFindings(graph));
-  findings.push(...productFindings(files, options));
+  // (f) Imports past a product's root from outside it; (i) no circle between lib's folders.
+  const { roots, records } = importRecords(files, options);
+  findings.push(...frontDoorFindings(records, roots));
+  findings.push(...folderCycleFindings(graph, records));
   for (const component of cycles(graph)) {
     const size = component.length > 2 ? ` (${component.length} modules in the loop)` : "";
     findings.push(`cycle: ${exampleLoop(component, graph).join(" → ")}${size}`);
@@ -290,7 +259,7 @@ for (const f of findings) console.log(f);
 console.log(
   findings.length
     ? `house: ${findings.length} finding(s)`
-    : "house: no file over 300 lines, no import cycle, no import against the layer order, " +
+    : "house: no file over 300 lines, no import cycle, no circle between lib's folders, no import against the layer order, " +
         "process.env read only in lib/env.ts, no comment citing a document outside the repository, " +
         "every test file's needs declared",
 );

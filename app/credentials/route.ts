@@ -1,4 +1,4 @@
-import { methodNotAllowed, withApiKey } from "@/lib/api/handlers";
+import { methodNotAllowed, withApiKey } from "@/lib/routes/handlers";
 import { parseBody } from "@/lib/api/request";
 import { createCredentialBody } from "@/lib/credentials/credential-input";
 import { createCredential, listCredentials } from "@/lib/credentials/store";

@@ -1,5 +1,5 @@
 // /mcp: Cabin's MCP server (Streamable HTTP), authenticated by the API key; docs/mcp.md.
-import { withApiKey } from "@/lib/api/handlers";
+import { withApiKey } from "@/lib/routes/handlers";
 import { handleMcpRequest } from "@/lib/mcp/http";
 
 export const dynamic = "force-dynamic";

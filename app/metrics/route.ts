@@ -1,6 +1,6 @@
 // Prometheus scrape endpoint; hidden (404) unless METRICS_TOKEN is set.
-import { withPublic } from "@/lib/api/handlers";
-import { authorizeMetrics, renderMetrics } from "@/lib/metrics/endpoint";
+import { withPublic } from "@/lib/routes/handlers";
+import { authorizeMetrics, renderMetrics } from "@/lib/routes/metrics-endpoint";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 // Public: the API reference is documentation, not data (no key needed).
-import { withPublic } from "@/lib/api/handlers";
-import { openApiDocument } from "@/lib/api/openapi/document";
+import { withPublic } from "@/lib/routes/handlers";
+import { openApiDocument } from "@/lib/routes/openapi/document";
 import { publicOrigin } from "@/lib/api/public-url";
 
 export const dynamic = "force-dynamic";

@@ -1,4 +1,4 @@
-import { methodNotAllowed, withApiKey } from "@/lib/api/handlers";
+import { methodNotAllowed, withApiKey } from "@/lib/routes/handlers";
 import { listProfiles } from "@/lib/computers/session-profiles";
 
 export const dynamic = "force-dynamic";

@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { ToggleGroup } from "@/components/ui/toggle-group";
-import type { ReferenceSection } from "@/lib/api/openapi/reference";
+import type { ReferenceSection } from "@/lib/routes/openapi/reference";
 
 type Surface = "all" | "computers" | "v1";
 const SURFACES = [

@@ -1,5 +1,5 @@
 import { CodeBlock } from "@/components/ui/code-block";
-import type { ReferenceOperation } from "@/lib/api/openapi/reference";
+import type { ReferenceOperation } from "@/lib/routes/openapi/reference";
 
 const METHOD_COLORS: Record<string, string> = {
   GET: "bg-sky-100 text-sky-800",

@@ -3,7 +3,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { queryKeys } from "@/components/query-keys";
 import { fetchJson } from "@/lib/fetch-json";
-import type { UsageReport } from "@/lib/models/usage";
+import type { UsageReport } from "@/lib/usage/usage-report";
 
 export type { UsageReport };
 

@@ -3,3 +3,4 @@
 export { getScreenshotFile, screenshotUrl } from "@/lib/computers/screenshots/screenshot-links";
 export { keepScreenshot, readScreenshot } from "@/lib/computers/screenshots/screenshots";
 export { verifyScreenshotToken, type ScreenshotRef } from "@/lib/computers/screenshots/screenshot-token";
+export { ownScreenshotImages } from "@/lib/computers/screenshots/own-screenshot-links";

@@ -1,4 +1,3 @@
-// Model usage (docs/models.md "Usage"): the dashboard's report and CSV, and the usage writer's health.
-export { buildUsageCsv, csvResponse } from "@/lib/models/usage/usage-csv";
-export { getUsageReport, type UsageReport } from "@/lib/models/usage/usage-report";
+// Model usage (docs/models.md "Usage"): the usage writer's health. The dashboard's report and CSV, which set
+// session time beside model usage, are lib/usage's.
 export { usageHealth } from "@/lib/models/usage/usage";

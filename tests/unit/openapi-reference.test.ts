@@ -1,8 +1,8 @@
 // @needs nothing
 // The API reference page's digest of the OpenAPI document (referenceOf, typeLabel).
 import { describe, expect, it } from "vitest";
-import { buildOpenApiDocument } from "@/lib/api/openapi/document";
-import { referenceOf, typeLabel } from "@/lib/api/openapi/reference";
+import { buildOpenApiDocument } from "@/lib/routes/openapi/document";
+import { referenceOf, typeLabel } from "@/lib/routes/openapi/reference";
 
 const ORIGIN = "https://cabin.example";
 

@@ -2,9 +2,9 @@
 // Session time and range arithmetic of the Usage page: pure functions.
 import { describe, expect, it } from "vitest";
 import { peakConcurrent, summarizeSpans } from "@/lib/computers/dashboard/session-usage";
-import { bucketStarts, parseUsageRange } from "@/lib/models/usage/usage-range";
+import { bucketStarts, parseUsageRange } from "@/lib/usage-range";
 import { niceTicks } from "@/components/usage/chart-scale";
-import { csvCell } from "@/lib/models/usage/usage-csv";
+import { csvCell } from "@/lib/usage/usage-csv";
 
 const NOW = new Date("2026-11-23T15:30:00Z");
 const at = (iso: string) => Date.parse(iso);

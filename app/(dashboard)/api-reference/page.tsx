@@ -1,8 +1,8 @@
 import { headers } from "next/headers";
 import { ApiReference } from "@/components/api-reference/api-reference";
 import { PageHeader } from "@/components/ui/card";
-import { openApiDocument } from "@/lib/api/openapi/document";
-import { referenceOf } from "@/lib/api/openapi/reference";
+import { openApiDocument } from "@/lib/routes/openapi/document";
+import { referenceOf } from "@/lib/routes/openapi/reference";
 import { publicOrigin } from "@/lib/api/public-url";
 
 export const metadata = { title: "API reference" };

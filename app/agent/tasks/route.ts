@@ -1,5 +1,5 @@
 // POST /agent/tasks (start; the SDK's agent.tasks.start) and GET /agent/tasks (list, newest first).
-import { methodNotAllowed, withApiKey } from "@/lib/api/handlers";
+import { methodNotAllowed, withApiKey } from "@/lib/routes/handlers";
 import { publicOrigin } from "@/lib/api/public-url";
 import { readJson } from "@/lib/api/request";
 import { parseTaskStart } from "@/lib/agent/schema";

@@ -1,7 +1,7 @@
 // GET /api/budgets — the organization's and its keys' monthly budgets and spend.
 // PUT /api/budgets — the organization's budget (owners and admins).
 import { parseBody } from "@/lib/api/request";
-import { withMember } from "@/lib/api/with-member";
+import { withMember } from "@/lib/routes/with-member";
 import { BudgetBody, getBudgets, setOrganizationBudget } from "@/lib/models/model-settings";
 
 export const dynamic = "force-dynamic";

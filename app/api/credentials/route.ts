@@ -1,6 +1,6 @@
 // The dashboard's vault: every member lists (owners in full, others by name), owners store.
 import { parseBody } from "@/lib/api/request";
-import { withMember } from "@/lib/api/with-member";
+import { withMember } from "@/lib/routes/with-member";
 import { createCredentialBody } from "@/lib/credentials/credential-input";
 import { credentialsForMember } from "@/lib/credentials/dashboard";
 import { createCredential } from "@/lib/credentials/store";

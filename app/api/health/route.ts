@@ -1,4 +1,4 @@
-import { withPublic } from "@/lib/api/handlers";
+import { withPublic } from "@/lib/routes/handlers";
 import { healthReport } from "@/lib/health";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { parseBody } from "@/lib/api/request";
-import { withMember } from "@/lib/api/with-member";
+import { withMember } from "@/lib/routes/with-member";
 import { listApiKeys } from "@/lib/auth/api-keys";
 import { createKeyAs } from "@/lib/auth/dashboard";
 

@@ -1,4 +1,4 @@
-import { withMember } from "@/lib/api/with-member";
+import { withMember } from "@/lib/routes/with-member";
 import { describeMember } from "@/lib/auth/dashboard";
 
 export const GET = withMember(async ({ member }) => Response.json(await describeMember(member)));

@@ -1,6 +1,6 @@
 // Settings → Models (docs/models.md, "Models set up in the dashboard"): every member lists, owners add.
 import { parseBody } from "@/lib/api/request";
-import { withMember } from "@/lib/api/with-member";
+import { withMember } from "@/lib/routes/with-member";
 import { createModelBody, modelSettings, createStoredModel } from "@/lib/models/model-settings";
 
 export const GET = withMember(async ({ member }) => Response.json(await modelSettings(member)));

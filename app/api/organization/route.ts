@@ -1,7 +1,7 @@
 // /api/organization — the Settings page: GET the organization, the viewer's
 // permissions and the operator's facts; PATCH name/slug (owner, admin);
 // DELETE it (owner, body {confirm_slug}).
-import { withMember } from "@/lib/api/with-member";
+import { withMember } from "@/lib/routes/with-member";
 import { readJson } from "@/lib/api/request";
 import { deleteOrganization, renameOrganization } from "@/lib/auth/organization-lifecycle";
 import { getOrganizationSettings } from "@/lib/settings/organization-settings";

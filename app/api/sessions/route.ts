@@ -2,7 +2,7 @@
 // first, with the server's clock), POST to create one for the team.
 import { publicOrigin } from "@/lib/api/public-url";
 import { readJson } from "@/lib/api/request";
-import { withMember } from "@/lib/api/with-member";
+import { withMember } from "@/lib/routes/with-member";
 import { createSessionAs, listDashboardSessions } from "@/lib/computers/session-dashboard";
 
 export const dynamic = "force-dynamic";

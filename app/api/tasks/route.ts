@@ -1,7 +1,7 @@
 // The dashboard's agent tasks: GET the organization's list, POST to start one for the team (billed with no API key).
 import { publicOrigin } from "@/lib/api/public-url";
 import { readJson } from "@/lib/api/request";
-import { withMember } from "@/lib/api/with-member";
+import { withMember } from "@/lib/routes/with-member";
 import { parseTaskStart } from "@/lib/agent/schema";
 import { listTasks, startTask } from "@/lib/agent/service";
 import { forwardByBody } from "@/lib/cluster/forward-by-body";

@@ -1,4 +1,4 @@
-import { methodNotAllowed, withApiKey } from "@/lib/api/handlers";
+import { methodNotAllowed, withApiKey } from "@/lib/routes/handlers";
 import { parseBody } from "@/lib/api/request";
 import { replaceCredentialBody } from "@/lib/credentials/credential-input";
 import { deleteCredential, getCredential, replaceCredential } from "@/lib/credentials/store";

@@ -1,4 +1,4 @@
-import { methodNotAllowed, withApiKey } from "@/lib/api/handlers";
+import { methodNotAllowed, withApiKey } from "@/lib/routes/handlers";
 import { deleteProfile, getProfile } from "@/lib/computers/session-profiles";
 
 export const dynamic = "force-dynamic";

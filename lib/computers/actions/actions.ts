@@ -244,7 +244,7 @@ const SCHEMAS = {
   fill_credentials: fillCredentials,
 } as const;
 
-/** Every action's schema by type: the OpenAPI document (lib/api/openapi) is generated from these. */
+/** Every action's schema by type: the OpenAPI document (lib/routes/openapi) is generated from these. */
 export const ACTION_SCHEMAS = SCHEMAS;
 
 export type ActionType = keyof typeof SCHEMAS;

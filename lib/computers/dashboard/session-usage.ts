@@ -5,7 +5,7 @@
 // here, so SQLite and PostgreSQL answer alike; thousands of rows sort in ms.
 import { getDb } from "@/lib/db";
 import { LIVE_STATUSES } from "@/lib/computers/sessions/lifecycle";
-import { bucketIndex, bucketSize, type Bucket } from "@/lib/models/usage-buckets";
+import { bucketIndex, bucketSize, type Bucket } from "@/lib/usage-range";
 
 export const SESSION_KINDS = ["browser", "desktop"] as const;
 export type SessionKind = (typeof SESSION_KINDS)[number];

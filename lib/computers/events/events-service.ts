@@ -15,6 +15,7 @@ import type { ApiPrincipal } from "@/lib/auth/api-keys";
 import { assertServedHere, findOwnedComputer } from "@/lib/computers/sessions/access";
 import { terminatedError } from "@/lib/computers/actions/failures";
 import { getSessionManager } from "@/lib/computers/registry";
+import { keptTimeline } from "@/lib/computers/events/kept-timelines";
 import type { SessionEvent, SessionEvents } from "@/lib/computers/events/session-events";
 
 export async function openSessionEvents(input: {
@@ -58,12 +59,13 @@ export async function openSessionEvents(input: {
 }
 
 /**
- * An ended session's kept history, then `ended` {reason, timestamp}, then the end of the stream.
- * Nothing kept (evicted, a restart, or it ran on another node): `ended` with `history: "not_kept"`.
+ * An ended session's kept timeline (keptTimeline: this node's memory, else the database), then `ended`
+ * {reason, timestamp}, then the end of the stream. Nothing kept (past its retention, or it crashed before its
+ * end was published): `ended` with `history: "not_kept"`.
  */
-function endedSessionEvents(sessionId: string, afterId: number): ReadableStream<Uint8Array> {
+async function endedSessionEvents(sessionId: string, afterId: number): Promise<ReadableStream<Uint8Array>> {
+  const kept = await keptTimeline(getSessionManager().events, sessionId);
   return sseStream((channel) => {
-    const kept = getSessionManager().events.endedHistory(sessionId);
     for (const e of kept?.events ?? []) if (e.id > afterId) channel.send(e.event.event, e.event.data, e.id);
     channel.send("ended", kept ? { ...kept.ended } : { reason: "ended", history: "not_kept" });
     channel.close();

@@ -30,6 +30,7 @@ import { keepFinalScreenshotOf } from "@/lib/computers/screenshots/final-screens
 import { SessionEndBus } from "@/lib/computers/sessions/session-end";
 import { nodeStartAdmission } from "@/lib/computers/sessions/start-admission";
 import { SessionEvents } from "@/lib/computers/events/session-events";
+import { endAndKeepTimeline } from "@/lib/computers/events/kept-timelines";
 import { endInOrder, saveIfChanged } from "@/lib/computers/sessions/session-teardown";
 import * as store from "@/lib/computers/sessions/store";
 import { type LiveSession, newLiveSession, type StartInput } from "@/lib/computers/sessions/live-session";
@@ -59,7 +60,7 @@ export class SessionManager {
   readonly ends = new SessionEndBus();
 
   constructor() {
-    this.ends.subscribe("events", (ended) => this.events.end(ended.sessionId, ended.reason));
+    this.ends.subscribe("events", endAndKeepTimeline(this.events));
     this.ends.subscribe("final_screenshot", keepFinalScreenshotOf(this.sessions));
     // Viewers learn the reason; their capture stops before the computer does.
     this.ends.subscribe("live_view", (ended) => this.sessions.get(ended.sessionId)?.liveView?.end(ended.reason));

@@ -9,7 +9,7 @@
 import { createHash } from "node:crypto";
 import type { ChatCompletionRequest } from "@/lib/models/gateway/schemas";
 import { fitImage } from "@/lib/models/images/fit-image";
-import { ownScreenshotRef, readOwnScreenshot } from "@/lib/models/images/own-screenshots";
+import { ownImageKey, readOwnImage } from "@/lib/models/images/own-images";
 import type { InputItem } from "@/lib/models/responses/schema";
 import { singleton, singletonKey } from "@/lib/singleton";
 
@@ -44,10 +44,10 @@ const DATA_URL = /^data:([^;,]+)(?:;[^,]*)?;base64,/i;
 /** One image URL as the backend should get it. */
 export function inlineImageUrl(url: string, options: InlineOptions): string | Promise<string> {
   const bound = options.maxImageEdge ?? 0;
-  const ref = ownScreenshotRef(url);
-  if (ref) {
-    return cached(`shot:${ref.computerId}/${ref.name}@${bound}`, async () => {
-      const file = await readOwnScreenshot(ref);
+  const own = ownImageKey(url);
+  if (own) {
+    return cached(`${own}@${bound}`, async () => {
+      const file = await readOwnImage(url);
       // Not on this node (expired, or kept by another node of a cluster): sent as given, for an upstream that can reach
       // it.
       if (!file) return url;
@@ -68,7 +68,7 @@ export function inlineImageUrl(url: string, options: InlineOptions): string | Pr
 /** True when the URL will change on its way to a backend (so requests without such images are passed untouched). */
 const needsWork = (url: string, options: InlineOptions) =>
   (options.maxImageEdge !== undefined && DATA_URL.test(url)) ||
-  (/^https?:\/\//i.test(url) && url.includes("/screenshots/") && ownScreenshotRef(url) !== null);
+  (/^https?:\/\//i.test(url) && url.includes("/screenshots/") && ownImageKey(url) !== null);
 
 type ChatMessage = ChatCompletionRequest["messages"][number];
 

@@ -1,5 +1,5 @@
 // GET /agent/tasks/{id}: status, steps, usage and result (the SDK's agent.tasks.retrieveStatus).
-import { methodNotAllowed, withApiKey } from "@/lib/api/handlers";
+import { methodNotAllowed, withApiKey } from "@/lib/routes/handlers";
 import { publicOrigin } from "@/lib/api/public-url";
 import { getTask } from "@/lib/agent/service";
 

@@ -1,5 +1,5 @@
 // POST /agent/tasks/stream: start a task and follow it as Server-Sent Events (the SDK's agent.tasks.startStream).
-import { methodNotAllowed, withApiKey } from "@/lib/api/handlers";
+import { methodNotAllowed, withApiKey } from "@/lib/routes/handlers";
 import { publicOrigin } from "@/lib/api/public-url";
 import { readJson } from "@/lib/api/request";
 import { forwardByBody } from "@/lib/cluster/forward-by-body";

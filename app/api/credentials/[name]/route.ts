@@ -1,4 +1,4 @@
-import { withMember } from "@/lib/api/with-member";
+import { withMember } from "@/lib/routes/with-member";
 import { deleteCredential } from "@/lib/credentials/store";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import { parseBody } from "@/lib/api/request";
-import { withMember } from "@/lib/api/with-member";
+import { withMember } from "@/lib/routes/with-member";
 import { revokeKeyAs } from "@/lib/auth/dashboard";
 import { BudgetBody, setKeyBudget } from "@/lib/models/model-settings";
 

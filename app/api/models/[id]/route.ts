@@ -1,5 +1,5 @@
 import { parseBody } from "@/lib/api/request";
-import { withMember } from "@/lib/api/with-member";
+import { withMember } from "@/lib/routes/with-member";
 import { updateModelBody, deleteStoredModel, updateStoredModel } from "@/lib/models/model-settings";
 
 export const PATCH = withMember(

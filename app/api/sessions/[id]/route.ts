@@ -1,7 +1,7 @@
 // /api/sessions/{id}: GET one session of the member's organization for the
 // session page (readSessionDetail), DELETE to stop it.
 import { publicOrigin } from "@/lib/api/public-url";
-import { withMember } from "@/lib/api/with-member";
+import { withMember } from "@/lib/routes/with-member";
 import { stopSessionAs, readSessionDetail } from "@/lib/computers/session-dashboard";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 // GET /api/sessions/options: what the "New session" form may offer this organization.
-import { withMember } from "@/lib/api/with-member";
+import { withMember } from "@/lib/routes/with-member";
 import { sessionCreateOptions } from "@/lib/computers/session-dashboard";
 
 export const dynamic = "force-dynamic";

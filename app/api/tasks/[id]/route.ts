@@ -1,6 +1,6 @@
 // One agent task for the dashboard's task page (steps with screenshot links, usage, result).
 import { publicOrigin } from "@/lib/api/public-url";
-import { withMember } from "@/lib/api/with-member";
+import { withMember } from "@/lib/routes/with-member";
 import { getTask } from "@/lib/agent/service";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 // GET /api/tasks/waiting: the organization's tasks waiting for a person (the navigation's badge polls it;
 // one indexed count-sized read, docs/dashboard.md).
-import { withMember } from "@/lib/api/with-member";
+import { withMember } from "@/lib/routes/with-member";
 import { waitingTasks } from "@/lib/agent/handoff";
 
 export const dynamic = "force-dynamic";

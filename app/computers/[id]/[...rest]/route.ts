@@ -1,6 +1,6 @@
 // Everything else under /computers/{id}/: the per-action paths of docs/contract.md "Actions"
 // (click, type, hotkey, …) and a JSON 404 for unknown paths.
-import { withApiKey } from "@/lib/api/handlers";
+import { withApiKey } from "@/lib/routes/handlers";
 import { readJson } from "@/lib/api/request";
 import { routeUnknownPath, actionCall } from "@/lib/computers/session-actions";
 

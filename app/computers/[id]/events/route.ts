@@ -1,4 +1,4 @@
-import { withApiKey } from "@/lib/api/handlers";
+import { withApiKey } from "@/lib/routes/handlers";
 import { SSE_HEADERS } from "@/lib/api/sse";
 import { replayStart, openSessionEvents } from "@/lib/computers/session-streams";
 

@@ -1,4 +1,4 @@
-import { withApiKey } from "@/lib/api/handlers";
+import { withApiKey } from "@/lib/routes/handlers";
 import { readJson } from "@/lib/api/request";
 import { execStream } from "@/lib/computers/session-streams";
 

@@ -1,4 +1,4 @@
-import { methodNotAllowed, withApiKey } from "@/lib/api/handlers";
+import { methodNotAllowed, withApiKey } from "@/lib/routes/handlers";
 import { listFiles, uploadFile } from "@/lib/computers/session-files";
 
 export const dynamic = "force-dynamic";

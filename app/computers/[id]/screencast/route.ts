@@ -1,4 +1,4 @@
-import { methodNotAllowed, withPublic } from "@/lib/api/handlers";
+import { methodNotAllowed, withPublic } from "@/lib/routes/handlers";
 import { SSE_HEADERS } from "@/lib/api/sse";
 import { openScreencastStream } from "@/lib/computers/session-streams";
 

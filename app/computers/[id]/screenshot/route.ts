@@ -1,4 +1,4 @@
-import { methodNotAllowed, withApiKey } from "@/lib/api/handlers";
+import { methodNotAllowed, withApiKey } from "@/lib/routes/handlers";
 import { readJson } from "@/lib/api/request";
 import { runNamedAction, actionCall } from "@/lib/computers/session-actions";
 

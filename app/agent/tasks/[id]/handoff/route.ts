@@ -1,5 +1,5 @@
 // POST /agent/tasks/{id}/handoff {reason}: the task waits for a person (docs/agent-tasks.md "Hand-off to a person").
-import { methodNotAllowed, withApiKey } from "@/lib/api/handlers";
+import { methodNotAllowed, withApiKey } from "@/lib/routes/handlers";
 import { publicOrigin } from "@/lib/api/public-url";
 import { readJson } from "@/lib/api/request";
 import { parseHandoff } from "@/lib/agent/schema";

@@ -1,5 +1,5 @@
 // POST /agent/tasks/{id}/messages {message} (the SDK's agent.tasks.injectMessage): joins the next model call.
-import { methodNotAllowed, withApiKey } from "@/lib/api/handlers";
+import { methodNotAllowed, withApiKey } from "@/lib/routes/handlers";
 import { parseBody } from "@/lib/api/request";
 import { injectMessageSchema } from "@/lib/agent/schema";
 import { injectMessage } from "@/lib/agent/service";

@@ -1,5 +1,5 @@
 // POST /agent/tasks/{id}/pause (agent.tasks.pause).
-import { methodNotAllowed, withApiKey } from "@/lib/api/handlers";
+import { methodNotAllowed, withApiKey } from "@/lib/routes/handlers";
 import { pauseTask } from "@/lib/agent/service";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 // POST /agent/tasks/{id}/resume {note?} (agent.tasks.resume): from a pause or a hand-off to a person.
-import { methodNotAllowed, withApiKey } from "@/lib/api/handlers";
+import { methodNotAllowed, withApiKey } from "@/lib/routes/handlers";
 import { readJson } from "@/lib/api/request";
 import { parseResume } from "@/lib/agent/schema";
 import { resumeTask } from "@/lib/agent/service";

@@ -1,5 +1,5 @@
 // POST /agent/tasks/{id}/stop (a Cabin addition: ends the task now).
-import { methodNotAllowed, withApiKey } from "@/lib/api/handlers";
+import { methodNotAllowed, withApiKey } from "@/lib/routes/handlers";
 import { stopTask } from "@/lib/agent/service";
 
 export const dynamic = "force-dynamic";

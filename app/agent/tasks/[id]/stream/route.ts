@@ -1,6 +1,6 @@
 // GET /agent/tasks/{id}/stream: follow a task's events (the SDK's agent.tasks.streamUpdates), resumable
 // with Last-Event-ID or ?from=<seq> (docs/agent-tasks.md "Streaming").
-import { methodNotAllowed, withApiKey } from "@/lib/api/handlers";
+import { methodNotAllowed, withApiKey } from "@/lib/routes/handlers";
 import { followTask } from "@/lib/agent/stream";
 
 export const dynamic = "force-dynamic";

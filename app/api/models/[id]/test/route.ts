@@ -1,4 +1,4 @@
-import { withMember } from "@/lib/api/with-member";
+import { withMember } from "@/lib/routes/with-member";
 import { testStoredModel } from "@/lib/models/model-settings";
 
 /** One short real request to the model; the answer or the provider's error, and the latency. */

@@ -2,7 +2,7 @@
 // GET /computers/{id}/events for the member's organization, with the same replay
 // (Last-Event-ID or ?since=).
 import { SSE_HEADERS } from "@/lib/api/sse";
-import { withMember } from "@/lib/api/with-member";
+import { withMember } from "@/lib/routes/with-member";
 import { openSessionEventsAs, replayStart } from "@/lib/computers/session-streams";
 
 export const dynamic = "force-dynamic";

@@ -2,7 +2,7 @@
 // POST /computers/{id}/exec for the member's organization; always 200 once logged
 // in (failures are one error line); closing the request kills the command.
 import { readJson } from "@/lib/api/request";
-import { withMember } from "@/lib/api/with-member";
+import { withMember } from "@/lib/routes/with-member";
 import { execStreamAs } from "@/lib/computers/session-streams";
 
 export const dynamic = "force-dynamic";

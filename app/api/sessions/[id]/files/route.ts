@@ -1,6 +1,6 @@
 // /api/sessions/{id}/files: the session's files for the dashboard's Files panel (docs/files.md),
 // the same functions as /computers/{id}/files, for the member's organization.
-import { withMember } from "@/lib/api/with-member";
+import { withMember } from "@/lib/routes/with-member";
 import { listFiles, uploadFile } from "@/lib/computers/session-files";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 // GET /api/sessions/{id}/final-screenshot: the last screen of an ended session
 // (taken as it ended, kept 7 days), for the member's organization.
-import { withMember } from "@/lib/api/with-member";
+import { withMember } from "@/lib/routes/with-member";
 import { readFinalScreenshotAs } from "@/lib/computers/session-dashboard";
 
 export const dynamic = "force-dynamic";

@@ -3,7 +3,7 @@
 // member's organization; the same service as /computers/{id}/replays.
 import { publicOrigin } from "@/lib/api/public-url";
 import { readJson } from "@/lib/api/request";
-import { withMember } from "@/lib/api/with-member";
+import { withMember } from "@/lib/routes/with-member";
 import { listSessionReplaysAs, startSessionReplayAs } from "@/lib/computers/session-dashboard";
 
 export const dynamic = "force-dynamic";

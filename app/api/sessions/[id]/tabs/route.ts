@@ -2,7 +2,7 @@
 // for the member's organization.
 import { publicOrigin } from "@/lib/api/public-url";
 import { readJson } from "@/lib/api/request";
-import { withMember } from "@/lib/api/with-member";
+import { withMember } from "@/lib/routes/with-member";
 import { listSessionTabsAs, openSessionTabAs } from "@/lib/computers/session-dashboard";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 // The task page's controls: POST pause | resume ({note?}) | stop | messages ({message}) | handoff ({reason}).
 import { publicOrigin } from "@/lib/api/public-url";
 import { readJson } from "@/lib/api/request";
-import { withMember } from "@/lib/api/with-member";
+import { withMember } from "@/lib/routes/with-member";
 import { parseTaskControl } from "@/lib/agent/schema";
 import { controlTask } from "@/lib/agent/service";
 

@@ -1,4 +1,4 @@
-import { methodNotAllowed, withApiKey } from "@/lib/api/handlers";
+import { methodNotAllowed, withApiKey } from "@/lib/routes/handlers";
 
 import { deleteFile, fileResponse, readFile } from "@/lib/computers/session-files";
 

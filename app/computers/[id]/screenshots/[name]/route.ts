@@ -1,4 +1,4 @@
-import { methodNotAllowed, withPublic } from "@/lib/api/handlers";
+import { methodNotAllowed, withPublic } from "@/lib/routes/handlers";
 import { getScreenshotFile } from "@/lib/computers/screenshots";
 
 export const dynamic = "force-dynamic";

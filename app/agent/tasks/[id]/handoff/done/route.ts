@@ -1,6 +1,6 @@
 // POST /agent/tasks/{id}/handoff/done?token=… {note?}: the take-over page's Done. The link's token stands
 // in for the API key (it grants this one hand-off, docs/agent-tasks.md "Hand-off to a person").
-import { methodNotAllowed, withPublic } from "@/lib/api/handlers";
+import { methodNotAllowed, withPublic } from "@/lib/routes/handlers";
 import { readJson } from "@/lib/api/request";
 import { parseResume } from "@/lib/agent/schema";
 import { finishTakeover } from "@/lib/agent/handoff";

@@ -1,5 +1,5 @@
 // /api/sessions/{id}/files/{file_id}: download or delete one file from the dashboard's Files panel.
-import { withMember } from "@/lib/api/with-member";
+import { withMember } from "@/lib/routes/with-member";
 import { deleteFile, fileResponse, readFile } from "@/lib/computers/session-files";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 // /api/sessions/{id}/replays/{replay_id}: GET the MP4 (Range for seeking; 202 with
 // Retry-After while it is recorded or finished) for the page's <video>, DELETE it.
 import { publicOrigin } from "@/lib/api/public-url";
-import { withMember } from "@/lib/api/with-member";
+import { withMember } from "@/lib/routes/with-member";
 import { deleteSessionReplayAs, readSessionReplayAs } from "@/lib/computers/session-dashboard";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 // DELETE /api/sessions/{id}/tabs/{tab_id}: close a tab (the last one is refused with a 409 saying why).
 import { publicOrigin } from "@/lib/api/public-url";
-import { withMember } from "@/lib/api/with-member";
+import { withMember } from "@/lib/routes/with-member";
 import { closeSessionTabAs } from "@/lib/computers/session-dashboard";
 
 export const dynamic = "force-dynamic";

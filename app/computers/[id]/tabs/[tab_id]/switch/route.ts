@@ -1,4 +1,4 @@
-import { methodNotAllowed, withApiKey } from "@/lib/api/handlers";
+import { methodNotAllowed, withApiKey } from "@/lib/routes/handlers";
 import { switchTab, actionCall } from "@/lib/computers/session-actions";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 // POST /api/sessions/{id}/replays/{replay_id}/stop: the page's Stop recording.
 import { publicOrigin } from "@/lib/api/public-url";
-import { withMember } from "@/lib/api/with-member";
+import { withMember } from "@/lib/routes/with-member";
 import { stopSessionReplayAs } from "@/lib/computers/session-dashboard";
 
 export const dynamic = "force-dynamic";

@@ -4,7 +4,7 @@
 // status "error" and the reason, as on POST /computers/{id}/execute.
 import { publicOrigin } from "@/lib/api/public-url";
 import { readJson } from "@/lib/api/request";
-import { withMember } from "@/lib/api/with-member";
+import { withMember } from "@/lib/routes/with-member";
 import { navigateSessionTabAs } from "@/lib/computers/session-dashboard";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 // POST /api/sessions/{id}/tabs/{tab_id}/switch: make a tab the active one (the live view follows it).
 import { publicOrigin } from "@/lib/api/public-url";
-import { withMember } from "@/lib/api/with-member";
+import { withMember } from "@/lib/routes/with-member";
 import { switchSessionTabAs } from "@/lib/computers/session-dashboard";
 
 export const dynamic = "force-dynamic";

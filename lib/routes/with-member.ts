@@ -1,6 +1,6 @@
 // The dashboard's wrapper: login cookie → user + organization + role.
 import { AppError } from "@/lib/api/errors";
-import { wrap, type PublicContext } from "@/lib/api/handlers";
+import { wrap, type PublicContext } from "@/lib/routes/handlers";
 import { currentMember, type Member } from "@/lib/auth/member";
 import type { Role } from "@/lib/auth/organizations";
 

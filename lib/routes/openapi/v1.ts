@@ -9,7 +9,7 @@ import {
   completionSchema,
   embeddingSchema,
 } from "@/lib/models/model-api";
-import { jsonSchema, ok, operation, pathParam, ref, requestBody, type JsonSchema } from "@/lib/api/openapi/build";
+import { jsonSchema, ok, operation, pathParam, ref, requestBody, type JsonSchema } from "@/lib/routes/openapi/build";
 
 const modelId = pathParam("id", "Model id (may contain '/')", "svc.sm-1");
 const responseId = pathParam("id", "Response id", "resp_0123456789abcdef");

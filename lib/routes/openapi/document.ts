@@ -2,15 +2,15 @@
 // once per process from the zod schemas (computersPaths, modelPaths) and kept.
 // Only `servers` is per request (the caller's public origin), so a Host header
 // cannot make the cache grow.
-import { agentHandoffPaths, agentTasksTag } from "@/lib/api/openapi/agent-handoff";
-import { computersComponents, computersPaths } from "@/lib/api/openapi/computers";
-import { computersFilesPaths, filesComponents, filesTag } from "@/lib/api/openapi/computers-files";
-import { credentialsComponents, credentialsPaths, credentialsTag } from "@/lib/api/openapi/credentials";
-import { computersReplaysPaths, replaysComponents, replaysTag } from "@/lib/api/openapi/computers-replays";
-import { jsonSchema, type JsonSchema } from "@/lib/api/openapi/build";
-import { profilesComponents, profilesPaths, profilesTag } from "@/lib/api/openapi/profiles";
-import * as shapes from "@/lib/api/openapi/responses";
-import { modelComponents, modelPaths } from "@/lib/api/openapi/v1";
+import { agentHandoffPaths, agentTasksTag } from "@/lib/routes/openapi/agent-handoff";
+import { computersComponents, computersPaths } from "@/lib/routes/openapi/computers";
+import { computersFilesPaths, filesComponents, filesTag } from "@/lib/routes/openapi/computers-files";
+import { credentialsComponents, credentialsPaths, credentialsTag } from "@/lib/routes/openapi/credentials";
+import { computersReplaysPaths, replaysComponents, replaysTag } from "@/lib/routes/openapi/computers-replays";
+import { jsonSchema, type JsonSchema } from "@/lib/routes/openapi/build";
+import { profilesComponents, profilesPaths, profilesTag } from "@/lib/routes/openapi/profiles";
+import * as shapes from "@/lib/routes/openapi/responses";
+import { modelComponents, modelPaths } from "@/lib/routes/openapi/v1";
 import { singleton, singletonKey } from "@/lib/singleton";
 
 const DESCRIPTION = [

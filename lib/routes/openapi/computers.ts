@@ -1,7 +1,7 @@
 // The /computers operations of the OpenAPI document. Request bodies and queries
 // come from the zod schemas the routes validate with (createBodySchema,
 // ACTION_SCHEMAS, executeBody/batchBody; tabs, exec and streams in computers-streams.ts);
-// answers from lib/api/openapi/responses.ts.
+// answers from lib/routes/openapi/responses.ts.
 import { z } from "zod";
 import {
   ACTION_SCHEMAS,
@@ -13,7 +13,7 @@ import {
   DEFAULT_PAGE_LIMIT,
   MAX_PAGE_LIMIT,
 } from "@/lib/computers/session-schemas";
-import { computersTabAndStreamPaths } from "@/lib/api/openapi/computers-streams";
+import { computersTabAndStreamPaths } from "@/lib/routes/openapi/computers-streams";
 import {
   jsonSchema,
   ok,
@@ -23,7 +23,7 @@ import {
   requestBody,
   withoutProperty,
   type JsonSchema,
-} from "@/lib/api/openapi/build";
+} from "@/lib/routes/openapi/build";
 
 const id = pathParam("id", "Session id (comp_<hex>)", "comp_0123456789abcdef");
 

@@ -1,8 +1,8 @@
 // The /computers operations on a running session's tabs, shell and streams (tabs, exec,
 // screencast, events, stored screenshots), for the OpenAPI document; `computersPaths`
-// (lib/api/openapi/computers.ts) adds the session and action operations.
+// (lib/routes/openapi/computers.ts) adds the session and action operations.
 import { createTabBody, execBody, settingsQuery } from "@/lib/computers/session-schemas";
-import { jsonSchema, ok, operation, pathParam, queryParams, ref, requestBody } from "@/lib/api/openapi/build";
+import { jsonSchema, ok, operation, pathParam, queryParams, ref, requestBody } from "@/lib/routes/openapi/build";
 
 const id = pathParam("id", "Session id (comp_<hex>)", "comp_0123456789abcdef");
 const tabId = pathParam("tab_id", "Tab id (tab_main or tab_<id>)", "tab_main");

@@ -1,7 +1,7 @@
 // The /profiles operations of the OpenAPI document (docs/profiles.md): list, read
 // and delete named browser profiles. Sessions and tasks name one in `profile`.
 import { z } from "zod";
-import { jsonSchema, ok, operation, pathParam, ref, type JsonSchema } from "@/lib/api/openapi/build";
+import { jsonSchema, ok, operation, pathParam, ref, type JsonSchema } from "@/lib/routes/openapi/build";
 
 const name = pathParam("name", "The profile's name (letters, digits, '.', '_', '-'; 1 to 64)", "acme");
 

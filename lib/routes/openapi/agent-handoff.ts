@@ -2,7 +2,7 @@
 // to a person"): hold a task for a person, and give control back. No example
 // bodies: they need a live task, which the document's own checks do not start.
 import { z } from "zod";
-import { jsonSchema, ok, operation, pathParam, requestBody, type JsonSchema } from "@/lib/api/openapi/build";
+import { jsonSchema, ok, operation, pathParam, requestBody, type JsonSchema } from "@/lib/routes/openapi/build";
 
 const id = pathParam("id", "Agent task id (task_<hex>)", "task_0123456789abcdef01234567");
 

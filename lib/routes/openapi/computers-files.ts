@@ -1,7 +1,7 @@
 // The session files operations of the OpenAPI document (docs/files.md): upload
 // (multipart), list, read the bytes, delete.
 import { z } from "zod";
-import { jsonSchema, ok, operation, pathParam, ref, type JsonSchema } from "@/lib/api/openapi/build";
+import { jsonSchema, ok, operation, pathParam, ref, type JsonSchema } from "@/lib/routes/openapi/build";
 
 const id = pathParam("id", "Session id (comp_<hex>)", "comp_0123456789abcdef");
 const fileId = pathParam("file_id", "File id (file_<hex>)", "file_0123456789abcdef01234567");

@@ -2,7 +2,7 @@
 // through this digest: operations grouped by tag, each with its parameters, the
 // top-level fields of its JSON body, its answers and a curl command. Plain data, so
 // the server renders it and the client page only filters and expands.
-import type { JsonSchema } from "@/lib/api/openapi/build";
+import type { JsonSchema } from "@/lib/routes/openapi/build";
 
 export interface ReferenceField {
   name: string;

@@ -1,7 +1,7 @@
 // The credential vault's operations in the OpenAPI document (docs/credentials.md):
 // what is stored goes in; names, domains and value names come out, never values.
 import { z } from "zod";
-import { jsonSchema, ok, operation, pathParam, ref, requestBody, type JsonSchema } from "@/lib/api/openapi/build";
+import { jsonSchema, ok, operation, pathParam, ref, requestBody, type JsonSchema } from "@/lib/routes/openapi/build";
 import { createCredentialBody, replaceCredentialBody } from "@/lib/credentials/credential-input";
 
 const name = pathParam("name", "The credential's name", "acme");

@@ -14,7 +14,7 @@ import {
   type Bucket,
   type RangePreset,
   type UsageRange,
-} from "@/lib/models/usage/usage-range";
+} from "@/lib/usage-range";
 
 export interface UsageTotals {
   requests: number;

@@ -1,7 +1,7 @@
 // The replays operations of the OpenAPI document (docs/replays.md): start, stop, list,
 // download (with Range) and delete a session's recordings.
 import { z } from "zod";
-import { jsonSchema, ok, operation, pathParam, ref, requestBody, type JsonSchema } from "@/lib/api/openapi/build";
+import { jsonSchema, ok, operation, pathParam, ref, requestBody, type JsonSchema } from "@/lib/routes/openapi/build";
 import { startReplaySchema } from "@/lib/computers/session-replays";
 
 const id = pathParam("id", "Session id (comp_<hex>)", "comp_0123456789abcdef");

@@ -3,8 +3,8 @@
 // days and pairs with nothing to count are left out. Streamed row by row.
 import { getDb } from "@/lib/db";
 import { SESSION_KINDS, summarizeSpans, loadSessionSpans } from "@/lib/computers/session-usage";
-import { addRow, emptyTotals, loadUsageRows, roundTotals, type UsageTotals } from "@/lib/models/usage/usage-report";
-import { bucketIndex, bucketStarts, parseUsageRange } from "@/lib/models/usage/usage-range";
+import { addRow, emptyTotals, loadUsageRows, roundTotals, type UsageTotals } from "@/lib/usage/usage-report";
+import { bucketIndex, bucketStarts, parseUsageRange } from "@/lib/usage-range";
 
 export const USAGE_CSV_HEADER = [
   "date",
