@@ -19,4 +19,4 @@ export {
 export type { ActionResult } from "@/lib/computers/actions/failures";
 export type { ActionInput } from "@/lib/computers/actions/actions";
 export { actionCall } from "@/lib/computers/sessions/route-context";
-export { execSync } from "@/lib/computers/desktop/exec-service";
+export { execSync, runCommand, type ExecInput } from "@/lib/computers/desktop/exec-service";

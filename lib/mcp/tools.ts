@@ -11,9 +11,9 @@ import { z } from "zod";
 import {
   actOn,
   closeTab,
-  execSync,
   listTabs,
   openTab,
+  runCommand,
   switchTab,
   type ActionInput,
 } from "@/lib/computers/session-actions";
@@ -240,15 +240,11 @@ export function registerTools(server: McpServer, caller: McpCaller): void {
     (args) =>
       toolResult(async () =>
         json(
-          await execSync({
+          await runCommand({
             principal: caller.principal,
             id: args.session_id,
             requestId: requestId(),
-            body: {
-              command: args.command,
-              ...(args.cwd ? { cwd: args.cwd } : {}),
-              ...(args.timeout_seconds ? { timeout_seconds: args.timeout_seconds } : {}),
-            },
+            command: { command: args.command, cwd: args.cwd, timeout_seconds: args.timeout_seconds },
           }),
         ),
       ),
