@@ -157,7 +157,8 @@ const server = createServer(
     const unslashed = withoutTrailingSlash(req.url ?? "/");
     if (unslashed !== null) req.url = unslashed;
     // A request for a session another node runs goes there (docs/cluster.md); the rest is served here.
-    if (peekSingleton(clusterForwardKey)?.http(req, res, () => serveHere(req, res, requestId))) return;
+    if (peekSingleton(clusterForwardKey)?.http(req, res, (request) => serveHere(request ?? req, res, requestId)))
+      return;
     serveHere(req, res, requestId);
   },
 );

@@ -22,8 +22,11 @@ export const httpHandlersKey = singletonKey<Map<string, HttpHandler>>("httpHandl
 /** Domain WebSocket upgrade handlers by name, consulted in order before Next. */
 export const upgradeHandlersKey = singletonKey<Map<string, UpgradeHandler>>("upgradeHandlers");
 
-/** Answers locally what the forwarding layer leaves to this process (Next, the domain handlers). */
-export type ServeHere = () => void;
+/**
+ * Answers locally what the forwarding layer leaves to this process (Next, the domain handlers): the request as
+ * it came, or `request` in its place when the layer read its body first (the same socket, the body as read).
+ */
+export type ServeHere = (request?: IncomingMessage) => void;
 /**
  * The cluster's forwarding layer (docs/cluster.md): takes a request for a
  * session another node runs and forwards it; true when it took the request

@@ -7,7 +7,7 @@
 import { isAppError } from "@/lib/api/errors";
 import { actOn, actOnUnchecked, type ActionResult } from "@/lib/computers/session-actions";
 import { createSession, deleteComputer, type SessionCaller } from "@/lib/computers/service";
-import { assertServedHere, findComputer } from "@/lib/computers/session-rows";
+import { findSessionToDriveHere } from "@/lib/computers/session-rows";
 import type { ProfileRefBody } from "@/lib/computers/session-profiles";
 import { deleteReplay, recordForTask } from "@/lib/computers/session-replays";
 import { getLogger } from "@/lib/logger";
@@ -117,12 +117,11 @@ export async function reuseComputer(input: {
   origin: string;
   computerId: string;
 }): Promise<ComputerRef | null> {
-  const row = await findComputer({ id: input.computerId, organizationId: input.caller.organizationId });
-  if (!row || row.status === "terminated") return null;
-  // The task's loop drives its computer in this process. In a cluster the start was sent to the
-  // session's node before it got here (forwardByBody); a session that moved meanwhile is
-  // refused (503 session_on_other_host naming the node), before any task exists.
-  assertServedHere(row);
+  // The task's loop drives its computer in this process. In a cluster the forwarder sent the start to the
+  // session's node before it got here (docs/cluster.md "Forwarding"); a session that moved meanwhile is
+  // refused by the session domain (503 session_on_other_host naming the node), before any task exists.
+  const row = await findSessionToDriveHere({ id: input.computerId, organizationId: input.caller.organizationId });
+  if (!row) return null;
   return {
     caller: input.caller,
     computerId: row.id,

@@ -1,9 +1,10 @@
-// Which session or agent task each route addresses, declared once (docs/cluster.md "Forwarding"), so that the
-// node running it answers: by a path segment (PATH_ROUTES: everything under /computers/{id}, including the
-// /ws, /cdp and vnc upgrades, the dashboard's /api/sessions/{id}, /agent/tasks/{id} and /api/tasks/{id}: a
-// task's loop runs on the node that started it), or by a body field (BODY_ROUTES: a task started on an
-// existing session, an MCP tool call). The forwarder in front of Next reads the path declarations; a
-// body-addressed route's handler hands the body it read to `forwardByBody`, which reads the body ones. Pure.
+// Which session or agent task each route addresses, declared once and only here (docs/cluster.md
+// "Forwarding"), so that the node running it answers: by a path segment (PATH_ROUTES: everything under
+// /computers/{id}, including the /ws, /cdp and vnc upgrades, the dashboard's /api/sessions/{id},
+// /agent/tasks/{id} and /api/tasks/{id}: a task's loop runs on the node that started it), or by a body field
+// (BODY_ROUTES: a task started on an existing session, an MCP tool call). The one forwarder in front of Next
+// (`forwardHttp`) reads both: the body ones by reading a matching request's small JSON body first
+// (`bodySessionOf`). No handler forwards. Pure.
 
 const SESSION_ID = /^comp_[0-9a-f]{24}$/;
 const TASK_ID = /^task_[0-9a-f]{24}$/;
@@ -32,18 +33,19 @@ function toolCallSession(message: unknown): unknown {
 
 const computerId = (body: unknown) => (body as { computer_id?: unknown } | null)?.computer_id;
 
-/** A route that names its session in its JSON body, which the forwarder in front of Next does not read. */
-interface BodyRoute {
+/** A route that names its session in its JSON body, which the forwarder reads before it decides. */
+export interface BodyRoute {
   method: "POST";
   path: string;
   sessionOf: (body: unknown) => unknown;
+  surface: Surface;
 }
 
 export const BODY_ROUTES: readonly BodyRoute[] = [
-  { method: "POST", path: "/agent/tasks", sessionOf: computerId },
-  { method: "POST", path: "/agent/tasks/stream", sessionOf: computerId },
-  { method: "POST", path: "/api/tasks", sessionOf: computerId },
-  { method: "POST", path: "/mcp", sessionOf: toolCallSession },
+  { method: "POST", path: "/agent/tasks", sessionOf: computerId, surface: "computers" },
+  { method: "POST", path: "/agent/tasks/stream", sessionOf: computerId, surface: "computers" },
+  { method: "POST", path: "/api/tasks", sessionOf: computerId, surface: "dashboard" },
+  { method: "POST", path: "/mcp", sessionOf: toolCallSession, surface: "computers" },
 ];
 
 function addressed(url: string, kind: PathRoute["addresses"]): { id: string; surface: Surface } | null {
@@ -63,11 +65,27 @@ export const sessionIdOfPath = (url: string) => addressed(url, "session");
 /** The agent task id a request path names, or null when the path is not one task's. */
 export const taskIdOfPath = (url: string) => addressed(url, "task");
 
-/** The session a body-addressed route's body names (BODY_ROUTES), or null. */
-export function sessionIdOfBody(method: string, pathname: string, body: unknown): string | null {
-  const route = BODY_ROUTES.find((r) => r.method === method && r.path === pathname);
-  const id = route?.sessionOf(body);
-  return typeof id === "string" && id ? id : null;
+/** The body-addressed route (BODY_ROUTES) a request's method and path (its query aside) match, or null. */
+export function bodyRouteOf(method: string | undefined, url: string): BodyRoute | null {
+  const pathname = url.split("?", 1)[0];
+  return BODY_ROUTES.find((r) => r.method === method && r.path === pathname) ?? null;
+}
+
+/**
+ * The session a body-addressed request's bytes name, as the forwarder reads them: null (serve here, where the
+ * handler answers its usual 413 or 400) past `limit` (the handler's own, `requestBodyLimit`), or when the bytes are
+ * not JSON, or name no session.
+ */
+export function bodySessionOf(route: BodyRoute, bytes: Buffer, limit: number): string | null {
+  if (bytes.length > limit) return null;
+  let body: unknown;
+  try {
+    body = JSON.parse(bytes.toString("utf8"));
+  } catch {
+    return null;
+  }
+  const id = route.sessionOf(body);
+  return typeof id === "string" && SESSION_ID.test(id) ? id : null;
 }
 
 /**

@@ -92,7 +92,9 @@ export async function planForward(
 
 /**
  * A request for a live agent task another live node runs goes there: its loop, pause,
- * resume, messages and stop are in that process. An ended task is answered here from its row.
+ * resume, messages, stop and event stream are in that process. An ended task is answered here from its row;
+ * so is a task whose node's lease lapsed, once that node's death is announced (`reap` fails its tasks), so
+ * its stream ends with that failure rather than a 409.
  */
 async function planTaskForward(node: ClusterNode, req: IncomingMessage): Promise<ForwardTarget | null> {
   const target = taskIdOfPath(req.url ?? "/");
@@ -100,7 +102,10 @@ async function planTaskForward(node: ClusterNode, req: IncomingMessage): Promise
   const row = await clusterTasks().ownerOf(target.id);
   if (!row?.live || row.hostId === node.id) return null;
   const url = await node.liveUrlOf(row.hostId);
-  if (!url) return null; // its node's death fails the task (announceNodeDeath); the row answers here
+  if (!url) {
+    await node.reap(row.hostId); // its node's death fails the task (announceNodeDeath); the row answers here
+    return null;
+  }
   const caller = await callerOf(req, target.surface);
   if (caller === null || caller === "token" || caller.organizationId !== row.organizationId) return null;
   return signedTarget(node, req, { nodeId: row.hostId, url }, caller, false);

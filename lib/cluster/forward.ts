@@ -1,20 +1,25 @@
-// The forwarding layer the custom server consults before anything else
+// The one forwarding layer, which the custom server consults before anything else
 // (clusterForwardKey; docs/cluster.md "Forwarding"). A request signed by
 // another node is verified and served here with the caller's identity; a
-// request for a session another live node runs is streamed to that node and its
-// answer streamed back (plain, SSE and NDJSON alike: nothing is buffered);
-// everything else is served here.
+// request for a session or task another live node runs, named by its path or
+// its body (forward-path.ts), is sent to that node and its answer streamed back
+// (plain, SSE and NDJSON alike: nothing of the answer is buffered); everything
+// else is served here.
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import { AppError } from "@/lib/api/errors";
 import { surfaceOf } from "@/lib/api/edge";
 import { renderError } from "@/lib/api/render";
 import { clusterKey } from "@/lib/cluster/cluster-key";
 import { currentNode } from "@/lib/cluster/current-node";
+import { BufferedRequest, planBodyForward, readWholeBody } from "@/lib/cluster/forward-body";
+import type { ClusterNode } from "@/lib/cluster/cluster-node";
 import { createSurface, planCreate } from "@/lib/cluster/forward-create";
-import { sessionIdOfPath, taskIdOfPath } from "@/lib/cluster/forward-path";
+import { bodyRouteOf, bodySessionOf, sessionIdOfPath, taskIdOfPath, type BodyRoute } from "@/lib/cluster/forward-path";
 import { FORWARD_HEADERS, planForward, type ForwardTarget } from "@/lib/cluster/forward-plan";
 import { FORWARDED_MEMBER_HEADER, forwardedHeaders } from "@/lib/cluster/forwarded-identity";
 import { decodeIdentity, verifyForward } from "@/lib/cluster/signature";
+import { requestBodyLimit } from "@/lib/api/body-limit";
+import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
 import type { ServeHere } from "@/lib/process-handles";
 
@@ -85,16 +90,46 @@ export function forwardHttp(req: IncomingMessage, res: ServerResponse, here: Ser
     refuse(req, res, accepted);
     return true;
   }
+  const byBody = bodyRouteOf(req.method, req.url ?? "/");
+  if (byBody) {
+    void forwardBodyAddressed(node, req, res, byBody, here).catch((err) => routingFailed(req, res, err));
+    return true;
+  }
   const creating = createSurface(req);
   if (!creating && !sessionIdOfPath(req.url ?? "/") && !taskIdOfPath(req.url ?? "/")) return false;
   (creating ? planCreate(node, req, creating) : planForward(node, req, false)).then(
     (target) => (target ? send(req, res, target, here) : here()),
-    (err) => {
-      getLogger().error({ err }, "could not decide where a session request goes");
-      refuse(req, res, new AppError("internal", "Could not route the request"));
-    },
+    (err) => routingFailed(req, res, err),
   );
   return true;
+}
+
+function routingFailed(req: IncomingMessage, res: ServerResponse, err: unknown) {
+  getLogger().error({ err }, "could not decide where a session request goes");
+  refuse(req, res, new AppError("internal", "Could not route the request"));
+}
+
+/** A body-addressed route: its body is read first, and the bytes go on to the session's node or to Next here. */
+async function forwardBodyAddressed(
+  node: ClusterNode,
+  req: IncomingMessage,
+  res: ServerResponse,
+  route: BodyRoute,
+  here: ServeHere,
+) {
+  const body = await readWholeBody(req, res);
+  if (body === null) return; // answered already (past the body limits) or dropped
+  const serveHere = () => here(new BufferedRequest(req, body));
+  const limit = requestBodyLimit(req.method, req.url, getEnv());
+  const sessionId = bodySessionOf(route, body, limit);
+  if (!sessionId) return serveHere();
+  try {
+    const target = await planBodyForward(node, req, sessionId, route.surface);
+    if (target) send(req, res, target, serveHere, body);
+    else serveHere();
+  } catch (err) {
+    routingFailed(req, res, err);
+  }
 }
 
 /**
@@ -153,11 +188,13 @@ export async function afterUnreachable(
   );
 }
 
-function send(req: IncomingMessage, res: ServerResponse, target: ForwardTarget, here: ServeHere) {
+/** Sends the request to its owner (the body piped as it arrives, or `body` when it was read here already). */
+function send(req: IncomingMessage, res: ServerResponse, target: ForwardTarget, here: () => void, body?: Buffer) {
   let connected = false;
   const outgoing = openToOwner(target, req, () => {
     connected = true;
-    req.pipe(outgoing);
+    if (body) outgoing.end(body);
+    else req.pipe(outgoing);
   });
   outgoing.on("response", (answer) => {
     const headers: Record<string, string | string[]> = {};

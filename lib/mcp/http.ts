@@ -7,7 +7,6 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { AppError } from "@/lib/api/errors";
 import { publicOrigin } from "@/lib/api/public-url";
 import type { ApiPrincipal } from "@/lib/auth/api-keys";
-import { forwardByBody } from "@/lib/cluster/forward-by-body";
 import { registerTools } from "@/lib/mcp/tools";
 
 /** The Streamable HTTP transport's default body limit (its `maxRequestBodySize`, 4 MiB). */
@@ -30,17 +29,11 @@ export async function handleMcpRequest(incoming: Request, principal: ApiPrincipa
   let req = incoming;
   let parsedBody: unknown;
   if (incoming.method === "POST") {
-    // A tool call on a session another node runs is answered by that node (docs/cluster.md "Forwarding").
+    // A tool call on a session another node runs never gets here: the forwarder in front of Next sent it to
+    // that node (docs/cluster.md "Forwarding").
     const body = await incoming.text();
     // Past the transport's own body limit (which it applies only to a body it reads) it reads it and refuses it.
     parsedBody = Buffer.byteLength(body) <= MCP_TRANSPORT_MAX_BODY_BYTES ? parsedOrUndefined(body) : undefined;
-    const elsewhere = await forwardByBody({
-      req: incoming,
-      body: parsedBody ?? null,
-      text: body,
-      caller: { ...principal, member: null },
-    });
-    if (elsewhere) return elsewhere;
     req = new Request(incoming.url, { method: "POST", headers: incoming.headers, body, signal: incoming.signal });
   }
   const server = new McpServer(MCP_SERVER_INFO, {

@@ -99,14 +99,43 @@ export async function clusterView(node: TestServer) {
   return body.checks.cluster;
 }
 
-/** The node a session runs on, as its row says (the test reads the shared database itself). */
-export async function hostOf(databaseUrl: string, id: string): Promise<string> {
+/** Rows of the shared database (the test reads it itself). */
+export async function queryRows<T extends pg.QueryResultRow>(
+  databaseUrl: string,
+  sql: string,
+  params: unknown[],
+): Promise<T[]> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const { rows } = await client.query<{ hostId: string }>('SELECT "hostId" FROM computers WHERE id = $1', [id]);
-    return rows[0]!.hostId;
+    return (await client.query<T>(sql, params)).rows;
   } finally {
     await client.end();
   }
+}
+
+/** The node a session runs on, as its row says. */
+export async function hostOf(databaseUrl: string, id: string): Promise<string> {
+  const rows = await queryRows<{ hostId: string }>(databaseUrl, 'SELECT "hostId" FROM computers WHERE id = $1', [id]);
+  return rows[0]!.hostId;
+}
+
+/** Reads a streamed answer until its text holds `needle`, or to its end; the text read. */
+export async function readUntil(body: ReadableStream<Uint8Array>, needle: string): Promise<string> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  while (!text.includes(needle)) {
+    const read = await reader.read();
+    if (read.done) break;
+    text += decoder.decode(read.value, { stream: true });
+  }
+  return text;
+}
+
+/** A browser session created through `node`; its id. */
+export async function createdOn(node: TestServer, key: string, body: Record<string, unknown> = {}): Promise<string> {
+  const res = await through(node, key, "POST", "/computers", { kind: "browser", ...body });
+  if (res.status !== 200) throw new Error(`create through ${node.url}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.id as string;
 }

@@ -13,9 +13,19 @@ import { canRunDesktops, desktopImagesDir } from "../api/desktop-fixtures";
 import { idleSteps, SCRIPTED_MODEL } from "../api/agent-fixtures";
 import { startScriptedUpstream, type ScriptedUpstream } from "../api/scripted-cua-upstream";
 import { createOrgKey, type TestServer } from "../api/harness";
-import { ndjson } from "../api/stream-client";
+import { ndjson, sse } from "../api/stream-client";
 import { waitFor } from "../api/wait-for";
-import { clusterView, ensurePostgres, hostOf, startNode, stopPostgres, through } from "./cluster-fixtures";
+import {
+  clusterView,
+  createdOn,
+  ensurePostgres,
+  hostOf,
+  queryRows,
+  readUntil,
+  startNode,
+  stopPostgres,
+  through,
+} from "./cluster-fixtures";
 
 const QUOTA = 2;
 /** Smaller than any browser state, so every save takes the large path. */
@@ -62,24 +72,10 @@ afterAll(async () => {
   await stopPostgres();
 }, 120_000);
 
-async function query<T extends pg.QueryResultRow>(sql: string, params: unknown[]): Promise<T[]> {
-  const client = new pg.Client({ connectionString: a.databaseUrl });
-  await client.connect();
-  try {
-    return (await client.query<T>(sql, params)).rows;
-  } finally {
-    await client.end();
-  }
-}
+const query = <T extends pg.QueryResultRow>(sql: string, params: unknown[]) => queryRows<T>(a.databaseUrl, sql, params);
 
 const create = (node: TestServer, key: string, body: Record<string, unknown> = {}) =>
   through(node, key, "POST", "/computers", { kind: "browser", ...body });
-
-async function createdOn(node: TestServer, key: string, body: Record<string, unknown> = {}) {
-  const res = await create(node, key, body);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.id as string;
-}
 
 describe("shared across the nodes of a cluster", () => {
   // Also: C refuses the third as one node would.
@@ -196,6 +192,38 @@ describe("shared across the nodes of a cluster", () => {
     await waitFor(async () => (await read(c)).body.status, { until: (s) => s === "stopped", message: "task stopped" });
   });
 
+  it("streams a task started through B on A's session from A, and follows it through C", async () => {
+    const key = await createOrgKey(a, "Task Streams");
+    const session = await createdOn(a, key);
+    expect(await hostOf(a.databaseUrl, session)).toBe(ids.a);
+    upstream.setScript(idleSteps(400));
+    // The body names A's session: the one forwarder reads it and A answers with the task's SSE stream.
+    const start = new AbortController();
+    const started = await fetch(`${b.url}/agent/tasks/stream`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ instruction: "look", model: SCRIPTED_MODEL, computer_id: session }),
+      signal: start.signal,
+    });
+    expect(started.status).toBe(200);
+    expect(started.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const taskId = started.headers.get("x-agent-task-id")!;
+    const [row] = await query<{ hostId: string }>('SELECT "hostId" FROM agent_tasks WHERE id = $1', [taskId]);
+    expect(row!.hostId).toBe(ids.a);
+    expect(await readUntil(started.body!, taskId)).toContain(taskId);
+    start.abort(); // the task keeps running (docs/agent-tasks.md "Streaming")
+
+    // C does not run the task: it hands the stream to A, from the first event.
+    const followed = await sse({ base: c.url, key }, `/agent/tasks/${taskId}/stream`);
+    expect(followed.status, await followed.text()).toBe(200);
+    const event = await followed.next(30_000);
+    expect(event?.data.task_id).toBe(taskId);
+    expect((await through(c, key, "POST", `/agent/tasks/${taskId}/stop`)).status).toBe(200);
+    const ended = await followed.until((e) => e.event === "stopped", 30_000);
+    expect(ended.at(-1)?.event).toBe("stopped");
+    expect((await through(b, key, "DELETE", `/computers/${session}`)).status).toBe(204);
+  });
+
   it.skipIf(!canRunDesktops)(
     "drives a desktop created through A from B (action, screenshot, exec stream) and deletes it through C",
     async () => {
@@ -254,6 +282,10 @@ describe("shared across the nodes of a cluster", () => {
     expect(task.status, JSON.stringify(task.body)).toBe(201);
     const taskId = task.body.task_id as string;
     await dying.kill("SIGKILL");
+    // Its stream through a survivor is not refused: the node's death is found, and the failure streamed.
+    const stream = await sse({ base: survivor.url, key }, `/agent/tasks/${taskId}/stream`);
+    expect(stream.status, await stream.text()).toBe(200);
+    expect((await stream.until((e) => e.event === "failed", 90_000)).at(-1)!.data.end_reason).toBe("node_lost");
     const ended = await waitFor(async () => (await through(survivor, key, "GET", `/agent/tasks/${taskId}`)).body, {
       until: (t) => t.status === "failed",
       timeoutMs: 90_000,

@@ -4,12 +4,13 @@
 // dashboard on C shows a session running on A; a SIGKILLed node's sessions end
 // as crashed within the lease while the others' keep working, and its restart
 // touches nothing of theirs; a node with a live node's id, or without the shared
-// secret, refuses to start; a forged forwarded request is refused.
+// secret, refuses to start; a forged forwarded request is refused; an ended session's replay comes from its node.
 import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sse } from "../api/stream-client";
 import { createOrgKey, type TestServer } from "../api/harness";
 import { startSite, type Site } from "../api/computers-fixtures";
+import { download, finished } from "../api/replays-fixtures";
 import { waitFor } from "../api/wait-for";
 import {
   clusterView,
@@ -156,6 +157,25 @@ describe("a cluster of three nodes", () => {
     // A key is not a login, on the forwarding node as anywhere.
     expect((await through(c, key, "GET", `/api/sessions/${id}`)).status).toBe(401);
     expect((await member.request(b, "DELETE", `/api/sessions/${id}`)).status).toBeLessThan(300);
+  });
+
+  it("serves an ended session's replay (list and MP4) from the node that recorded it, through another", async () => {
+    const made = await through(a, key, "POST", "/computers", { kind: "browser", record: true });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const id = made.body.id as string;
+    const owner = await hostOf(a.databaseUrl, id);
+    const views = await Promise.all([a, b, c].map(clusterView));
+    const other = [a, b, c].find((_, i) => views[i]!.node.id !== owner)!;
+    const [replay] = (await through(other, key, "GET", `/computers/${id}/replays`)).body.data;
+    expect((await act(other, id, { type: "go_to_url", url: `${site.url}/form` })).body.status).toBe("success");
+    const since = () => Date.now() - Date.parse(replay.started_at);
+    await waitFor(async () => since(), { until: (ms) => ms >= 1_500, message: "1.5 s recorded" });
+    expect((await through(other, key, "DELETE", `/computers/${id}`)).status).toBe(204);
+    expect((await finished(id, replay.replay_id, { base: other.url, key })).status).toBe("ready");
+    const file = await download(id, replay.replay_id, { base: other.url, key });
+    expect(file.status).toBe(200);
+    expect(file.headers.get("content-type")).toBe("video/mp4");
+    expect(file.data.subarray(4, 8).toString()).toBe("ftyp");
   });
 
   it("refuses forged node-to-node requests", async () => {

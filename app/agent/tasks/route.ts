@@ -4,20 +4,14 @@ import { publicOrigin } from "@/lib/api/public-url";
 import { readJson } from "@/lib/api/request";
 import { parseTaskStart } from "@/lib/agent/schema";
 import { listTasks, startTask } from "@/lib/agent/service";
-import { forwardByBody } from "@/lib/cluster/forward-by-body";
 
 export const dynamic = "force-dynamic";
 
 export const POST = withApiKey("api", async ({ req, principal }) => {
-  const body = await readJson(req);
-  const elsewhere = await forwardByBody({ req, body, caller: { ...principal, member: null } });
-  if (elsewhere) return elsewhere;
-  return Response.json(
-    await startTask({ caller: principal, start: parseTaskStart(body), origin: publicOrigin(req.headers) }),
-    {
-      status: 201,
-    },
-  );
+  const start = parseTaskStart(await readJson(req));
+  return Response.json(await startTask({ caller: principal, start, origin: publicOrigin(req.headers) }), {
+    status: 201,
+  });
 });
 
 export const GET = withApiKey("api", async ({ req, principal }) =>

@@ -4,7 +4,6 @@ import { readJson } from "@/lib/api/request";
 import { withMember } from "@/lib/routes/with-member";
 import { parseTaskStart } from "@/lib/agent/schema";
 import { listTasks, startTask } from "@/lib/agent/service";
-import { forwardByBody } from "@/lib/cluster/forward-by-body";
 
 export const dynamic = "force-dynamic";
 
@@ -15,16 +14,9 @@ export const GET = withMember(async ({ member }) =>
 );
 
 export const POST = withMember(async ({ req, member }) => {
-  const body = await readJson(req);
-  const { organizationId, ...who } = member;
-  const elsewhere = await forwardByBody({ req, body, caller: { organizationId, apiKeyId: null, member: who } });
-  if (elsewhere) return elsewhere;
+  const start = parseTaskStart(await readJson(req));
   return Response.json(
-    await startTask({
-      caller: teamCaller(organizationId),
-      start: parseTaskStart(body),
-      origin: publicOrigin(req.headers),
-    }),
+    await startTask({ caller: teamCaller(member.organizationId), start, origin: publicOrigin(req.headers) }),
     { status: 201 },
   );
 });

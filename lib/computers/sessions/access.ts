@@ -19,7 +19,11 @@ export async function findOwnedComputer(
   return row;
 }
 
-/** Host ownership in one place: today every live session must be on this host. */
+/**
+ * Host ownership in one place: the refusal for a request that reached a node which does not run the session
+ * anyway (a session that moved meanwhile). The cluster's forwarder sends requests to the session's node before
+ * they get here (docs/cluster.md "Forwarding"); only the session domain's entry points call this.
+ */
 export function assertServedHere(row: { id: string; hostId: string }) {
   if (row.hostId !== getSessionManager().hostId) {
     throw new AppError("unavailable", `Session '${row.id}' runs on host '${row.hostId}', not on this host`, {
@@ -32,6 +36,17 @@ export interface Reached {
   row: store.ComputerRow;
   live: LiveSession;
   handle: ComputerHandle;
+}
+
+/**
+ * A live session of the organization for an in-process client that drives it from this node (an agent task's
+ * loop); null when it is unknown or ended; refused (503 session_on_other_host) when another node runs it.
+ */
+export async function findSessionToDriveHere(where: { id: string; organizationId: string }) {
+  const row = await store.findComputer(where);
+  if (!row || row.status === "terminated") return null;
+  assertServedHere(row);
+  return row;
 }
 
 /** Resolves a live session for an operation and records the activity. */

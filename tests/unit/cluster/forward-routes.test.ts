@@ -1,8 +1,8 @@
 // @needs nothing
 // The one declaration of which session or task a route addresses (lib/cluster/forward-path.ts): by path for
-// the forwarder in front of Next, by body for the handlers that read one (`forwardByBody`).
+// the one forwarder in front of Next, which reads a body-addressed route's body itself (`bodySessionOf`).
 import { describe, expect, it } from "vitest";
-import { sessionIdOfBody, sessionIdOfPath, taskIdOfPath } from "@/lib/cluster/forward-path";
+import { bodyRouteOf, bodySessionOf, sessionIdOfPath, taskIdOfPath } from "@/lib/cluster/forward-path";
 
 const id = `comp_${"a".repeat(24)}`;
 const task = `task_${"b".repeat(24)}`;
@@ -13,6 +13,32 @@ describe("addressed routes", () => {
     expect(sessionIdOfPath(`/api/tasks/${id}`)).toBeNull();
     expect(taskIdOfPath(`/api/sessions/${task}`)).toBeNull();
     expect(taskIdOfPath(`/api/tasks/${task}/messages`)).toEqual({ id: task, surface: "dashboard" });
+  });
+
+  const LIMIT = 1024;
+  /** The session a body names on a route, as the forwarder reads the bytes; null when the route is not one. */
+  function sessionIdOfBody(method: string, url: string, body: unknown): string | null {
+    const route = bodyRouteOf(method, url);
+    return route && bodySessionOf(route, Buffer.from(JSON.stringify(body)), LIMIT);
+  }
+
+  it("matches the body-addressed routes by method and path, the query aside, with their surface", () => {
+    expect(bodyRouteOf("POST", "/mcp?x=1")?.surface).toBe("computers");
+    expect(bodyRouteOf("POST", "/api/tasks")?.surface).toBe("dashboard");
+    expect(bodyRouteOf("POST", "/agent/tasks/stream")?.path).toBe("/agent/tasks/stream");
+    expect(bodyRouteOf("GET", "/mcp")).toBeNull();
+    expect(bodyRouteOf("POST", `/agent/tasks/${task}/messages`)).toBeNull();
+    expect(bodyRouteOf(undefined, "/mcp")).toBeNull();
+  });
+
+  it("names no session for bytes past the limit, bytes that are not JSON, or an id that is not a session's", () => {
+    const route = bodyRouteOf("POST", "/agent/tasks")!;
+    const bytes = Buffer.from(JSON.stringify({ computer_id: id, pad: "x".repeat(LIMIT) }));
+    expect(bodySessionOf(route, bytes, bytes.length)).toBe(id);
+    expect(bodySessionOf(route, bytes, bytes.length - 1)).toBeNull();
+    expect(bodySessionOf(route, Buffer.from(`{"computer_id":"${id}"`), LIMIT)).toBeNull();
+    expect(bodySessionOf(route, Buffer.from(""), LIMIT)).toBeNull();
+    expect(bodySessionOf(route, Buffer.from(JSON.stringify({ computer_id: "comp_x/../y" })), LIMIT)).toBeNull();
   });
 
   it("reads the session a body-addressed route's body names, and nothing on other routes", () => {

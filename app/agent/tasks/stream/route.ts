@@ -2,25 +2,14 @@
 import { methodNotAllowed, withApiKey } from "@/lib/routes/handlers";
 import { publicOrigin } from "@/lib/api/public-url";
 import { readJson } from "@/lib/api/request";
-import { forwardByBody } from "@/lib/cluster/forward-by-body";
 import { parseTaskStart } from "@/lib/agent/schema";
 import { streamTask } from "@/lib/agent/stream";
 
 export const dynamic = "force-dynamic";
 
 export const POST = withApiKey("api", async ({ req, principal }) => {
-  const body = await readJson(req);
-  // The SSE stream comes from the session's node when another node runs it (forwardByBody).
-  const elsewhere = await forwardByBody({ req, body, caller: { ...principal, member: null } });
-  return (
-    elsewhere ??
-    streamTask({
-      caller: principal,
-      start: parseTaskStart(body),
-      origin: publicOrigin(req.headers),
-      signal: req.signal,
-    })
-  );
+  const start = parseTaskStart(await readJson(req));
+  return streamTask({ caller: principal, start, origin: publicOrigin(req.headers), signal: req.signal });
 });
 
 const wrongMethod = methodNotAllowed(["POST"]);
