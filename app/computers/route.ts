@@ -1,7 +1,7 @@
 import { methodNotAllowed, withApiKey } from "@/lib/routes/handlers";
 import { publicOrigin } from "@/lib/api/public-url";
 import { readJson } from "@/lib/api/request";
-import { createComputer, listComputers } from "@/lib/computers/service";
+import { createComputer, listComputers, nextPageHeaders, parseSessionListQuery } from "@/lib/computers/service";
 
 export const dynamic = "force-dynamic";
 
@@ -16,12 +16,9 @@ export const POST = withApiKey("api", async ({ req, principal }) =>
 );
 
 export const GET = withApiKey("api", async ({ req, principal }) => {
-  const page = await listComputers({
-    principal,
-    query: new URL(req.url).searchParams,
-    origin: publicOrigin(req.headers),
-  });
-  return Response.json(page.items, { headers: page.headers });
+  const query = new URL(req.url).searchParams;
+  const { items, next } = await listComputers({ principal, query: parseSessionListQuery(query) });
+  return Response.json(items, { headers: nextPageHeaders({ origin: publicOrigin(req.headers), query, next }) });
 });
 
 const wrongMethod = methodNotAllowed(["GET", "POST"]);

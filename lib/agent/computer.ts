@@ -5,7 +5,7 @@
 // a 0–1000 space (docs/computer-use.md); `toPixels` rescales its calls to the
 // screenshot's pixels before they run.
 import { isAppError } from "@/lib/api/errors";
-import { actOn, type ActionResult } from "@/lib/computers/session-actions";
+import { actOn, actOnUnchecked, type ActionResult } from "@/lib/computers/session-actions";
 import { createSession, deleteComputer, type SessionCaller } from "@/lib/computers/service";
 import { findSessionToDriveHere } from "@/lib/computers/session-rows";
 import type { ProfileRefBody } from "@/lib/computers/session-profiles";
@@ -53,23 +53,28 @@ export function toPixels(
 const requestId = () => `req_agent_${randomHex(8)}`;
 
 /**
- * Runs one action (already in pixels); a failed action is an ActionResult with status "error", a gone session throws.
+ * Runs one action of the model's (already in pixels), checked as /execute checks one; a failed action is an
+ * ActionResult with status "error", a gone session throws.
  */
 export async function runAction(ref: ComputerRef, action: Record<string, unknown>): Promise<ActionResult> {
-  return (await actOn(callOf(ref, action))).result;
+  return (await actOnUnchecked({ ...callOf(ref), action })).result;
 }
 
-const callOf = (ref: ComputerRef, action: Record<string, unknown>) => ({
+/** Opens `url` in the computer's browser (a start's start_url), a typed `go_to_url`. */
+export async function openPage(ref: ComputerRef, url: string): Promise<ActionResult> {
+  return (await actOn({ ...callOf(ref), action: { type: "go_to_url", url } })).result;
+}
+
+const callOf = (ref: ComputerRef) => ({
   principal: ref.caller,
   id: ref.computerId,
   requestId: requestId(),
   baseUrl: ref.origin,
-  action,
 });
 
 /** A screenshot stored for the session: its capability URL and the stored file's name (its id, as stored). */
 export async function takeScreenshot(ref: ComputerRef): Promise<{ url: string; name: string }> {
-  const { result, screenshot } = await actOn(callOf(ref, { type: "screenshot" }));
+  const { result, screenshot } = await actOn({ ...callOf(ref), action: { type: "screenshot" } });
   const url = (result.result as { screenshot_url?: string } | undefined)?.screenshot_url;
   if (result.status !== "success" || !url || !screenshot)
     throw new Error(`screenshot failed: ${result.error_message ?? "no screenshot_url"}`);

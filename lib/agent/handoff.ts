@@ -5,35 +5,15 @@
 // Done button (GET /takeover/{id}?token=…, POST /agent/tasks/{id}/handoff/done)
 // do the same for someone without an API key or a login. The dashboard and MCP
 // call these too.
-import { z } from "zod";
 import { AppError, notFound } from "@/lib/api/errors";
-import { parseWith } from "@/lib/api/request";
 import { beginHandoff, handBack } from "@/lib/agent/handoff-begin";
 import { verifyHandoffToken, tokenExpiry } from "@/lib/agent/handoff-link";
 import { findTaskForLink, listWaitingTasks, openHandoffOf } from "@/lib/agent/handoff-store";
 import { getTaskRunner } from "@/lib/agent/runner";
 import type { TaskCaller } from "@/lib/agent/service";
 import * as store from "@/lib/agent/store";
-import { MAX_REASON_LENGTH } from "@/lib/agent/tools/request-human";
-import { webSocketOrigin } from "@/lib/computers/endpoints";
-import { liveViewToken } from "@/lib/computers/session-streams";
+import { liveViewSocketUrl } from "@/lib/computers/endpoints";
 import { findComputerById } from "@/lib/computers/session-rows";
-
-const handoffSchema = z.object({
-  reason: z
-    .string({ error: "reason is required and must be a string" })
-    .trim()
-    .min(1, "reason must not be empty")
-    .max(MAX_REASON_LENGTH, `reason must be at most ${MAX_REASON_LENGTH} characters`),
-});
-
-const resumeSchema = z.object({
-  note: z
-    .string({ error: "note must be a string" })
-    .trim()
-    .max(20_000, "note must be at most 20000 characters")
-    .optional(),
-});
 
 /** Who acts, in words, for the hand-off history: a member's name, else the API key. */
 export function actorOf(caller: TaskCaller): string {
@@ -50,9 +30,12 @@ async function liveTask(caller: TaskCaller, id: string, doing: string) {
   return { task, control: running.control };
 }
 
-/** POST /agent/tasks/{id}/handoff: the task waits for a person (its loop holds after the step in flight). */
-export async function handoffTask(input: { caller: TaskCaller; id: string; body: unknown; origin: string }) {
-  const { reason } = parseWith(handoffSchema, input.body ?? {});
+/**
+ * POST /agent/tasks/{id}/handoff (its body checked at the edge: `parseHandoff`): the task waits for a person
+ * (its loop holds after the step in flight).
+ */
+export async function handoffTask(input: { caller: TaskCaller; id: string; reason: string; origin: string }) {
+  const { reason } = input;
   const { task, control } = await liveTask(input.caller, input.id, "only a running or paused task can be handed off");
   const begun =
     control.awaitingHuman || !task.computerId
@@ -76,8 +59,8 @@ export async function handoffTask(input: { caller: TaskCaller; id: string; body:
  * POST /agent/tasks/{id}/resume {note?}: a task waiting for a person goes on with the note (the model
  * reads it with a new screenshot); a paused one goes on, the note joining its next model call.
  */
-export async function resumeTask(input: { caller: TaskCaller; id: string; body?: unknown }) {
-  const { note } = parseWith(resumeSchema, input.body ?? {});
+export async function resumeTask(input: { caller: TaskCaller; id: string; note?: string }) {
+  const { note } = input;
   const { task, control } = await liveTask(input.caller, input.id, "only a paused or waiting task can be resumed");
   if (control.awaitingHuman !== null) {
     await handBack({ taskId: task.id, control, by: actorOf(input.caller), note: note || null });
@@ -118,7 +101,6 @@ export async function openTakeover(input: { taskId: string; token: string | null
   if (!session || session.status === "terminated")
     throw new AppError("conflict", `The task's session has ended`, { detail: "session_ended" });
   const linkEnds = tokenExpiry(input.token!)!;
-  const viewToken = liveViewToken(session.id, Math.min(linkEnds.getTime(), session.expiresAt.getTime()));
   return {
     taskId: task.id,
     instruction: task.instruction,
@@ -126,14 +108,14 @@ export async function openTakeover(input: { taskId: string; token: string | null
     requestedBy: open.requested_by,
     kind: session.kind,
     viewport: { width: session.displayWidth, height: session.displayHeight },
-    wsUrl: `${webSocketOrigin(input.origin)}/computers/${encodeURIComponent(session.id)}/ws?token=${viewToken}`,
+    wsUrl: liveViewSocketUrl(session.id, input.origin, Math.min(linkEnds.getTime(), session.expiresAt.getTime())),
     expiresAt: linkEnds.toISOString(),
   };
 }
 
-/** POST /agent/tasks/{id}/handoff/done?token=…: the take-over page's Done, with the person's note. */
-export async function finishTakeover(input: { taskId: string; token: string | null; body: unknown }) {
-  const { note } = parseWith(resumeSchema, input.body ?? {});
+/** POST /agent/tasks/{id}/handoff/done?token=…: the take-over page's Done, with the person's note (`parseResume`). */
+export async function finishTakeover(input: { taskId: string; token: string | null; note?: string }) {
+  const { note } = input;
   const { task } = await handoffOfToken(input.taskId, input.token);
   const running = getTaskRunner().get(task.id, task.organizationId);
   if (!running || running.control.awaitingHuman === null)

@@ -5,6 +5,9 @@
 // server has not learned yet, and a task must still start); the fields it
 // knows are checked strictly, a bad one a 400 naming it.
 import { z } from "zod";
+import { AppError } from "@/lib/api/errors";
+import { parseWith } from "@/lib/api/request";
+import { MAX_REASON_LENGTH } from "@/lib/agent/tools/request-human";
 import { CREDENTIAL_NAME } from "@/lib/credentials/credential-input";
 import { getEnv } from "@/lib/env";
 import { profileRefSchema, type ProfileRefBody } from "@/lib/computers/session-profiles";
@@ -107,6 +110,68 @@ export function taskStartSchema() {
 
 export type TaskStartBody = z.infer<ReturnType<typeof taskStartSchema>>;
 
+/**
+ * A task start as a typed command (`startTask`): what the caller chose, in the domain's words, the wire's
+ * aliases settled (`save_session` is `persistent`, `keep_alive` is `terminateOnCompletion: false`). A field
+ * left out takes the task's default (`startTask`'s plan).
+ */
+export interface TaskStart {
+  instruction: string;
+  kind?: "browser" | "desktop";
+  model?: string;
+  maxSteps?: number;
+  maxDurationSeconds?: number;
+  temperature?: number;
+  screenshotMode?: "url" | "base64";
+  viewport?: { width?: number; height?: number };
+  persistent?: boolean;
+  record?: boolean;
+  environmentId?: string;
+  profile?: ProfileRefBody;
+  /** A live session of the organization to run on; `onMissingComputer` says what happens when it is not one. */
+  computerId?: string;
+  onMissingComputer?: "fail" | "restore" | "create_new";
+  terminateOnCompletion?: boolean;
+  startUrl?: string;
+  systemPrompt?: string;
+  context?: { role: "user" | "assistant"; content: string }[];
+  metadata?: Record<string, string>;
+  idempotencyKey?: string;
+  credentials?: string[];
+}
+
+/** The typed start a checked request body stands for (the SDK's client-metadata fields have no effect). */
+export function toTaskStart(body: TaskStartBody): TaskStart {
+  return {
+    instruction: body.instruction,
+    kind: body.kind,
+    model: body.model,
+    maxSteps: body.max_steps,
+    maxDurationSeconds: body.max_duration_seconds,
+    temperature: body.temperature,
+    screenshotMode: body.screenshot_mode,
+    viewport: { width: body.viewport_width, height: body.viewport_height },
+    persistent: body.persistent ?? body.save_session,
+    record: body.record,
+    environmentId: body.environment_id,
+    profile: body.profile,
+    computerId: body.computer_id,
+    onMissingComputer: body.on_missing_computer,
+    terminateOnCompletion: body.keep_alive ? false : body.terminate_on_completion,
+    startUrl: body.start_url,
+    systemPrompt: body.system_prompt,
+    context: body.context,
+    metadata: body.metadata,
+    idempotencyKey: body.idempotency_key,
+    credentials: body.credentials,
+  };
+}
+
+/** POST /agent/tasks's body, checked (a 400 naming the field) and made a typed start. */
+export function parseTaskStart(body: unknown): TaskStart {
+  return toTaskStart(parseWith(taskStartSchema(), body));
+}
+
 export const injectMessageSchema = z.strictObject({
   message: z
     .string({ error: "message is required and must be a string" })
@@ -114,6 +179,55 @@ export const injectMessageSchema = z.strictObject({
     .min(1, "message must not be empty")
     .max(20_000, "message must be at most 20000 characters"),
 });
+
+/** POST /agent/tasks/{id}/handoff {reason}. */
+export const handoffSchema = z.object({
+  reason: z
+    .string({ error: "reason is required and must be a string" })
+    .trim()
+    .min(1, "reason must not be empty")
+    .max(MAX_REASON_LENGTH, `reason must be at most ${MAX_REASON_LENGTH} characters`),
+});
+
+/** POST /agent/tasks/{id}/resume {note?} and the take-over page's Done. */
+export const resumeSchema = z.object({
+  note: z
+    .string({ error: "note must be a string" })
+    .trim()
+    .max(20_000, "note must be at most 20000 characters")
+    .optional(),
+});
+
+/** A hand-off's body ({reason}); a JSON null counts as `{}`, so the 400 names `reason`. */
+export const parseHandoff = (body: unknown) => parseWith(handoffSchema, body ?? {});
+
+/** A resume's or a take-over's Done's body ({note?}). */
+export const parseResume = (body: unknown) => parseWith(resumeSchema, body ?? {});
+
+/** A control of a live task as a typed command (`controlTask`): the dashboard's one route for them all. */
+export type TaskControl =
+  | { action: "pause" }
+  | { action: "stop" }
+  | { action: "resume"; note?: string }
+  | { action: "messages"; message: string }
+  | { action: "handoff"; reason: string };
+
+/** A control named by the dashboard's route and its body; an unknown name is a 404 before the body is read. */
+export function parseTaskControl(action: string, body: unknown): TaskControl {
+  switch (action) {
+    case "pause":
+    case "stop":
+      return { action };
+    case "resume":
+      return { action, ...parseResume(body) };
+    case "messages":
+      return { action, ...parseWith(injectMessageSchema, body) };
+    case "handoff":
+      return { action, ...parseHandoff(body) };
+    default:
+      throw new AppError("not_found", `No such task control: ${action} (use pause, resume, stop, messages or handoff)`);
+  }
+}
 
 /** What a task start has settled, once its defaults are applied (service.ts `startTask`). */
 export interface TaskPlan {

@@ -5,20 +5,19 @@
 // everything that can be refused (body, model, limits, the session) before
 // answering, so a refused start leaves no task and no session behind.
 import { AppError, notFound } from "@/lib/api/errors";
-import { parseWith } from "@/lib/api/request";
 import {
   closeComputer,
   dropRecording,
   openComputer,
   recordTask,
   reuseComputer,
-  runAction,
+  openPage,
   type ComputerRef,
 } from "@/lib/agent/computer";
 import type { TaskEvent } from "@/lib/agent/control";
 import { toTaskObject, toTaskSummary } from "@/lib/agent/present";
 import { getTaskRunner } from "@/lib/agent/runner";
-import { injectMessageSchema, taskStartSchema, type TaskPlan, type TaskStartBody } from "@/lib/agent/schema";
+import type { TaskControl, TaskPlan, TaskStart } from "@/lib/agent/schema";
 import * as store from "@/lib/agent/store";
 import { assertRoomForTask, insertTaskWithinLimit } from "@/lib/agent/task-admission";
 import type { SessionCaller } from "@/lib/computers/service";
@@ -40,31 +39,31 @@ export function defaultModel(organizationId?: string): string {
   return (models.find((m) => m.id === `${env.MODEL_PREFIX}.cua-fast`) ?? models[0])!.id;
 }
 
-function planOf(body: TaskStartBody, organizationId: string): TaskPlan {
-  const model = body.model ?? defaultModel(organizationId);
+function planOf(start: TaskStart, organizationId: string): TaskPlan {
+  const model = start.model ?? defaultModel(organizationId);
   getModel(model, organizationId); // 404 model_not_found (param "model") before anything is made
   return {
-    instruction: body.instruction,
-    kind: body.kind ?? (body.start_url ? "browser" : "desktop"),
+    instruction: start.instruction,
+    kind: start.kind ?? (start.startUrl ? "browser" : "desktop"),
     model,
-    maxSteps: body.max_steps ?? Math.min(50, getEnv().AGENT_MAX_STEPS_LIMIT),
-    maxDurationSeconds: body.max_duration_seconds ?? null,
-    temperature: body.temperature ?? null,
-    screenshotMode: body.screenshot_mode ?? "url",
-    viewport: { width: body.viewport_width ?? 1280, height: body.viewport_height ?? 720 },
-    persistent: body.persistent ?? body.save_session ?? false,
-    record: body.record ?? null,
-    environmentId: body.environment_id ?? null,
-    profile: body.profile ?? null,
-    computerId: body.computer_id ?? null,
-    onMissingComputer: body.on_missing_computer ?? "restore",
-    terminateOnCompletion: body.keep_alive ? false : (body.terminate_on_completion ?? true),
-    startUrl: body.start_url ?? null,
-    systemPrompt: body.system_prompt ?? null,
-    context: body.context ?? [],
-    metadata: body.metadata ?? {},
-    idempotencyKey: body.idempotency_key ?? null,
-    credentials: [...new Set(body.credentials ?? [])],
+    maxSteps: start.maxSteps ?? Math.min(50, getEnv().AGENT_MAX_STEPS_LIMIT),
+    maxDurationSeconds: start.maxDurationSeconds ?? null,
+    temperature: start.temperature ?? null,
+    screenshotMode: start.screenshotMode ?? "url",
+    viewport: { width: start.viewport?.width ?? 1280, height: start.viewport?.height ?? 720 },
+    persistent: start.persistent ?? false,
+    record: start.record ?? null,
+    environmentId: start.environmentId ?? null,
+    profile: start.profile ?? null,
+    computerId: start.computerId ?? null,
+    onMissingComputer: start.onMissingComputer ?? "restore",
+    terminateOnCompletion: start.terminateOnCompletion ?? true,
+    startUrl: start.startUrl ?? null,
+    systemPrompt: start.systemPrompt ?? null,
+    context: start.context ?? [],
+    metadata: start.metadata ?? {},
+    idempotencyKey: start.idempotencyKey ?? null,
+    credentials: [...new Set(start.credentials ?? [])],
   };
 }
 
@@ -120,14 +119,17 @@ export interface StartedTask {
   reused: boolean;
 }
 
-/** POST /agent/tasks: the task is running (or was already started with this idempotency_key) when this answers. */
+/**
+ * POST /agent/tasks (its body checked at the edge: `parseTaskStart`), the dashboard's start and MCP's
+ * run_agent_task: the task is running (or was already started with this idempotency key) when this answers.
+ */
 export async function startTask(input: {
   caller: TaskCaller;
-  body: unknown;
+  start: TaskStart;
   origin: string;
   onEvent?: (event: TaskEvent) => void;
 }): Promise<StartedTask> {
-  const plan = planOf(parseWith(taskStartSchema(), input.body), input.caller.organizationId);
+  const plan = planOf(input.start, input.caller.organizationId);
   const { organizationId } = input.caller;
   const keyEcho = plan.idempotencyKey ? { idempotency_key: plan.idempotencyKey } : {};
   if (plan.idempotencyKey) {
@@ -144,7 +146,7 @@ export async function startTask(input: {
   try {
     recording = await recordTask(ref, plan.record, taskId);
     if (plan.startUrl) {
-      const opened = await runAction(ref, { type: "go_to_url", url: plan.startUrl });
+      const opened = await openPage(ref, plan.startUrl);
       if (opened.status === "error")
         throw new AppError("invalid_request", `start_url could not be opened: ${opened.error_message}`, {
           param: "start_url",
@@ -241,10 +243,9 @@ export async function pauseTask(input: { caller: TaskCaller; id: string }) {
 export { handoffTask, resumeTask };
 
 /** POST /agent/tasks/{id}/messages: joins the next model call (a paused task gets it once resumed). */
-export async function injectMessage(input: { caller: TaskCaller; id: string; body: unknown }) {
-  const { message } = parseWith(injectMessageSchema, input.body);
+export async function injectMessage(input: { caller: TaskCaller; id: string; message: string }) {
   const running = await runningTask(input.caller, input.id);
-  const queued = running.control.inject(message);
+  const queued = running.control.inject(input.message);
   return { status: "queued", task_id: input.id, queued_messages: queued };
 }
 
@@ -256,23 +257,19 @@ export async function stopTask(input: { caller: TaskCaller; id: string }) {
   return { status: end.status, task_id: input.id };
 }
 
-/** The dashboard's controls by name (one route for them all): pause, resume, stop, messages, handoff. */
-export function controlTask(input: { caller: TaskCaller; id: string; action: string; body: unknown; origin?: string }) {
-  switch (input.action) {
+/** The dashboard's controls (one route for them all, `parseTaskControl`): pause, resume, stop, messages, handoff. */
+export function controlTask(input: { caller: TaskCaller; id: string; control: TaskControl; origin?: string }) {
+  const { caller, id, control } = input;
+  switch (control.action) {
     case "pause":
-      return pauseTask(input);
+      return pauseTask({ caller, id });
     case "resume":
-      return resumeTask(input);
+      return resumeTask({ caller, id, note: control.note });
     case "stop":
-      return stopTask(input);
+      return stopTask({ caller, id });
     case "messages":
-      return injectMessage(input);
+      return injectMessage({ caller, id, message: control.message });
     case "handoff":
-      return handoffTask({ ...input, origin: input.origin ?? "" });
-    default:
-      throw new AppError(
-        "not_found",
-        `No such task control: ${input.action} (use pause, resume, stop, messages or handoff)`,
-      );
+      return handoffTask({ caller, id, reason: control.reason, origin: input.origin ?? "" });
   }
 }

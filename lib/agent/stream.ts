@@ -12,6 +12,7 @@ import { AppError } from "@/lib/api/errors";
 import { SSE_HEADERS, sseStream, type SseChannel } from "@/lib/api/sse";
 import type { TaskEvent } from "@/lib/agent/control";
 import { getTaskRunner } from "@/lib/agent/runner";
+import type { TaskStart } from "@/lib/agent/schema";
 import { startTask, type TaskCaller } from "@/lib/agent/service";
 import * as store from "@/lib/agent/store";
 import { notFound } from "@/lib/api/errors";
@@ -27,7 +28,7 @@ function send(channel: SseChannel, taskId: string, event: Sequenced) {
 
 export async function streamTask(input: {
   caller: TaskCaller;
-  body: unknown;
+  start: TaskStart;
   origin: string;
   signal?: AbortSignal;
 }): Promise<Response> {

@@ -25,6 +25,15 @@ export function webSocketOrigin(origin: string): string {
   return origin.replace(/^http/, "ws");
 }
 
+/**
+ * A session's live view as a WebSocket URL whose token lasts until `untilMs` (a take-over link's life):
+ * built here, so a client of the domain (the agent's take-over page) never spells Cabin's paths.
+ */
+export function liveViewSocketUrl(sessionId: string, origin: string, untilMs: number): string {
+  const token = liveViewToken(sessionId, untilMs);
+  return `${webSocketOrigin(origin)}/computers/${encodeURIComponent(sessionId)}/ws?token=${token}`;
+}
+
 /** The endpoints of a session for a client that reached us at `origin` (see publicOrigin). */
 export function sessionEndpoints(session: EndpointSubject, origin: string): SessionEndpoints {
   if (session.status === "terminated") return {};

@@ -11,7 +11,12 @@ import { parseCreateOptions, type CreateBody } from "@/lib/computers/sessions/cr
 import type { ComputerKind, ProxyConfig, SavedState, WarmReservation } from "@/lib/computers/driver";
 import { asAppError } from "@/lib/computers/actions/failures";
 import { toSession, toSessionListItem, type SessionObject } from "@/lib/computers/sessions/lifecycle";
-import { listComputerPage, nextPageHeaders, parsePageQuery } from "@/lib/computers/sessions/list-page";
+import {
+  listComputerPage,
+  parsePageQuery,
+  type PagePosition,
+  type PageQuery,
+} from "@/lib/computers/sessions/list-page";
 import { parseProxyUrl } from "@/lib/computers/egress/proxy";
 import { getSessionManager } from "@/lib/computers/registry";
 import { loadState } from "@/lib/computers/state/state-store";
@@ -150,23 +155,39 @@ async function loadEnvironment(organizationId: string, environmentId: string, ki
   return state;
 }
 
+export { nextPageHeaders } from "@/lib/computers/sessions/list-page";
+
 const listQuery = z.object({ type: z.enum(["live", "persistent"]).optional() });
 
-/** GET /computers: every session as an array, or one page of them with `limit`/`cursor` (listComputerPage). */
-export async function listComputers(input: { principal: ApiPrincipal; query: URLSearchParams; origin: string }) {
-  const { type } = parseWith(listQuery, Object.fromEntries(input.query));
-  const page = parsePageQuery(input.query);
+/** What GET /computers lists: which sessions, and one page of them (`limit`/`cursor`) or, null, all. */
+export interface SessionListQuery {
+  type?: "live" | "persistent";
+  page: PageQuery | null;
+}
+
+/** GET /computers's query string as a typed query (a 400 naming a bad `type`, `limit` or `cursor`). */
+export function parseSessionListQuery(query: URLSearchParams): SessionListQuery {
+  const { type } = parseWith(listQuery, Object.fromEntries(query));
+  return { type, page: parsePageQuery(query) };
+}
+
+/**
+ * GET /computers: every session, or one page of them (listComputerPage) and the position the next page
+ * starts after (null on the last; the route names it in headers, `nextPageHeaders`).
+ */
+export async function listComputers(input: {
+  principal: ApiPrincipal;
+  query: SessionListQuery;
+}): Promise<{ items: ReturnType<typeof toSessionListItem>[]; next: PagePosition | null }> {
+  const { type, page } = input.query;
   // A persistent session just deleted is listed once its background save is done.
   if (type === "persistent") await getSessionManager().statesSaved(input.principal.organizationId);
   const organizationId = input.principal.organizationId;
   const filter = type ?? "all";
   if (!page)
-    return { items: (await store.listComputers({ organizationId, filter })).map(toSessionListItem), headers: {} };
+    return { items: (await store.listComputers({ organizationId, filter })).map(toSessionListItem), next: null };
   const { rows, next } = await listComputerPage({ organizationId, filter, ...page });
-  return {
-    items: rows.map(toSessionListItem),
-    headers: nextPageHeaders({ origin: input.origin, query: input.query, next }),
-  };
+  return { items: rows.map(toSessionListItem), next };
 }
 
 /** The organization's sessions, live or persistent ones, as GET /computers lists them without paging. */

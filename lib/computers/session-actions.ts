@@ -11,9 +11,12 @@ export {
   runNamedAction,
   switchTab,
   actOn,
+  actOnUnchecked,
+  openTab,
   type ActOutcome,
   type ActionCall,
 } from "@/lib/computers/actions/action-service";
 export type { ActionResult } from "@/lib/computers/actions/failures";
+export type { ActionInput } from "@/lib/computers/actions/actions";
 export { actionCall } from "@/lib/computers/sessions/route-context";
-export { execSync } from "@/lib/computers/desktop/exec-service";
+export { execSync, runCommand, type ExecInput } from "@/lib/computers/desktop/exec-service";

@@ -12,4 +12,5 @@ export {
   type FileObject,
 } from "@/lib/computers/files/files-service";
 export { fileResponse } from "@/lib/computers/files/file-response";
+export { uploadFieldsSchema } from "@/lib/computers/files/upload-fields";
 export { startFileReaper, reapExpiredFiles } from "@/lib/computers/files/file-reaper";

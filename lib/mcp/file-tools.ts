@@ -1,11 +1,11 @@
 // MCP tools for session files (docs/files.md, docs/mcp.md): upload a file to a session from
 // base64 content, list a session's files, and read one back as base64. The same domain
-// functions as POST/GET /computers/{id}/files, with the same names, limits and quota.
+// functions as POST/GET /computers/{id}/files, with the same names, limits (`uploadFieldsSchema`) and quota.
 import { Readable } from "node:stream";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { AppError } from "@/lib/api/errors";
-import { listFiles, readFileBytes, uploadFileBytes } from "@/lib/computers/session-files";
+import { listFiles, readFileBytes, uploadFieldsSchema, uploadFileBytes } from "@/lib/computers/session-files";
 import { jsonResult as json, toolResult, type McpCaller } from "@/lib/mcp/result";
 
 /** What read_file returns inline: larger files are read over HTTP, which streams them. */
@@ -13,6 +13,8 @@ export const MCP_READ_MAX_BYTES = 8 * 1024 * 1024;
 
 const sessionId = z.string().min(1).describe("The session id (comp_…)");
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+const upload = uploadFieldsSchema.shape;
 
 export function registerFileTools(server: McpServer, caller: McpCaller): void {
   const who = { organizationId: caller.principal.organizationId };
@@ -25,10 +27,10 @@ export function registerFileTools(server: McpServer, caller: McpCaller): void {
         "finds it in /workspace/uploads. Returns the file object (id, name, size, sha256).",
       inputSchema: {
         session_id: sessionId,
-        name: z.string().min(1).max(255).describe("The file's name, e.g. invoice.pdf (no folders)"),
+        name: upload.name.describe("The file's name, e.g. invoice.pdf (no folders)"),
         content_base64: z.string().describe("The file's bytes, base64-encoded"),
-        mime_type: z.string().max(255).optional().describe("Its media type (default: from the name)"),
-        path: z.string().max(1024).optional().describe("Desktops: a folder under /workspace/uploads"),
+        mime_type: upload.mime_type.describe("Its media type (default: from the name)"),
+        path: upload.path.describe("Desktops: a folder under /workspace/uploads"),
       },
     },
     (args) =>

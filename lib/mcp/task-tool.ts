@@ -1,15 +1,29 @@
 // The MCP tool `run_agent_task`: starts an agent task (lib/agent/service.ts,
 // the loop of POST /agent/tasks) and answers when it ends, with its result.
 // While it runs, each step is a `notifications/progress` (when the client sent
-// a progressToken); a client cancelling the call stops the task.
+// a progressToken); a client cancelling the call stops the task. Its fields are the
+// task start schema's own (`taskStartSchema`), so the tool advertises the limits a start applies.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { z } from "zod";
 import type { TaskEvent } from "@/lib/agent/control";
+import { taskStartSchema } from "@/lib/agent/schema";
 import { getTask, startTask, stopTask } from "@/lib/agent/service";
-import { profileRefSchema } from "@/lib/computers/session-profiles";
 import { jsonResult, toolResult, type McpCaller } from "@/lib/mcp/result";
 
 const FINAL = new Set(["completed", "failed", "stopped"]);
+
+/** run_agent_task's input: fields of POST /agent/tasks (AGENT_MAX_STEPS_LIMIT is read when the server is made). */
+export function taskToolFields() {
+  const start = taskStartSchema().shape;
+  return {
+    instruction: start.instruction.describe("What the agent should do"),
+    kind: start.kind.describe("The computer it runs on (default: browser with start_url, else desktop)"),
+    model: start.model.describe("A model id of GET /v1/models (default: the server's agent model)"),
+    max_steps: start.max_steps.describe("Most loop steps (default 50)"),
+    start_url: start.start_url.describe("A page to open before the first step"),
+    session_id: start.computer_id.describe("Run on this live session instead of a new one"),
+    profile: start.profile.describe("A named browser profile the task's new session starts from"),
+  };
+}
 
 export function registerTaskTool(server: McpServer, caller: McpCaller): void {
   server.registerTool(
@@ -20,22 +34,7 @@ export function registerTaskTool(server: McpServer, caller: McpCaller): void {
         "until the task is done. " +
         "Answers with the task's status, result and steps; reports each step as progress, and a hand-off to a person " +
         "(status awaiting_human) with the live_view_url where the person takes over.",
-      inputSchema: {
-        instruction: z.string().min(1).max(20_000).describe("What the agent should do"),
-        kind: z
-          .enum(["browser", "desktop"])
-          .optional()
-          .describe("The computer it runs on (default: browser with start_url, else desktop)"),
-        model: z
-          .string()
-          .min(1)
-          .optional()
-          .describe("A model id of GET /v1/models (default: the server's agent model)"),
-        max_steps: z.number().int().min(1).max(200).optional().describe("Most loop steps (default 50)"),
-        start_url: z.string().url().optional().describe("A page to open before the first step"),
-        session_id: z.string().min(1).optional().describe("Run on this live session instead of a new one"),
-        profile: profileRefSchema.optional().describe("A named browser profile the task's new session starts from"),
-      },
+      inputSchema: taskToolFields(),
     },
     (args, extra) =>
       toolResult(async () => {
@@ -78,14 +77,15 @@ export function registerTaskTool(server: McpServer, caller: McpCaller): void {
           caller: caller.principal,
           origin: caller.origin,
           onEvent,
-          body: {
+          start: {
             instruction: args.instruction,
-            ...(args.kind ? { kind: args.kind } : {}),
-            ...(args.model ? { model: args.model } : {}),
-            ...(args.max_steps ? { max_steps: args.max_steps } : {}),
-            ...(args.start_url ? { start_url: args.start_url } : {}),
-            ...(args.session_id ? { computer_id: args.session_id, on_missing_computer: "fail" } : {}),
-            ...(args.profile ? { profile: args.profile } : {}),
+            kind: args.kind,
+            model: args.model,
+            maxSteps: args.max_steps,
+            startUrl: args.start_url,
+            // A session named here must be live: the tool never restores or replaces it.
+            ...(args.session_id ? { computerId: args.session_id, onMissingComputer: "fail" as const } : {}),
+            profile: args.profile,
           },
         });
         const cancel = () => void stopTask({ caller: caller.principal, id: started.task_id }).catch(() => {});

@@ -3,12 +3,21 @@
 // /computers and /agent routes call, scoped to the API key's organization.
 // Inputs are zod shapes (the SDK validates them and lists them as JSON
 // Schema), taken from the services' own schemas where a tool passes a field
-// on (`createFields`, `execFields`), so a tool advertises the limits the
-// service applies; a refusal (AppError) comes back as an MCP tool error, never a crash.
+// on (`createFields`, `execFields`, `ACTION_SCHEMAS`), so a tool advertises the
+// limits the service applies, and its actions are typed (`ActionInput`); a
+// refusal (AppError) comes back as an MCP tool error, never a crash.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { actOn, closeTab, createTab, execSync, listTabs, switchTab } from "@/lib/computers/session-actions";
-import { createFields, execFields } from "@/lib/computers/session-schemas";
+import {
+  actOn,
+  closeTab,
+  listTabs,
+  openTab,
+  runCommand,
+  switchTab,
+  type ActionInput,
+} from "@/lib/computers/session-actions";
+import { ACTION_SCHEMAS, createFields, execFields } from "@/lib/computers/session-schemas";
 import { createSession, deleteComputer, listSessions } from "@/lib/computers/service";
 import { randomHex } from "@/lib/random-id";
 import { profileRefSchema } from "@/lib/computers/session-profiles";
@@ -20,10 +29,29 @@ import { registerReplayTool } from "@/lib/mcp/replay-tool";
 const sessionId = z.string().min(1).describe("The session id (comp_…) from create_session or list_sessions");
 const requestId = () => `req_mcp_${randomHex(8)}`;
 
+/** The action fields the tools offer, each the action schema's own (before its aliases are settled). */
+const click = ACTION_SCHEMAS.click.in.shape;
+const scroll = ACTION_SCHEMAS.scroll.in.shape;
+export const actionToolFields = {
+  url: ACTION_SCHEMAS.go_to_url.shape.url,
+  x: click.x,
+  y: click.y,
+  button: click.button,
+  text: ACTION_SCHEMAS.type.shape.text,
+  credentialName: ACTION_SCHEMAS.fill_credentials.shape.name,
+  keys: ACTION_SCHEMAS.keypress.in.shape.keys.unwrap(),
+  dx: scroll.dx,
+  dy: scroll.dy.unwrap(),
+  scrollX: scroll.x,
+  scrollY: scroll.y,
+  tabId: ACTION_SCHEMAS.switch_tab.shape.tab_id,
+  tabUrl: ACTION_SCHEMAS.new_tab.shape.url,
+};
+
 export function registerTools(server: McpServer, caller: McpCaller): void {
   const call = (id: string) => ({ principal: caller.principal, id, requestId: requestId(), baseUrl: caller.origin });
   /** One action through /execute's code path; a failed action is an error result. */
-  const act = (id: string, action: Record<string, unknown>) =>
+  const act = (id: string, action: ActionInput) =>
     toolResult(async () => {
       const { result } = await actOn({ ...call(id), action });
       return result.status === "error" ? errorResult(`action failed: ${result.error_message}`) : json(result);
@@ -86,7 +114,7 @@ export function registerTools(server: McpServer, caller: McpCaller): void {
     "navigate",
     {
       description: "Open a URL in the session's browser (on a desktop: its own Chromium).",
-      inputSchema: { session_id: sessionId, url: z.string().url().describe("An absolute http(s) URL") },
+      inputSchema: { session_id: sessionId, url: actionToolFields.url.describe("An absolute http(s) URL") },
     },
     (args) => act(args.session_id, { type: "go_to_url", url: args.url }),
   );
@@ -97,9 +125,9 @@ export function registerTools(server: McpServer, caller: McpCaller): void {
       description: "Click at a point of the screenshot, in pixels.",
       inputSchema: {
         session_id: sessionId,
-        x: z.number().min(0),
-        y: z.number().min(0),
-        button: z.enum(["left", "right", "middle"]).optional(),
+        x: actionToolFields.x,
+        y: actionToolFields.y,
+        button: actionToolFields.button,
         double: z.boolean().optional().describe("A double click"),
       },
     },
@@ -108,7 +136,7 @@ export function registerTools(server: McpServer, caller: McpCaller): void {
         args.session_id,
         args.double
           ? { type: "double_click", x: args.x, y: args.y }
-          : { type: "click", x: args.x, y: args.y, button: args.button ?? "left" },
+          : { type: "click", x: args.x, y: args.y, button: args.button },
       ),
   );
 
@@ -116,7 +144,7 @@ export function registerTools(server: McpServer, caller: McpCaller): void {
     "type_text",
     {
       description: "Type text into whatever has the keyboard focus.",
-      inputSchema: { session_id: sessionId, text: z.string().min(1).max(100_000) },
+      inputSchema: { session_id: sessionId, text: actionToolFields.text },
     },
     (args) => act(args.session_id, { type: "type", text: args.text }),
   );
@@ -128,7 +156,7 @@ export function registerTools(server: McpServer, caller: McpCaller): void {
         "Fill the login form of the current page with a stored credential (the vault, docs/credentials.md), by name: " +
         "user name, password and a one-time code when the form asks for one. Only on the credential's domain; " +
         "the values are never returned.",
-      inputSchema: { session_id: sessionId, name: z.string().min(1).max(64).describe("The credential's name") },
+      inputSchema: { session_id: sessionId, name: actionToolFields.credentialName.describe("The credential's name") },
     },
     (args) => act(args.session_id, { type: "fill_credentials", name: args.name }),
   );
@@ -137,7 +165,7 @@ export function registerTools(server: McpServer, caller: McpCaller): void {
     "key_press",
     {
       description: 'Press keys together, e.g. ["Enter"] or ["Control", "a"].',
-      inputSchema: { session_id: sessionId, keys: z.array(z.string().min(1).max(32)).min(1).max(8) },
+      inputSchema: { session_id: sessionId, keys: actionToolFields.keys },
     },
     (args) => act(args.session_id, { type: "keypress", keys: args.keys }),
   );
@@ -148,20 +176,13 @@ export function registerTools(server: McpServer, caller: McpCaller): void {
       description: "Scroll by dx, dy pixels with the pointer at x, y.",
       inputSchema: {
         session_id: sessionId,
-        dx: z.number().default(0),
-        dy: z.number(),
-        x: z.number().min(0).optional(),
-        y: z.number().min(0).optional(),
+        dx: actionToolFields.dx,
+        dy: actionToolFields.dy,
+        x: actionToolFields.scrollX,
+        y: actionToolFields.scrollY,
       },
     },
-    (args) =>
-      act(args.session_id, {
-        type: "scroll",
-        dx: args.dx,
-        dy: args.dy,
-        ...(args.x === undefined ? {} : { x: args.x }),
-        ...(args.y === undefined ? {} : { y: args.y }),
-      }),
+    (args) => act(args.session_id, { type: "scroll", dx: args.dx ?? 0, dy: args.dy, x: args.x, y: args.y }),
   );
 
   server.registerTool(
@@ -187,15 +208,15 @@ export function registerTools(server: McpServer, caller: McpCaller): void {
       inputSchema: {
         session_id: sessionId,
         action: z.enum(["list", "new", "switch", "close"]),
-        tab_id: z.string().optional(),
-        url: z.string().url().optional(),
+        tab_id: actionToolFields.tabId.optional(),
+        url: actionToolFields.tabUrl,
       },
     },
     (args) =>
       toolResult(async () => {
         const base = call(args.session_id);
         if (args.action === "list") return json(await listTabs(base));
-        if (args.action === "new") return json(await createTab({ ...base, body: args.url ? { url: args.url } : {} }));
+        if (args.action === "new") return json(await openTab({ ...base, url: args.url }));
         if (!args.tab_id) return errorResult(`tab_id is required to ${args.action} a tab`);
         return json(
           args.action === "switch"
@@ -219,15 +240,11 @@ export function registerTools(server: McpServer, caller: McpCaller): void {
     (args) =>
       toolResult(async () =>
         json(
-          await execSync({
+          await runCommand({
             principal: caller.principal,
             id: args.session_id,
             requestId: requestId(),
-            body: {
-              command: args.command,
-              ...(args.cwd ? { cwd: args.cwd } : {}),
-              ...(args.timeout_seconds ? { timeout_seconds: args.timeout_seconds } : {}),
-            },
+            command: { command: args.command, cwd: args.cwd, timeout_seconds: args.timeout_seconds },
           }),
         ),
       ),

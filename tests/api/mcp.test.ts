@@ -94,6 +94,21 @@ describe("MCP server", () => {
       textOf(await client.callTool({ name: "tabs", arguments: { session_id: session.id, action: "list" } })),
     );
     expect(tabs.result.tabs[0]).toMatchObject({ tab_id: "tab_main", is_main: true });
+    // The typed tab and exec commands: a new tab opens on its url; exec is a desktop's, refused on a browser.
+    const newTab = { session_id: session.id, action: "new", url: `${world.page.url}/` };
+    const opened = JSON.parse(textOf(await client.callTool({ name: "tabs", arguments: newTab })));
+    expect(opened.result.created_tab_id).toMatch(/^tab_[0-9a-f]+$/);
+    for (const [name, args] of [
+      ["scroll", { dy: 120 }],
+      ["key_press", { keys: ["End"] }],
+      ["type_text", { text: "typed" }],
+    ] as const) {
+      const acted = await client.callTool({ name, arguments: { session_id: session.id, ...args } });
+      expect(acted.isError, `${name}: ${textOf(acted)}`).toBeFalsy();
+    }
+    const exec = await client.callTool({ name: "exec", arguments: { session_id: session.id, command: "true" } });
+    expect(exec.isError).toBe(true);
+    expect(textOf(exec)).toMatch(/^invalid_request: exec is for desktop sessions/);
 
     // Another organization's client: the session is not found, as on /computers.
     const other = await connect(world.keyB);

@@ -2,13 +2,14 @@
 import { methodNotAllowed, withApiKey } from "@/lib/routes/handlers";
 import { publicOrigin } from "@/lib/api/public-url";
 import { readJson } from "@/lib/api/request";
+import { parseTaskStart } from "@/lib/agent/schema";
 import { listTasks, startTask } from "@/lib/agent/service";
 
 export const dynamic = "force-dynamic";
 
 export const POST = withApiKey("api", async ({ req, principal }) => {
-  const body = await readJson(req);
-  return Response.json(await startTask({ caller: principal, body, origin: publicOrigin(req.headers) }), {
+  const start = parseTaskStart(await readJson(req));
+  return Response.json(await startTask({ caller: principal, start, origin: publicOrigin(req.headers) }), {
     status: 201,
   });
 });

@@ -2,6 +2,7 @@
 import { publicOrigin } from "@/lib/api/public-url";
 import { readJson } from "@/lib/api/request";
 import { withMember } from "@/lib/routes/with-member";
+import { parseTaskStart } from "@/lib/agent/schema";
 import { listTasks, startTask } from "@/lib/agent/service";
 
 export const dynamic = "force-dynamic";
@@ -13,9 +14,9 @@ export const GET = withMember(async ({ member }) =>
 );
 
 export const POST = withMember(async ({ req, member }) => {
-  const body = await readJson(req);
+  const start = parseTaskStart(await readJson(req));
   return Response.json(
-    await startTask({ caller: teamCaller(member.organizationId), body, origin: publicOrigin(req.headers) }),
+    await startTask({ caller: teamCaller(member.organizationId), start, origin: publicOrigin(req.headers) }),
     { status: 201 },
   );
 });

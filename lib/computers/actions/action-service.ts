@@ -7,7 +7,7 @@ import { AppError } from "@/lib/api/errors";
 import { parseWith } from "@/lib/api/request";
 import type { ApiPrincipal } from "@/lib/auth/api-keys";
 import { findOwnedComputer, reachSession, type Reached } from "@/lib/computers/sessions/access";
-import { parseAction, type Action, type ActionOf } from "@/lib/computers/actions/actions";
+import { parseAction, type Action, type ActionInput, type ActionOf } from "@/lib/computers/actions/actions";
 import type { ActionOutcome } from "@/lib/computers/driver";
 import { withActionEvents } from "@/lib/computers/events/events-service";
 import { runDebug } from "@/lib/computers/actions/debug-service";
@@ -138,13 +138,19 @@ export interface ActOutcome {
   screenshot: ScreenshotRef | null;
 }
 
-/** The typed command behind /execute for in-process clients (agent tasks, MCP): one action object, parsed here. */
-export async function actOn(call: ActionCall & { action: unknown }): Promise<ActOutcome> {
+/**
+ * `actOn` for an action from outside the program (an agent model's answer): checked as /execute checks one,
+ * a bad one the same 400 naming `action.<field>`.
+ */
+export async function actOnUnchecked(call: ActionCall & { action: unknown }): Promise<ActOutcome> {
   const action = parseAction(call.action);
   let screenshot: ScreenshotRef | null = null;
   const result = await perform(call, await reachSession(call.principal, call.id), action, (ref) => (screenshot = ref));
   return { result, screenshot };
 }
+
+/** The typed command behind /execute for in-process clients (MCP, agent tasks): an action as its schema takes it. */
+export const actOn: (call: ActionCall & { action: ActionInput }) => Promise<ActOutcome> = actOnUnchecked;
 
 export const batchBody = z.strictObject({ actions: z.array(z.unknown()).min(1).max(100) });
 
@@ -237,8 +243,13 @@ export async function listTabs(call: ActionCall) {
 
 export const createTabBody = z.strictObject({ url: z.string().optional() });
 
-export async function createTab(call: ActionCall & { body: unknown }) {
-  const { url } = parseWith(createTabBody, call.body);
+export function createTab(call: ActionCall & { body: unknown }) {
+  return openTab({ ...call, ...parseWith(createTabBody, call.body) });
+}
+
+/** POST /computers/{id}/tabs as a typed command: a new tab, on `url` when given (checked as `new_tab` checks it). */
+export async function openTab(call: ActionCall & { url?: string }) {
+  const { url } = call;
   const action = parseAction({ type: "new_tab", ...(url !== undefined ? { url } : {}) }, "") as ActionOf<"new_tab">;
   const result = await tabAction(call, action);
   return { status: "success", result, ...stamp(call) };

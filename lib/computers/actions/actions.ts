@@ -250,6 +250,8 @@ export const ACTION_SCHEMAS = SCHEMAS;
 export type ActionType = keyof typeof SCHEMAS;
 export const ACTION_TYPES = Object.keys(SCHEMAS) as ActionType[];
 export type Action = { [K in ActionType]: z.output<(typeof SCHEMAS)[K]> }[ActionType];
+/** An action as a client writes it (aliases, defaults left out): what `parseAction` takes, typed. */
+export type ActionInput = { [K in ActionType]: z.input<(typeof SCHEMAS)[K]> }[ActionType];
 export type ActionOf<K extends ActionType> = Extract<Action, { type: K }>;
 
 /** The tab actions; both kinds have tabs (a desktop's are those of its own Chromium). */

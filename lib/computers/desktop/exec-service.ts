@@ -27,6 +27,9 @@ export const execBody = z.strictObject({
   timeout_seconds: execTimeoutSeconds.optional(),
 });
 
+/** A command as POST /computers/{id}/exec/sync takes it, typed for in-process clients (MCP's exec tool). */
+export type ExecInput = z.input<typeof execBody>;
+
 /** The session's exec capability; other kinds are a 400 naming the session's kind. */
 export function execOf(reached: Reached): ExecCapability {
   const exec = reached.handle.exec;
@@ -40,6 +43,11 @@ export function execOf(reached: Reached): ExecCapability {
     );
   }
   return exec;
+}
+
+/** exec/sync as a typed command: the command checked as the route checks its body. */
+export function runCommand(input: { principal: ApiPrincipal; id: string; requestId: string; command: ExecInput }) {
+  return execSync({ ...input, body: input.command });
 }
 
 export async function execSync(input: {

@@ -18,7 +18,8 @@ export interface ReceivedUpload extends StoredBytes {
   path?: string;
 }
 
-const FIELD_MAX_BYTES = 4096;
+/** The longest form field POST reads (a desktop upload's `path`); busboy cuts a longer one. */
+export const FIELD_MAX_BYTES = 4096;
 
 function formError(message: string, param = "file"): AppError {
   return new AppError("invalid_request", message, { param, detail: "invalid_upload" });

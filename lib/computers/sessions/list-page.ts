@@ -52,8 +52,14 @@ export function decodeCursor(cursor: string): PagePosition {
   return { createdAtMs: createdAtMs as number, id };
 }
 
+/** One page's size and the position it starts after (null: the first page). */
+export interface PageQuery {
+  limit: number;
+  after: PagePosition | null;
+}
+
 /** `null` when neither parameter is given: the unpaginated answer. */
-export function parsePageQuery(query: URLSearchParams): { limit: number; after: PagePosition | null } | null {
+export function parsePageQuery(query: URLSearchParams): PageQuery | null {
   const limitText = query.get("limit");
   const cursor = query.get("cursor");
   if (limitText === null && cursor === null) return null;

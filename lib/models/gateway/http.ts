@@ -39,6 +39,8 @@ export interface ModelReply {
   costUsd?: number;
   /** JSON text, a stream of SSE frames, or nothing. */
   body: string | ReadableStream<Uint8Array> | null;
+  /** A JSON answer as the object its text was made from: in-process callers (`respond`) read it unparsed. */
+  json?: unknown;
 }
 
 export type ModelHandler = (req: ModelHttpRequest, params: Record<string, string>) => Promise<ModelReply>;
@@ -72,6 +74,7 @@ export const jsonReply = (value: unknown, status = 200): ModelReply => ({
   status,
   headers: { "content-type": "application/json" },
   body: JSON.stringify(value),
+  json: value,
 });
 
 export const tooLarge = (): AppError => tooLargeError(MAX_BODY_BYTES);

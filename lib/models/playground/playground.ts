@@ -2,14 +2,13 @@
 // messages, as useChat sends them) runs through createChatCompletion, the code
 // path of POST /v1/chat/completions (registry, local or upstream backend, queue,
 // metering), billed to the member's organization with no API key (usage rows
-// with apiKeyId null), under the organization's budget and rate limit. The
-// answer is an AI SDK UI message stream.
+// with apiKeyId null), admitted as /v1 admits a call (`admitModelCall`: the
+// organization's budget and rate limit). The answer is an AI SDK UI message stream.
 import { createUIMessageStreamResponse } from "ai";
 import { z } from "zod";
 import { AppError } from "@/lib/api/errors";
 import { parseWith } from "@/lib/api/request";
-import { getBudgetLedger } from "@/lib/models/limits/budget";
-import { getRateLimiter, type ModelPrincipal } from "@/lib/models/gateway/http";
+import { admitModelCall, type ModelPrincipal } from "@/lib/models/gateway/http";
 import { createChatCompletion } from "@/lib/models/generation/inference";
 import { toUiMessageChunks } from "@/lib/models/playground/playground-stream";
 import { getModel, listModels } from "@/lib/models/registry";
@@ -76,24 +75,17 @@ export function toChatCompletionRequest(body: PlaygroundChatRequest) {
   });
 }
 
-/** The organization's budget and request rate, as /v1 checks them for a key (here without one). */
-async function admit(principal: ModelPrincipal): Promise<void> {
-  await getBudgetLedger().check(principal);
-  const pending = getRateLimiter().reserve(principal.organizationId);
-  const refusal = pending instanceof Promise ? await pending : pending;
-  if (refusal) throw refusal;
-}
-
+/** One playground chat, its body checked at the edge (`playgroundChatSchema`), for the member's organization. */
 export async function streamPlaygroundChat(args: {
   organizationId: string;
   requestId: string;
   signal: RequestSignal;
-  body: unknown;
+  chat: PlaygroundChatRequest;
 }): Promise<Response> {
-  const request = toChatCompletionRequest(parseWith(playgroundChatSchema, args.body));
+  const request = toChatCompletionRequest(args.chat);
   const model = getModel(request.model, args.organizationId);
   const principal: ModelPrincipal = { organizationId: args.organizationId, apiKeyId: null };
-  await admit(principal);
+  await admitModelCall(principal);
   const reply = await createChatCompletion({ principal, requestId: args.requestId, signal: args.signal }, request);
   if (!(reply.body instanceof ReadableStream)) {
     // Only a non-streamed answer comes back whole, and this request always streams.

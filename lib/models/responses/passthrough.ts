@@ -103,8 +103,10 @@ export async function nativeReply(ctx: ModelRequest, turn: NativeTurn, native: N
       });
     }
     const cost = await finish(turn, ctx.principal.organizationId, response);
+    // The upstream's own text goes out as it came; `json` is the object it reads as.
     const reply = jsonReply(null);
     reply.body = native.text;
+    reply.json = response;
     reply.headers["x-cabin-cost-usd"] = String(cost);
     reply.costUsd = cost;
     return reply;

@@ -3,11 +3,8 @@
 // billed to the organization as a dashboard request), answered with the
 // model's text or the provider's error, and how long it took.
 import { AppError, isAppError } from "@/lib/api/errors";
-import { parseWith } from "@/lib/api/request";
-import { chatCompletionSchema } from "@/lib/models/gateway/schemas";
 import type { RequestSignal } from "@/lib/models/gateway/request-signal";
-import { createChatCompletion } from "@/lib/models/generation/inference";
-import { getBudgetLedger } from "@/lib/models/limits/budget";
+import { complete } from "@/lib/models/model-calls";
 import { environmentModels } from "@/lib/models/registry";
 import { findStoredModel } from "@/lib/models/stored/store";
 
@@ -38,26 +35,19 @@ export async function testStoredModel(args: {
       },
     );
   }
-  const body = parseWith(chatCompletionSchema, {
-    model: row.modelId,
-    messages: [{ role: "user", content: PROMPT }],
-    max_tokens: 16,
-    temperature: 0,
-  });
+  const body = { model: row.modelId, messages: [{ role: "user", content: PROMPT }], max_tokens: 16, temperature: 0 };
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const principal = { organizationId: args.organizationId, apiKeyId: null };
   try {
     // A test spends like any request: a spent budget is its answer, as on /v1.
-    await getBudgetLedger().check(principal);
-    const reply = await createChatCompletion({ principal, requestId: args.requestId, signal: args.signal }, body);
-    const json = JSON.parse(typeof reply.body === "string" ? reply.body : "{}") as {
-      choices?: { message?: { content?: string | null } }[];
-    };
+    const { completion } = await complete({ principal, requestId: args.requestId, signal: args.signal }, body, {
+      admission: "budget",
+    });
     return {
       ok: true,
-      status: reply.status,
-      answer: json.choices?.[0]?.message?.content ?? "",
+      status: 200,
+      answer: completion.choices[0]?.message.content ?? "",
       error: null,
       latency_ms: elapsed(),
     };

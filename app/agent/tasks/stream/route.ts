@@ -2,13 +2,14 @@
 import { methodNotAllowed, withApiKey } from "@/lib/routes/handlers";
 import { publicOrigin } from "@/lib/api/public-url";
 import { readJson } from "@/lib/api/request";
+import { parseTaskStart } from "@/lib/agent/schema";
 import { streamTask } from "@/lib/agent/stream";
 
 export const dynamic = "force-dynamic";
 
 export const POST = withApiKey("api", async ({ req, principal }) => {
-  const body = await readJson(req);
-  return streamTask({ caller: principal, body, origin: publicOrigin(req.headers), signal: req.signal });
+  const start = parseTaskStart(await readJson(req));
+  return streamTask({ caller: principal, start, origin: publicOrigin(req.headers), signal: req.signal });
 });
 
 const wrongMethod = methodNotAllowed(["POST"]);

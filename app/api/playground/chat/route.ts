@@ -1,8 +1,8 @@
 // POST /api/playground/chat — the playground's chat (useChat's transport): the
 // member's organization's model layer, answered as an AI SDK UI message stream.
-import { readJson } from "@/lib/api/request";
+import { parseBody } from "@/lib/api/request";
 import { withMember } from "@/lib/routes/with-member";
-import { streamPlaygroundChat } from "@/lib/models/playground";
+import { playgroundChatSchema, streamPlaygroundChat } from "@/lib/models/playground";
 
 export const dynamic = "force-dynamic";
 
@@ -11,6 +11,6 @@ export const POST = withMember(async ({ req, requestId, member }) =>
     organizationId: member.organizationId,
     requestId,
     signal: req.signal,
-    body: await readJson(req),
+    chat: await parseBody(req, playgroundChatSchema),
   }),
 );

@@ -2,6 +2,7 @@
 import { methodNotAllowed, withApiKey } from "@/lib/routes/handlers";
 import { publicOrigin } from "@/lib/api/public-url";
 import { readJson } from "@/lib/api/request";
+import { parseHandoff } from "@/lib/agent/schema";
 import { handoffTask } from "@/lib/agent/service";
 
 export const dynamic = "force-dynamic";
@@ -11,7 +12,7 @@ export const POST = withApiKey("api", async ({ req, principal, params }) =>
     await handoffTask({
       caller: principal,
       id: params.id!,
-      body: await readJson(req),
+      ...parseHandoff(await readJson(req)),
       origin: publicOrigin(req.headers),
     }),
   ),

@@ -1,12 +1,15 @@
 // POST /agent/tasks/{id}/messages {message} (the SDK's agent.tasks.injectMessage): joins the next model call.
 import { methodNotAllowed, withApiKey } from "@/lib/routes/handlers";
-import { readJson } from "@/lib/api/request";
+import { parseBody } from "@/lib/api/request";
+import { injectMessageSchema } from "@/lib/agent/schema";
 import { injectMessage } from "@/lib/agent/service";
 
 export const dynamic = "force-dynamic";
 
 export const POST = withApiKey("api", async ({ req, principal, params }) =>
-  Response.json(await injectMessage({ caller: principal, id: params.id!, body: await readJson(req) })),
+  Response.json(
+    await injectMessage({ caller: principal, id: params.id!, ...(await parseBody(req, injectMessageSchema)) }),
+  ),
 );
 
 const wrongMethod = methodNotAllowed(["POST"]);

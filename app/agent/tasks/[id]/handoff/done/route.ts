@@ -2,6 +2,7 @@
 // in for the API key (it grants this one hand-off, docs/agent-tasks.md "Hand-off to a person").
 import { methodNotAllowed, withPublic } from "@/lib/routes/handlers";
 import { readJson } from "@/lib/api/request";
+import { parseResume } from "@/lib/agent/schema";
 import { finishTakeover } from "@/lib/agent/handoff";
 
 export const dynamic = "force-dynamic";
@@ -11,7 +12,7 @@ export const POST = withPublic("api", async ({ req, params }) =>
     await finishTakeover({
       taskId: params.id!,
       token: new URL(req.url).searchParams.get("token"),
-      body: await readJson(req, { optional: true }),
+      ...parseResume(await readJson(req, { optional: true })),
     }),
   ),
 );
