@@ -11,6 +11,7 @@ import { MAX_REASON_LENGTH } from "@/lib/agent/tools/request-human";
 import { CREDENTIAL_NAME } from "@/lib/credentials/credential-input";
 import { getEnv } from "@/lib/env";
 import { profileRefSchema, type ProfileRefBody } from "@/lib/computers/session-profiles";
+import { DISPLAY_BOUNDS } from "@/lib/computers/session-schemas";
 
 const contextTurn = z.strictObject({
   role: z.enum(["user", "assistant"], { error: "context[].role must be user or assistant" }),
@@ -19,12 +20,13 @@ const contextTurn = z.strictObject({
     .max(20_000, "context[].content must be at most 20000 characters"),
 });
 
-const dimension = (name: string) =>
+/** A task's screen size: the bounds a session's display takes (DISPLAY_BOUNDS), so a start never outgrows its session. */
+const dimension = (name: string, min: number, max: number) =>
   z
     .number({ error: `${name} must be a number` })
     .int(`${name} must be an integer`)
-    .min(200, `${name} must be at least 200`)
-    .max(3840, `${name} must be at most 3840`);
+    .min(min, `${name} must be at least ${min}`)
+    .max(max, `${name} must be at most ${max}`);
 
 /** POST /agent/tasks and /agent/tasks/stream (the SDK's TaskStartParams and TaskStartStreamParams are the same). */
 export function taskStartSchema() {
@@ -55,8 +57,8 @@ export function taskStartSchema() {
       .max(2, "temperature must be between 0 and 2")
       .optional(),
     screenshot_mode: z.enum(["url", "base64"], { error: "screenshot_mode must be url or base64" }).optional(),
-    viewport_width: dimension("viewport_width").optional(),
-    viewport_height: dimension("viewport_height").optional(),
+    viewport_width: dimension("viewport_width", DISPLAY_BOUNDS.minWidth, DISPLAY_BOUNDS.maxWidth).optional(),
+    viewport_height: dimension("viewport_height", DISPLAY_BOUNDS.minHeight, DISPLAY_BOUNDS.maxHeight).optional(),
     environment_id: z.string({ error: "environment_id must be a string" }).min(1).optional(),
     computer_id: z.string({ error: "computer_id must be a string" }).min(1).optional(),
     on_missing_computer: z

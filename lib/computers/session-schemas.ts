@@ -6,7 +6,7 @@ export { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "@/lib/computers/sessions/lis
 import { createBodySchema } from "@/lib/computers/sessions/create-options";
 import { execBody } from "@/lib/computers/desktop/exec-service";
 
-export { createBodySchema, type CreateBody } from "@/lib/computers/sessions/create-options";
+export { createBodySchema, DISPLAY_BOUNDS, type CreateBody } from "@/lib/computers/sessions/create-options";
 export { execBody };
 export { settingsQuery } from "@/lib/computers/live/screencast-stream";
 

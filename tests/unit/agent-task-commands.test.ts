@@ -44,6 +44,22 @@ describe("parseTaskStart", () => {
     expect([err.status, err.param]).toEqual([400, "max_steps"]);
     expect(thrownAppError(() => parseTaskStart({})).param).toBe("instruction");
   });
+
+  it("takes the screen sizes a session's display takes, and refuses one the session would refuse", () => {
+    expect(parseTaskStart({ instruction: "x", viewport_width: 320, viewport_height: 240 }).viewport).toEqual({
+      width: 320,
+      height: 240,
+    });
+    const narrow = thrownAppError(() => parseTaskStart({ instruction: "x", viewport_width: 300 }));
+    expect([narrow.status, narrow.param, narrow.message]).toEqual([
+      400,
+      "viewport_width",
+      "Invalid value for 'viewport_width': viewport_width must be at least 320",
+    ]);
+    expect(thrownAppError(() => parseTaskStart({ instruction: "x", viewport_height: 2161 })).param).toBe(
+      "viewport_height",
+    );
+  });
 });
 
 describe("parseTaskControl", () => {
