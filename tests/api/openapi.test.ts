@@ -66,6 +66,7 @@ describe("GET /openapi.json", () => {
       ...routeTemplates(path.join(root, "app/v1"), "/v1"),
       ...routeTemplates(path.join(root, "app/credentials"), "/credentials"),
       ...routeTemplates(path.join(root, "app/profiles"), "/profiles"),
+      ...routeTemplates(path.join(root, "app/agent"), "/agent"),
     ];
     expect(templates.length).toBeGreaterThan(15);
     for (const template of templates) {

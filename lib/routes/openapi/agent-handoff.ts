@@ -8,7 +8,7 @@ const id = pathParam("id", "Agent task id (task_<hex>)", "task_0123456789abcdef0
 
 export const agentTasksTag = {
   name: "Agent tasks",
-  description: "Hand a running agent task to a person and give it back (the rest: docs/agent-tasks.md)",
+  description: "Start, follow, steer and stop agent tasks; hand one to a person and give it back",
   "x-surface": "computers",
 };
 
@@ -52,6 +52,24 @@ export function agentHandoffPaths(): Record<string, Record<string, unknown>> {
           parameters: [id],
           requestBody: requestBody(schemas.handoffBody, true),
           responses: { "200": ok("The task waits for a person", schemas.handedOff) },
+        },
+        ["400", "401", "404", "409"],
+      ),
+    },
+    "/agent/tasks/{id}/handoff/done": {
+      post: operation(
+        "computers",
+        "finishTakeover",
+        {
+          tag: "Agent tasks",
+          summary: "The take-over page's Done: give the task back, with the link's token",
+          description:
+            "Authenticated by the `token` of the hand-off's live_view_url, not an API key: it grants this one " +
+            "hand-off until it expires or ends. 409 when the hand-off already ended.",
+          parameters: [id, { name: "token", in: "query", required: true, schema: { type: "string" } }],
+          security: [{ capabilityToken: [] }],
+          requestBody: requestBody(schemas.resumeBody, false),
+          responses: { "200": ok("The task runs again", schemas.resumed) },
         },
         ["400", "401", "404", "409"],
       ),

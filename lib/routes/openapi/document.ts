@@ -3,6 +3,7 @@
 // Only `servers` is per request (the caller's public origin), so a Host header
 // cannot make the cache grow.
 import { agentHandoffPaths, agentTasksTag } from "@/lib/routes/openapi/agent-handoff";
+import { agentTaskPaths } from "@/lib/routes/openapi/agent-tasks";
 import { computersComponents, computersPaths } from "@/lib/routes/openapi/computers";
 import { computersFilesPaths, filesComponents, filesTag } from "@/lib/routes/openapi/computers-files";
 import { credentialsComponents, credentialsPaths, credentialsTag } from "@/lib/routes/openapi/credentials";
@@ -85,6 +86,7 @@ export function buildOpenApiDocument() {
     paths: {
       ...computersPaths(),
       ...computersFilesPaths(),
+      ...agentTaskPaths(),
       ...agentHandoffPaths(),
       ...credentialsPaths(),
       ...profilesPaths(),
