@@ -58,6 +58,9 @@ export class ReplayEncoder {
   private closed: Promise<number | null> | null = null;
   private finishing = false;
   private failure: string | null = null;
+  private gotFrame!: () => void;
+  /** Resolves with the first frame of the screen (a stop that comes sooner waits for it: Recorder). */
+  readonly firstFrame = new Promise<void>((resolve) => (this.gotFrame = resolve));
 
   constructor(private readonly options: EncoderOptions) {}
 
@@ -69,6 +72,7 @@ export class ReplayEncoder {
   frame(jpeg: Buffer, width: number, height: number): void {
     if (this.finishing || this.failure) return;
     this.latest = jpeg;
+    this.gotFrame();
     if (!this.child) this.begin(evenSize(width), evenSize(height));
     this.tick();
   }

@@ -9,10 +9,13 @@ import type { ScreencastHub } from "@/lib/computers/live/hub";
 import { EncodeFailed, ReplayEncoder } from "@/lib/computers/replays/replay-encoder";
 import { updateReplay, type ReplayRow } from "@/lib/computers/replays/replay-store";
 import { getLogger } from "@/lib/logger";
+import { settlesWithin } from "@/lib/settles-within";
 import { singleton, singletonKey } from "@/lib/singleton";
 
 /** JPEG quality asked of the capture: the live view's default, so a recording costs what watching does. */
 export const RECORDING_QUALITY = 60;
+/** How long a stop waits for the capture's first frame when none came yet. */
+export const FIRST_FRAME_WAIT_MS = 3_000;
 
 export class Recorder {
   private detach: (() => void) | null = null;
@@ -72,13 +75,16 @@ export class Recorder {
 
   private async end(how: { failed?: string }): Promise<ReplayRow> {
     if (this.finishing) return (await this.processingRow) ?? this.row;
-    const finishedAt = new Date();
-    if (this.maxTimer) clearTimeout(this.maxTimer);
-    this.detach?.();
-    this.detach = null;
     let markProcessing!: (row: ReplayRow | null) => void;
     this.processingRow = new Promise((r) => (markProcessing = r));
     this.finishing = (async () => {
+      // A stop right after the start can come before the capture's first frame (a loaded machine): wait for
+      // it, bounded, so a short recording is a short video rather than a failed one.
+      if (!how.failed) await settlesWithin(this.encoder.firstFrame, FIRST_FRAME_WAIT_MS);
+      const finishedAt = new Date();
+      if (this.maxTimer) clearTimeout(this.maxTimer);
+      this.detach?.();
+      this.detach = null;
       markProcessing(
         await updateReplay(this.row.id, {
           status: how.failed ? "failed" : "processing",
