@@ -6,7 +6,15 @@
 // and error states; the page at 390 px; and a member, who sees the names only and
 // cannot store or delete.
 import { expect, test } from "@playwright/test";
-import { base, E2E_PASSWORD, horizontalOverflow, saveScreenshot, signUpNewTeam, unique } from "./dashboard-helpers";
+import {
+  base,
+  E2E_PASSWORD,
+  horizontalOverflow,
+  inviteLink,
+  saveScreenshot,
+  signUpNewTeam,
+  unique,
+} from "./dashboard-helpers";
 
 const PASSWORD = "e2e-Vault-pass-8c41d2";
 const TOTP = "JBSWY3DPEHPK3PXPJBSWY3DP";
@@ -133,13 +141,7 @@ test("a member sees the credentials' names only, can pick them for a task, and c
   expect(stored.status()).toBe(201);
   const memberEmail = `vaultmate${unique()}@example.test`;
   await page.goto("/members");
-  await page.getByLabel("Email").fill(memberEmail);
-  await page.getByRole("button", { name: "Invite" }).click();
-  const link = (await page
-    .getByTestId("invitation-row")
-    .filter({ hasText: memberEmail })
-    .getByTestId("invitation-link")
-    .textContent())!.trim();
+  const link = await inviteLink(page, memberEmail);
 
   // The member joins from the link, on a phone.
   const memberContext = await browser.newContext({ baseURL: base(), viewport: { width: 390, height: 844 } });

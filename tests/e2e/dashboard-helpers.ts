@@ -21,6 +21,14 @@ export async function signUpNewTeam(page: Page, name: string): Promise<string> {
 
 const SCREENSHOTS = path.resolve(import.meta.dirname, "../../docs/screenshots");
 
+/** Invites `email` from the Members page (open in `page`) and answers the invitation link it shows for them. */
+export async function inviteLink(page: Page, email: string): Promise<string> {
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("button", { name: "Invite" }).click();
+  const row = page.getByTestId("invitation-row").filter({ hasText: email });
+  return (await row.getByTestId("invitation-link").textContent())!.trim();
+}
+
 /**
  * A full-page screenshot kept in docs/screenshots (for the README) and attached to the test's report.
  * Taken from the top: scrolled, the shell's fixed header and sticky navigation would be drawn mid-page.

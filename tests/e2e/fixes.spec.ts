@@ -5,7 +5,7 @@
 // a branded 404, and login returns to the page asked for, never off-site; the
 // keys list, when it cannot load, says so with a Retry that recovers.
 import { expect, test, type Page } from "@playwright/test";
-import { base, E2E_PASSWORD, saveScreenshot, signUpNewTeam, unique } from "./dashboard-helpers";
+import { base, E2E_PASSWORD, inviteLink, saveScreenshot, signUpNewTeam, unique } from "./dashboard-helpers";
 
 async function logIn(page: Page, email: string) {
   await page.getByLabel("Email").fill(email);
@@ -25,13 +25,7 @@ test("roles see only their controls; an invitee joins from the link and reopenin
   await expect(ownRow).toContainText("Ada");
   await expect(ownRow.getByRole("combobox")).toHaveCount(0); // the last owner cannot demote herself
   const inviteeEmail = `ben${unique()}@example.test`;
-  await owner.getByLabel("Email").fill(inviteeEmail);
-  await owner.getByRole("button", { name: "Invite" }).click();
-  const link = (await owner
-    .getByTestId("invitation-row")
-    .filter({ hasText: inviteeEmail })
-    .getByTestId("invitation-link")
-    .textContent())!.trim();
+  const link = await inviteLink(owner, inviteeEmail);
 
   // The invitee signs up from the link: the email is filled in and fixed, and they land in Ada's team only.
   const inviteeContext = await browser.newContext({ baseURL: base() });

@@ -2,6 +2,7 @@
 // A team's first minutes, in a real browser: sign up, create a key and see it
 // once, revoke it, invite a teammate who signs up from the link and lands in the same org.
 import { expect, test, type Page } from "@playwright/test";
+import { inviteLink } from "./dashboard-helpers";
 
 const base = () => process.env.CABIN_E2E_URL!;
 const unique = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`;
@@ -46,13 +47,7 @@ test("sign up, create and revoke a key, invite a teammate who joins the same org
   // Invite by link; the invitee signs up through it and accepts.
   const inviteeEmail = `mate${unique()}@example.test`;
   await page.getByRole("link", { name: "Members" }).click();
-  await page.getByLabel("Email").fill(inviteeEmail);
-  await page.getByRole("button", { name: "Invite" }).click();
-  const link = (await page
-    .getByTestId("invitation-row")
-    .filter({ hasText: inviteeEmail })
-    .getByTestId("invitation-link")
-    .textContent())!.trim();
+  const link = await inviteLink(page, inviteeEmail);
   expect(link).toMatch(/\/invite\/\S+$/);
 
   const invitee = await browser.newContext({ baseURL: base() });

@@ -6,7 +6,7 @@
 // view while it streams, a member is not offered Revoke on the owner's key, and the
 // timeline shows what happened before the page was opened.
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { base, E2E_PASSWORD, saveScreenshot, signUpNewTeam, unique } from "./dashboard-helpers";
+import { base, E2E_PASSWORD, inviteLink, saveScreenshot, signUpNewTeam, unique } from "./dashboard-helpers";
 
 const LAPTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
@@ -214,13 +214,7 @@ test("a member is not offered Revoke on the owner's key", async ({ browser }) =>
   await owner.request.post("/api/keys", { data: { name: "owner key" } });
   await owner.goto("/members");
   const inviteeEmail = `mem${unique()}@example.test`;
-  await owner.getByLabel("Email").fill(inviteeEmail);
-  await owner.getByRole("button", { name: "Invite" }).click();
-  const link = (await owner
-    .getByTestId("invitation-row")
-    .filter({ hasText: inviteeEmail })
-    .getByTestId("invitation-link")
-    .textContent())!.trim();
+  const link = await inviteLink(owner, inviteeEmail);
 
   const memberContext = await browser.newContext({ baseURL: base(), viewport: PHONE });
   const member = await memberContext.newPage();
