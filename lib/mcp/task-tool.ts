@@ -22,6 +22,9 @@ export function taskToolFields() {
     start_url: start.start_url.describe("A page to open before the first step"),
     session_id: start.computer_id.describe("Run on this live session instead of a new one"),
     profile: start.profile.describe("A named browser profile the task's new session starts from"),
+    credentials: start.credentials.describe(
+      "Vault credentials (names) the agent may fill into login forms on their domains; it never sees the values",
+    ),
   };
 }
 
@@ -86,6 +89,7 @@ export function registerTaskTool(server: McpServer, caller: McpCaller): void {
             // A session named here must be live: the tool never restores or replaces it.
             ...(args.session_id ? { computerId: args.session_id, onMissingComputer: "fail" as const } : {}),
             profile: args.profile,
+            credentials: args.credentials,
           },
         });
         const cancel = () => void stopTask({ caller: caller.principal, id: started.task_id }).catch(() => {});

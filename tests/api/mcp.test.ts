@@ -169,6 +169,24 @@ describe("MCP server", () => {
       ]);
   }, 60_000);
 
+  it("passes a task's vault credentials on: an unknown name is the start's refusal, before any session", async () => {
+    const client = await connect(world.key);
+    const sessions = async () =>
+      (
+        (await (
+          await fetch(`${world.server.url}/computers`, { headers: { authorization: `Bearer ${world.key}` } })
+        ).json()) as unknown[]
+      ).length;
+    const sessionsBefore = await sessions();
+    const refused = await client.callTool({
+      name: "run_agent_task",
+      arguments: { instruction: "Log in", kind: "browser", model: SCRIPTED_MODEL, credentials: ["no-such-login"] },
+    });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toContain("no-such-login");
+    expect(await sessions()).toBe(sessionsBefore);
+  });
+
   it("uploads a file to a session from base64 and reads it back; bad names and content are tool errors", async () => {
     const client = await connect(world.key);
     const session = JSON.parse(textOf(await client.callTool({ name: "create_session", arguments: {} })));
