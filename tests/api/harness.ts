@@ -27,7 +27,7 @@ export interface TestServer {
   stop(): Promise<void>;
   /** Sends a signal (SIGKILL by default) and waits for the exit. */
   kill(signal?: NodeJS.Signals): Promise<void>;
-  /** Starts again on the same port, data directory and database. */
+  /** Starts again on the same port, data directory and database (stopping the process first if it still runs). */
   restart(): Promise<TestServer>;
   /** Removes the data directory (and PostgreSQL database) once stopped. */
   destroy(): Promise<void>;
@@ -180,7 +180,12 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
       child.kill(signal);
       await exited;
     },
-    restart: () => startServer({ ...options, dataDir, databaseUrl, port }),
+    // A process still running is stopped first: a new one would find its port taken, and readiness polled on
+    // that port would be answered by the old process (and the old one would outlive the test).
+    restart: async () => {
+      await server.stop();
+      return startServer({ ...options, dataDir, databaseUrl, port });
+    },
     async destroy() {
       await server.stop();
       await dropDatabase(databaseUrl).catch(() => {});

@@ -61,7 +61,11 @@ describe("an ended session's timeline", () => {
       message: "the session to be terminated",
     });
 
+    // A clean stop and a new process on the same data folder and database: nothing of the first one's memory.
+    const before = server.process.pid;
+    await server.stop();
     server = await server.restart();
+    expect(server.process.pid).not.toBe(before);
     const after = await sse({ base: server.url }, `/api/sessions/${id}/events`, alice.headers);
     expect(after.status).toBe(200);
     const replayed = await after.until((e) => e.event === "ended");
