@@ -11,6 +11,25 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOrgKey, startServer, type TestServer } from "./harness";
 import { freshDatabase } from "./test-databases";
 import { chromiumPidsOf, createSession, html } from "./computers-fixtures";
+import { waitFor } from "./wait-for";
+
+/**
+ * A server's Chromium processes once its pool settled: the same in two reads a second apart (after a create the
+ * pool starts a spare and may close one of its own, which is not the second server's doing).
+ */
+async function settledBrowsers(dataDir: string): Promise<number[]> {
+  let previous = "";
+  const read = await waitFor(
+    () => {
+      const pids = chromiumPidsOf(dataDir).sort((a, b) => a - b);
+      const same = JSON.stringify(pids) === previous;
+      previous = JSON.stringify(pids);
+      return { pids, same };
+    },
+    { until: (r) => r.same && r.pids.length > 0, intervalMs: 1_000, timeoutMs: 30_000, message: "Chromium to settle" },
+  );
+  return read.pids;
+}
 
 let first: TestServer;
 let otherDatabase: string;
@@ -32,8 +51,7 @@ describe("a second server on the same data folder", () => {
     const target = { base: first.url, key };
     const session = await createSession({ kind: "browser" }, target);
     expect(await html(session.id, target)).toContain("<html");
-    const browsers = chromiumPidsOf(first.dataDir);
-    expect(browsers.length).toBeGreaterThan(0);
+    const browsers = await settledBrowsers(first.dataDir);
 
     await expect(startServer({ dataDir: first.dataDir, databaseUrl: otherDatabase })).rejects.toThrow(
       new RegExp(`DATA_DIR ${first.dataDir} is in use by the Cabin server with pid ${first.process.pid}`),
