@@ -19,6 +19,8 @@ export const FIRST_FRAME_WAIT_MS = 3_000;
 
 export class Recorder {
   private detach: (() => void) | null = null;
+  /** The session's capture ended: no frame can come any more. */
+  private captureEnded = false;
   private readonly encoder: ReplayEncoder;
   private maxTimer: NodeJS.Timeout | null = null;
   /** Set once the recording is over: resolves when the row is ready or failed. */
@@ -55,7 +57,10 @@ export class Recorder {
       fps: this.row.framerate,
       quality: RECORDING_QUALITY,
       frame: (frame) => this.encoder.frame(frame.jpeg, frame.width, frame.height),
-      ended: () => void this.stop(),
+      ended: () => {
+        this.captureEnded = true;
+        void this.stop();
+      },
     });
     if (this.row.maxDurationSeconds) {
       this.maxTimer = setTimeout(() => void this.stop(), this.row.maxDurationSeconds * 1000);
@@ -80,7 +85,7 @@ export class Recorder {
     this.finishing = (async () => {
       // A stop right after the start can come before the capture's first frame (a loaded machine): wait for
       // it, bounded, so a short recording is a short video rather than a failed one.
-      if (!how.failed) await settlesWithin(this.encoder.firstFrame, FIRST_FRAME_WAIT_MS);
+      if (!how.failed && !this.captureEnded) await settlesWithin(this.encoder.firstFrame, FIRST_FRAME_WAIT_MS);
       const finishedAt = new Date();
       if (this.maxTimer) clearTimeout(this.maxTimer);
       this.detach?.();
